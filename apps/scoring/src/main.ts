@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { loadConfigOrExit } from '@bhis/config';
+import { ScoringWorkerModule } from '@bhis/score-runner';
+import { bootstrapWorker, WorkerPlatformModule } from '@bhis/worker-platform';
+
+const config = loadConfigOrExit();
+
+@Module({ imports: [WorkerPlatformModule.forRoot(config, 'bhis-scoring'), ScoringWorkerModule] })
+class ScoringAppModule {}
+
+void bootstrapWorker({ module: ScoringAppModule });

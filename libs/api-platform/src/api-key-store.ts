@@ -1,0 +1,96 @@
+import type { Pool } from 'pg';
+import { ApiKeyKind, hashApiKey, hashesEqual, parsePresentedKey, Scope } from '@bhis/domain';
+
+export interface AuthenticatedKey {
+  id: string;
+  name: string;
+  kind: ApiKeyKind;
+  prefix: string;
+  scopes: Scope[];
+  rateLimitPerMin: number | null;
+}
+
+export type KeyCheck =
+  | { ok: true; key: AuthenticatedKey }
+  | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' };
+
+interface KeyRow {
+  id: string;
+  name: string;
+  kind: ApiKeyKind;
+  prefix: string;
+  key_hash: string;
+  scopes: Scope[];
+  rate_limit_per_min: number | null;
+  expired: boolean;
+  revoked: boolean;
+}
+
+/**
+ * Checks presented keys against Postgres on every request (so a revocation is effective at once on
+ * every instance) and records `last_used_at` in batches instead of one write per request.
+ */
+export class ApiKeyStore {
+  private readonly usedSince = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: () => Pool,
+    private readonly flushEveryMs: number,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flushUsage().catch(() => undefined), this.flushEveryMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flushUsage().catch(() => undefined);
+  }
+
+  async check(presented: string): Promise<KeyCheck> {
+    const parsed = parsePresentedKey(presented);
+    if (!parsed) return { ok: false, reason: 'malformed' };
+    const hash = hashApiKey(presented);
+    const { rows } = await this.pool().query<KeyRow>({
+      name: 'api_key_by_prefix',
+      text: `SELECT id, name, kind, prefix, key_hash, scopes, rate_limit_per_min,
+                    (expires_at IS NOT NULL AND expires_at <= now()) AS expired,
+                    (revoked_at IS NOT NULL) AS revoked
+               FROM api_keys WHERE prefix = $1`,
+      values: [parsed.prefix],
+    });
+    // compare against every candidate so the time taken does not depend on which one matches
+    let match: KeyRow | undefined;
+    for (const row of rows) if (hashesEqual(row.key_hash, hash)) match = row;
+    if (!match) return { ok: false, reason: 'unknown' };
+    if (match.revoked) return { ok: false, reason: 'revoked' };
+    if (match.expired) return { ok: false, reason: 'expired' };
+    this.usedSince.add(match.id);
+    return {
+      ok: true,
+      key: {
+        id: match.id,
+        name: match.name,
+        kind: match.kind,
+        prefix: match.prefix,
+        scopes: match.scopes,
+        rateLimitPerMin: match.rate_limit_per_min,
+      },
+    };
+  }
+
+  async flushUsage(): Promise<void> {
+    if (this.usedSince.size === 0) return;
+    const ids = [...this.usedSince];
+    this.usedSince.clear();
+    try {
+      await this.pool().query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::uuid[])', [ids]);
+    } catch (error) {
+      for (const id of ids) this.usedSince.add(id);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { once } from 'node:events';
+import { Controller, Get, Inject, Injectable, Req, Res } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { ApiError, successEnvelope } from '@bhis/envelope';
+import { Public } from './decorators';
+import { sendError } from './errors';
+import { platformState } from './request-context';
+import { DATA_SOURCE, REDIS } from './tokens';
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+@Injectable()
+export class BackingServiceIndicators {
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redisClient: Redis,
+  ) {}
+
+  private async probe(key: 'postgres' | 'redis', ping: () => Promise<unknown>) {
+    const session = this.indicators.check(key);
+    const started = Date.now();
+    try {
+      await withTimeout(ping(), key);
+      return session.up({ latency_ms: Date.now() - started });
+    } catch {
+      return session.down({ latency_ms: Date.now() - started, message: `${key} is unreachable` });
+    }
+  }
+
+  postgres = () => this.probe('postgres', () => this.dataSource.query('SELECT 1'));
+  redis = () =>
+    this.probe('redis', async () => {
+      // a connection still being (re)established is not a failure yet: wait for it within the timeout
+      if (this.redisClient.status !== 'ready') await once(this.redisClient, 'ready');
+      return this.redisClient.ping();
+    });
+}
+
+type CheckState = Record<string, { status: string; latency_ms?: number; message?: string }>;
+
+@ApiExcludeController()
+@Controller('api/v1/health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: BackingServiceIndicators,
+  ) {}
+
+  /** 200 with the state of Postgres and Redis, or 503 `service_unavailable` when one is down. */
+  @Public()
+  @Get()
+  async check(@Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const result = await this.health.check([this.indicators.postgres, this.indicators.redis]);
+      res.json(successEnvelope(platformState(req), { status: 'ok', checks: result.details as CheckState }));
+    } catch (error) {
+      const details = ((error as { getResponse?: () => { details?: CheckState } }).getResponse?.().details ?? {}) as CheckState;
+      const down = Object.entries(details).filter(([, v]) => v.status !== 'up').map(([k]) => k);
+      sendError(
+        req,
+        res,
+        new ApiError('service_unavailable', `Unavailable: ${down.join(', ') || 'a backing service'}.`, {
+          details: { status: 'unavailable', checks: details },
+        }),
+      );
+    }
+  }
+}

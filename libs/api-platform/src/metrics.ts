@@ -1,0 +1,42 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { platformState } from './request-context';
+
+/** Prometheus metrics of the API process: request counts and latency by route and status. */
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  middleware = (req: Request, res: Response, next: NextFunction): void => {
+    res.on('finish', () => {
+      const route = routeLabel(req);
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      const seconds = Number(process.hrtime.bigint() - platformState(req).startedAt) / 1e9;
+      this.requests.inc(labels);
+      this.latency.observe(labels, seconds);
+    });
+    next();
+  };
+}
+
+function routeLabel(req: Request): string {
+  const route = (req as Request & { route?: { path?: string } }).route?.path;
+  if (route) return route;
+  return req.path.startsWith('/api/') ? 'unmatched' : 'static';
+}

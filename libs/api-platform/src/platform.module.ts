@@ -1,0 +1,84 @@
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import type { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '@bhis/config';
+import { createDataSource, poolGetter } from '@bhis/db';
+import { producerConnection } from '@bhis/queue';
+import { ApiKeyStore } from './api-key-store';
+import { BackingServiceIndicators, HealthController } from './health.controller';
+import { IndexController } from './index.controller';
+import { MetricsController } from './metrics.controller';
+import { ApiMetrics } from './metrics';
+import { RateLimiter } from './rate-limiter';
+import { createLogger } from './logger';
+import { CONFIG, DATA_SOURCE, PINO_LOGGER, REDIS } from './tokens';
+
+/** Connections and platform services shared by every feature module of the API. */
+@Global()
+@Module({})
+export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
+  private reconnectTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly keys: ApiKeyStore,
+  ) {}
+
+  static forRoot(config: AppConfig): DynamicModule {
+    const logger = createLogger(config);
+    return {
+      module: ApiPlatformModule,
+      // pino-http is installed by the request pipeline; Nest's own logs go through the same logger
+      imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true })],
+      controllers: [HealthController, IndexController, MetricsController],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: PINO_LOGGER, useValue: logger },
+        {
+          provide: DATA_SOURCE,
+          // not initialized here: the API starts even while Postgres is down, and answers 503 until it is back
+          useFactory: () => createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'bhis-api' }),
+        },
+        { provide: REDIS, useFactory: () => producerConnection(config.REDIS_URL, { lazyConnect: false }) },
+        {
+          provide: ApiKeyStore,
+          useFactory: (ds: DataSource) => new ApiKeyStore(poolGetter(ds), config.KEY_USAGE_FLUSH_MS),
+          inject: [DATA_SOURCE],
+        },
+        {
+          provide: RateLimiter,
+          useFactory: (redis: Redis) => new RateLimiter(redis, config.REDIS_PREFIX),
+          inject: [REDIS],
+        },
+        ApiMetrics,
+        BackingServiceIndicators,
+      ],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, ApiMetrics],
+    };
+  }
+
+  async onModuleInit(): Promise<void> {
+    // TypeORM builds its pool on initialize(); a refused connection here must not stop the API.
+    await this.dataSource.initialize().catch(() => undefined);
+    if (!this.dataSource.isInitialized) this.retryInitialize();
+    this.keys.start();
+  }
+
+  private retryInitialize(): void {
+    this.reconnectTimer = setInterval(() => {
+      if (this.dataSource.isInitialized) return clearInterval(this.reconnectTimer);
+      this.dataSource.initialize().then(() => clearInterval(this.reconnectTimer), () => undefined);
+    }, 2_000);
+    this.reconnectTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.reconnectTimer);
+    await this.keys.stop();
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,34 @@
+import type { Request } from 'express';
+import type { RateLimitStatus, RequestContext } from '@bhis/envelope';
+import { ApiError } from '@bhis/envelope';
+import type { AuthenticatedKey } from './api-key-store';
+
+export type AuthState =
+  | { state: 'none' }
+  | { state: 'invalid'; reason: string }
+  | { state: 'valid'; key: AuthenticatedKey };
+
+/** What the pipeline learns about a request before it reaches a controller. */
+export interface PlatformRequestState extends RequestContext {
+  startedAt: bigint;
+  auth: AuthState;
+  rateLimit: RateLimitStatus | null;
+  cost: number;
+  /** A body that could not be parsed: raised after authentication and rate limiting. */
+  bodyError: ApiError | null;
+}
+
+export type PlatformRequest = Request & { platform: PlatformRequestState };
+
+export function platformState(req: Request): PlatformRequestState {
+  const state = (req as Partial<PlatformRequest>).platform;
+  if (!state) throw new Error('request did not pass through the platform pipeline');
+  return state;
+}
+
+/** The key that authenticated the request (controllers behind the scope guard always have one). */
+export function authenticatedKey(req: Request): AuthenticatedKey {
+  const auth = platformState(req).auth;
+  if (auth.state !== 'valid') throw new ApiError('missing_api_key', 'An API key is required.');
+  return auth.key;
+}

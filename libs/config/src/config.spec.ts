@@ -1,0 +1,41 @@
+import { ConfigError, parseConfig } from './config';
+
+describe('parseConfig', () => {
+  it('defaults to the local services', () => {
+    const config = parseConfig({});
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/bhis');
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.PORT).toBe(3000);
+    expect(config.RATE_LIMIT_LIVE_PER_MIN).toBe(6000);
+    expect(config.RATE_LIMIT_DEMO_PER_MIN).toBe(60);
+    expect(config.WEBHOOK_ALLOW_LOOPBACK).toBe(false);
+  });
+
+  it('names every bad variable in one error', () => {
+    let error: unknown;
+    try {
+      parseConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x/y', REDIS_URL: 'nope', WEBHOOK_ALLOW_LOOPBACK: 'maybe' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toContain('PORT');
+    expect(problems).toContain('DATABASE_URL');
+    expect(problems).toContain('REDIS_URL');
+    expect(problems).toContain('WEBHOOK_ALLOW_LOOPBACK');
+  });
+
+  it('requires TLS_CERT and TLS_KEY together', () => {
+    expect(() => parseConfig({ TLS_CERT: '/tmp/cert.pem' })).toThrow(/TLS_CERT and TLS_KEY/);
+  });
+
+  it('never echoes secrets in its messages', () => {
+    expect(() => parseConfig({ WEB_DEMO_KEY: 'sk_live_secret' })).toThrow(/WEB_DEMO_KEY/);
+    try {
+      parseConfig({ WEB_DEMO_KEY: 'sk_live_secret' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('sk_live_secret');
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL with scheme ${protocols.map((p) => p.replace(':', '')).join(' or ')}` },
+  );
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+
+/** Every environment variable the apps read, with defaults that point at the local services. */
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/bhis'),
+  DATABASE_POOL_SIZE: int(1, 200).default(20),
+  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  /** Namespaces every Redis key (queues, rate-limit counters), so several deployments can share a Redis. */
+  REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be 1-40 letters, digits, _ or -').default('bhis'),
+  PORT: int(0, 65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** PEM files; when both are set the API serves HTTPS (TLS 1.3 minimum) itself. */
+  TLS_CERT: z.string().min(1).optional(),
+  TLS_KEY: z.string().min(1).optional(),
+  /** Overrides the scheme and host of the absolute URLs in `_links`. */
+  PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
+  /** Express "trust proxy" value: which proxies may set X-Forwarded-Proto/Host (e.g. `loopback` or `10.0.0.0/8`). */
+  TRUST_PROXY: z.string().min(1).optional(),
+  RATE_LIMIT_LIVE_PER_MIN: int(1, 10_000_000).default(6000),
+  RATE_LIMIT_DEMO_PER_MIN: int(1, 10_000_000).default(60),
+  /** Requests without a valid key (health, 401s) are limited per client address. */
+  RATE_LIMIT_ANONYMOUS_PER_MIN: int(1, 10_000_000).default(120),
+  /** How often the API writes the batched `last_used_at` of keys. */
+  KEY_USAGE_FLUSH_MS: int(100, 3_600_000).default(10_000),
+  /** The demo key the web pages use (a `sk_demo_` key); shown to browsers, so never a live key. */
+  WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
+  /** Webhook URLs on loopback are refused unless this is set (for local testing only). */
+  WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  /** Daily refresh of all sources (cron syntax, New York time). */
+  REFRESH_CRON: z.string().min(1).default('0 6 * * *'),
+  REFRESH_ENABLED: bool.default(false),
+  SOCRATA_BASE_URL: url(['http:', 'https:']).default('https://data.cityofnewyork.us'),
+  SOCRATA_APP_TOKEN: z.string().min(1).optional(),
+  /** Where downloads and synthetic cities are written. */
+  DATA_DIR: z.string().min(1).default('./data'),
+});
+
+export type AppConfig = z.infer<typeof schema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (default `process.env`); throws ConfigError naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const relevant: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const result = schema.safeParse(relevant);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const key = issue.path.join('.');
+        const value = relevant[key];
+        const shown = value === undefined || /KEY|TOKEN|CERT/.test(key) ? '' : ` (got "${value.slice(0, 60)}")`;
+        return `${key}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  if (Boolean(result.data.TLS_CERT) !== Boolean(result.data.TLS_KEY)) {
+    throw new ConfigError(['TLS_CERT and TLS_KEY: set both or neither']);
+  }
+  return result.data;
+}
+
+let cached: AppConfig | undefined;
+
+/** The process configuration, parsed once. */
+export function getConfig(): AppConfig {
+  cached ??= parseConfig();
+  return cached;
+}
+
+/** Parses the config at boot and exits with a readable message when it is wrong. */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
+import { ApiKeyEntity } from './entities/api-key.entity';
+import { MIGRATIONS } from './migrations';
+
+export const ENTITIES = [ApiKeyEntity];
+
+export interface DataSourceOptions {
+  url: string;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** The one way to build a TypeORM DataSource: explicit migrations, never `synchronize`. */
+export function createDataSource(options: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    applicationName: options.applicationName ?? 'bhis',
+    extra: {
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      // a query never holds a connection forever (e.g. during a Postgres restart)
+      statement_timeout: 60_000,
+    },
+  });
+}
+
+/** The pg pool under a DataSource, for COPY streams and hot-path raw queries. */
+export function pgPool(dataSource: DataSource): Pool {
+  return (dataSource.driver as unknown as { master: Pool }).master;
+}
+
+/** Raised when the database has not been reached yet; the API maps it to 503 service_unavailable. */
+export class DatabaseUnavailableError extends Error {
+  /** SQLSTATE class 08: connection exception. */
+  readonly code = '08006';
+  constructor() {
+    super('database connection is not established');
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** A getter for the pool that fails with DatabaseUnavailableError until the DataSource is initialized. */
+export function poolGetter(dataSource: DataSource): () => Pool {
+  return () => {
+    if (!dataSource.isInitialized) throw new DatabaseUnavailableError();
+    return pgPool(dataSource);
+  };
+}

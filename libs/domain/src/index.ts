@@ -1,0 +1,6 @@
+export * from './api-key';
+export * from './bbl';
+export * from './boroughs';
+export * from './grades';
+export * from './scopes';
+export * from './events';

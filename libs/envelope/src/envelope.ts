@@ -1,0 +1,70 @@
+import { ErrorCode } from './error-codes';
+
+export const API_VERSION = 'v1';
+
+export interface RateLimitStatus {
+  limit: number;
+  remaining: number;
+  reset_at: string;
+}
+
+export interface Meta {
+  request_id: string;
+  api_version: string;
+  timestamp: string;
+  rate_limit: RateLimitStatus | null;
+}
+
+export interface Pagination {
+  limit: number;
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export type Links = Record<string, string>;
+
+export interface SuccessEnvelope<T> {
+  data: T;
+  meta: Meta;
+  pagination: Pagination | null;
+  _links: Links;
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  doc_url?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface ErrorEnvelope {
+  error: ErrorBody;
+  meta: Meta;
+}
+
+export interface RequestContext {
+  requestId: string;
+  rateLimit: RateLimitStatus | null;
+}
+
+export function buildMeta(ctx: RequestContext, now: Date = new Date()): Meta {
+  return {
+    request_id: ctx.requestId,
+    api_version: API_VERSION,
+    timestamp: now.toISOString(),
+    rate_limit: ctx.rateLimit,
+  };
+}
+
+export function successEnvelope<T>(
+  ctx: RequestContext,
+  data: T,
+  options: { pagination?: Pagination | null; links?: Links } = {},
+): SuccessEnvelope<T> {
+  return { data, meta: buildMeta(ctx), pagination: options.pagination ?? null, _links: options.links ?? {} };
+}
+
+export function errorEnvelope(ctx: RequestContext, error: ErrorBody): ErrorEnvelope {
+  return { error, meta: buildMeta(ctx) };
+}

@@ -1,0 +1,29 @@
+/**
+ * Every error code the API can answer with, its HTTP status and one line for the reference docs.
+ * The `doc_url` of an error points at `/api-docs.md#error-<code>`.
+ */
+export const ERROR_CODES = {
+  invalid_bbl: { status: 400, summary: 'The BBL is not a valid 10-digit number (borough 1-5, block not 0).' },
+  invalid_request: { status: 400, summary: 'Malformed body or parameters; the message names the parameter.' },
+  too_many_bbls: { status: 400, summary: 'More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).' },
+  missing_api_key: { status: 401, summary: 'No API key in Authorization: Bearer or X-API-Key.' },
+  invalid_api_key: { status: 401, summary: 'The key is unknown, expired or revoked.' },
+  insufficient_scope: { status: 403, summary: 'The key lacks the scope the endpoint needs; the message names it.' },
+  not_found: { status: 404, summary: 'No such route or resource.' },
+  building_not_found: { status: 404, summary: 'The BBL is valid but not in the data set.' },
+  method_not_allowed: { status: 405, summary: 'The route exists but not with this HTTP method (see the Allow header).' },
+  payload_too_large: { status: 413, summary: 'The request body is over 1 MiB (10 MiB for portfolio and export).' },
+  rate_limit_exceeded: { status: 429, summary: 'Rate limit exceeded; wait the seconds given in Retry-After.' },
+  internal_error: { status: 500, summary: 'Server fault; quote meta.request_id to support.' },
+  service_unavailable: { status: 503, summary: 'A backing service (database or cache) is unavailable; retry shortly.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+}

@@ -1,0 +1,3 @@
+export * from './connection';
+export * from './contracts';
+export * from './worker';

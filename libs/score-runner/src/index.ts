@@ -1,0 +1,1 @@
+export * from './scoring-worker.module';

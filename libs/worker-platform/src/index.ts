@@ -1,0 +1,2 @@
+export * from './bootstrap-worker';
+export * from './worker-platform.module';

@@ -1,0 +1,48 @@
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { LoggerModule } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '@bhis/config';
+import { createDataSource } from '@bhis/db';
+import { workerConnection } from '@bhis/queue';
+
+export const WORKER_CONFIG = Symbol('bhis:worker-config');
+export const WORKER_DATA_SOURCE = Symbol('bhis:worker-data-source');
+export const WORKER_REDIS = Symbol('bhis:worker-redis');
+
+/**
+ * What every worker process needs: validated config, an initialized DataSource, a Redis connection
+ * for BullMQ and JSON logs. Workers have no HTTP server.
+ */
+@Global()
+@Module({})
+export class WorkerPlatformModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(WORKER_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(WORKER_REDIS) private readonly redis: Redis,
+  ) {}
+
+  static forRoot(config: AppConfig, appName: string): DynamicModule {
+    return {
+      module: WorkerPlatformModule,
+      imports: [LoggerModule.forRoot({ pinoHttp: { level: config.LOG_LEVEL, name: appName }, forRoutes: [] })],
+      providers: [
+        { provide: WORKER_CONFIG, useValue: config },
+        {
+          provide: WORKER_DATA_SOURCE,
+          useFactory: async () => {
+            const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: appName });
+            return ds.initialize();
+          },
+        },
+        { provide: WORKER_REDIS, useFactory: () => workerConnection(config.REDIS_URL) },
+      ],
+      exports: [WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import { migrate } from '@bhis/db';
+import { config } from '../context';
+import { printJson } from '../output';
+
+export function dbCommand(): Command {
+  const db = new Command('db').description('Database administration');
+  db.command('migrate')
+    .description('Create the database if needed and apply pending migrations')
+    .option('--json', 'print the result as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const report = await migrate(config().DATABASE_URL);
+      if (options.json) return printJson(report);
+      if (report.createdDatabase) process.stdout.write('Created the database.\n');
+      process.stdout.write(
+        report.applied.length
+          ? `Applied ${report.applied.length} migration(s):\n${report.applied.map((m) => `  ${m}`).join('\n')}\n`
+          : 'The database is up to date.\n',
+      );
+    });
+  return db;
+}
