@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@bhis/config';
+import { AdminModule } from '@bhis/admin-api';
 import { ApiPlatformModule } from '@bhis/api-platform';
+import { ReadApiModule } from '@bhis/read-api';
 
 /** The API application: the platform plus the feature modules. */
 @Module({})
@@ -8,7 +10,7 @@ export class AppModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ApiPlatformModule.forRoot(config)],
+      imports: [ApiPlatformModule.forRoot(config), AdminModule, ReadApiModule],
     };
   }
 }

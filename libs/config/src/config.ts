@@ -51,6 +51,11 @@ const schema = z.object({
   WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
   /** Webhook URLs on loopback are refused unless this is set (for local testing only). */
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  /**
+   * How long a worker holds a job's lock between renewals. A worker that dies (kill -9) keeps it until
+   * it expires; then another worker retries the job.
+   */
+  WORKER_LOCK_MS: int(2_000, 600_000).default(60_000),
   /** Daily refresh of all sources (cron syntax, New York time). */
   REFRESH_CRON: z.string().min(1).default('0 6 * * *'),
   REFRESH_ENABLED: bool.default(false),

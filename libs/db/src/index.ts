@@ -1,5 +1,7 @@
 export * from './data-source';
 export * from './api-keys';
+export * from './copy-text';
+export * from './copy-writer';
 export * from './database-admin';
 export * from './entities/api-key.entity';
 export { MIGRATIONS } from './migrations';

@@ -4,3 +4,4 @@ export * from './boroughs';
 export * from './grades';
 export * from './scopes';
 export * from './events';
+export * from './address';

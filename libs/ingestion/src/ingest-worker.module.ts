@@ -1,43 +1,114 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Worker } from 'bullmq';
+import { Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
-import { startWorker } from '@bhis/queue';
-import { WORKER_CONFIG, WORKER_REDIS } from '@bhis/worker-platform';
+import { pgPool } from '@bhis/db';
+import { IngestJob, QUEUES, startWorker } from '@bhis/queue';
+import { enqueueScoring } from '@bhis/score-runner';
+import { SOURCES } from '@bhis/sources';
+import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
+import { IngestService, PermanentIngestError } from './ingest-service';
+import { createRun, syncSourceCatalog } from './run-store';
+import { SocrataClient } from './socrata';
 
-/** Consumes the `ingest` queue. */
+type IngestSourceJob = Job<Extract<IngestJob, { name: 'ingest-source' }>['data']>;
+type RefreshJob = Job<Extract<IngestJob, { name: 'refresh-all' }>['data']>;
+
+/** Consumes the `ingest` queue: one source run per job, or a refresh of every source. */
 @Injectable()
 export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(IngestProcessor.name);
   private worker: Worker | undefined;
+  private scoringQueue: Queue | undefined;
+  private ingestQueue: Queue | undefined;
+  private service!: IngestService;
 
   constructor(
     @Inject(WORKER_CONFIG) private readonly config: AppConfig,
     @Inject(WORKER_REDIS) private readonly redis: Redis,
+    @Inject(WORKER_DATA_SOURCE) private readonly dataSource: DataSource,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    const pool = pgPool(this.dataSource);
+    await syncSourceCatalog(pool);
+    this.service = new IngestService(
+      pool,
+      new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN }),
+    );
+    this.scoringQueue = new Queue(QUEUES.scoring, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
+    this.ingestQueue = new Queue(QUEUES.ingest, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
+    if (this.config.REFRESH_ENABLED) {
+      await this.ingestQueue.upsertJobScheduler(
+        'daily-refresh',
+        { pattern: this.config.REFRESH_CRON, tz: 'America/New_York' },
+        { name: 'refresh-all', data: { date: 'scheduled', scoreAfter: true } },
+      );
+    } else {
+      await this.ingestQueue.removeJobScheduler('daily-refresh');
+    }
     this.worker = startWorker(
       'ingest',
-      {
-        'ingest-source': async (job) => {
-          throw new Error(`ingest of ${job.data.source} is not available in this build`);
-        },
-        'refresh-all': async () => {
-          throw new Error('refresh is not available in this build');
-        },
-      },
+      { 'ingest-source': (job) => this.ingestSource(job), 'refresh-all': (job) => this.refreshAll(job) },
       {
         connection: this.redis,
         prefix: this.config.REDIS_PREFIX,
-        onFailed: (job, error) => this.logger.error(`job ${job?.id} failed: ${error.message}`),
+        onFailed: (job, error) => this.logger.error(`ingest job ${job?.id} failed (attempt ${job?.attemptsMade}): ${error.message}`),
+        // a long file holds its lock; a killed worker's job is picked up again after this
+        workerOptions: { lockDuration: this.config.WORKER_LOCK_MS, stalledInterval: this.config.WORKER_LOCK_MS / 2, maxStalledCount: 5 },
       },
     );
     this.logger.log('ingest worker started');
   }
 
+  private async ingestSource(job: IngestSourceJob) {
+    const { runId, source, input, observedOn, scoreAfter } = job.data;
+    const attempts = job.opts.attempts ?? 1;
+    try {
+      const result = await this.service.run({
+        runId,
+        source,
+        input,
+        observedOn,
+        lastAttempt: job.attemptsMade + 1 >= attempts,
+        onProgress: (progress) => void job.updateProgress(progress).catch(() => undefined),
+      });
+      if (scoreAfter && result.status === 'succeeded' && this.scoringQueue) {
+        await enqueueScoring(this.scoringQueue, pgPool(this.dataSource), { kind: 'incremental', trigger: 'ingest' });
+      }
+      return result;
+    } catch (error) {
+      if (error instanceof PermanentIngestError) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+  }
+
+  /** Downloads every source in load order, then queues one incremental scoring run. */
+  private async refreshAll(job: RefreshJob) {
+    const pool = pgPool(this.dataSource);
+    const observedOn = new Date().toISOString().slice(0, 10);
+    const results: Record<string, string> = {};
+    for (const source of SOURCES) {
+      const runId = await createRun(pool, { source: source.key, trigger: 'refresh', input: 'download', jobId: String(job.id) });
+      try {
+        const result = await this.service.run({ runId, source: source.key, input: { kind: 'download' }, observedOn, lastAttempt: true });
+        results[source.key] = result.status;
+      } catch (error) {
+        // one failed source never stops the others; its last good data stays in place
+        results[source.key] = `failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    if (job.data.scoreAfter && this.scoringQueue) {
+      await enqueueScoring(this.scoringQueue, pool, { kind: 'incremental', trigger: 'refresh' });
+    }
+    return results;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
+    await this.scoringQueue?.close();
+    await this.ingestQueue?.close();
   }
 }
 

@@ -12,7 +12,7 @@ export type IngestInput =
   | { kind: 'download' };
 
 export type IngestJob =
-  | { name: 'ingest-source'; data: { runId: string; source: string; input: IngestInput; scoreAfter?: boolean } }
+  | { name: 'ingest-source'; data: { runId: string; source: string; input: IngestInput; scoreAfter?: boolean; observedOn: string } }
   | { name: 'refresh-all'; data: { date: string; scoreAfter: boolean } };
 
 export type ScoringJob =

@@ -1,1 +1,5 @@
+export * from './building-document';
+export * from './producer';
+export * from './run-records';
+export * from './scoring-run';
 export * from './scoring-worker.module';

@@ -1,7 +1,9 @@
 import { Command } from 'commander';
 import { dbCommand } from './commands/db';
 import { demoCommand } from './commands/demo';
+import { ingestCommand } from './commands/ingest';
 import { keysCommand } from './commands/keys';
+import { scoreCommand } from './commands/score';
 
 export function buildProgram(): Command {
   const program = new Command('bhis')
@@ -11,5 +13,7 @@ export function buildProgram(): Command {
   program.addCommand(dbCommand());
   program.addCommand(keysCommand());
   program.addCommand(demoCommand());
+  program.addCommand(ingestCommand());
+  program.addCommand(scoreCommand());
   return program;
 }

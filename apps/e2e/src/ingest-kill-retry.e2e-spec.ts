@@ -1,0 +1,120 @@
+import { createReadStream, mkdtempSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { Pool } from 'pg';
+import { createRun, enqueueIngest, getRun, loadSource, syncSourceCatalog } from '@bhis/ingestion';
+import { QUEUES } from '@bhis/queue';
+import { getSource } from '@bhis/sources';
+import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { writeViolationsFile } from './support/big-file';
+import { AppProcess, poll } from './support/processes';
+
+const BBLS = Array.from({ length: 400 }, (_, i) => `3${String(1000 + i).padStart(5, '0')}0001`);
+const ROWS = 150_000;
+
+async function seedUniverse(pool: Pool): Promise<void> {
+  await syncSourceCatalog(pool);
+  await pool.query(
+    `INSERT INTO buildings (bbl, borough, block, lot, address, residential_units)
+     SELECT b, 3, substr(b, 2, 5)::int, 1, 'TEST ' || b, 20 FROM unnest($1::text[]) b`,
+    [BBLS],
+  );
+}
+
+/** Everything a load leaves in events and the quarantine, as one comparable fingerprint. */
+async function fingerprint(pool: Pool): Promise<{ events: number; digest: string; rejected: number }> {
+  const { rows } = await pool.query(
+    `SELECT count(*)::int AS events,
+            md5(string_agg(bbl || source_record_id || event_type || severity || coalesce(status, '') || coalesce(occurred_on::text, '') || row_hash,
+                           ',' ORDER BY bbl, source_record_id, event_type)) AS digest
+       FROM events`,
+  );
+  const rejected = await pool.query(`SELECT count(*)::int AS n FROM rejected_rows`);
+  return { events: rows[0].events, digest: rows[0].digest, rejected: rejected.rows[0].n };
+}
+
+describe('an ingest worker killed half-way through a file', () => {
+  let dir: string;
+  let file: string;
+  let clean: TestDatabase;
+  let db: TestDatabase;
+  let cleanPool: Pool;
+  let pool: Pool;
+  const workers: AppProcess[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'bhis-e2e-'));
+    file = path.join(dir, 'hpd_violations.csv');
+    await writeViolationsFile(file, BBLS, ROWS);
+    [clean, db] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    cleanPool = new Pool({ connectionString: clean.url, max: 4 });
+    pool = new Pool({ connectionString: db.url, max: 4 });
+    await Promise.all([seedUniverse(cleanPool), seedUniverse(pool)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const w of workers) await w.kill9();
+    await cleanPool?.end();
+    await pool?.end();
+    await Promise.all([clean?.drop(), db?.drop()]);
+  }, 60_000);
+
+  it('is retried by another worker and ends with exactly the data of a clean run; the previous data stays readable', async () => {
+    // the reference: the same file loaded once, without interruption
+    const source = getSource('hpd_violations');
+    const refRun = await createRun(cleanPool, { source: 'hpd_violations', trigger: 'test', input: file });
+    const info = await stat(file);
+    await loadSource(cleanPool, source, { kind: 'csv', stream: createReadStream(file), totalBytes: info.size }, { runId: refRun, observedOn: '2026-11-21' });
+    const reference = await fingerprint(cleanPool);
+    expect(reference.events).toBe(ROWS);
+
+    // previous good data: a smaller earlier load
+    const earlier = path.join(dir, 'earlier', 'hpd_violations.csv');
+    await import('node:fs').then((fs) => fs.mkdirSync(path.dirname(earlier)));
+    await writeViolationsFile(earlier, BBLS, 5_000);
+    const earlierRun = await createRun(pool, { source: 'hpd_violations', trigger: 'test', input: earlier });
+    await loadSource(pool, source, { kind: 'csv', stream: createReadStream(earlier), totalBytes: null }, { runId: earlierRun, observedOn: '2026-11-21' });
+    expect((await fingerprint(pool)).events).toBe(5_000);
+
+    const env = { DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), WORKER_LOCK_MS: '4000', LOG_LEVEL: 'warn' };
+    const first = AppProcess.start('ingest', { ...env, LOG_LEVEL: 'info' });
+    workers.push(first);
+    await first.waitFor('ingest worker started');
+
+    const connection = new IORedis({ maxRetriesPerRequest: null });
+    const queue = new Queue(QUEUES.ingest, { connection, prefix: env.REDIS_PREFIX });
+    try {
+      const queued = await enqueueIngest(queue, pool, { source: 'hpd_violations', input: { kind: 'file', path: file }, trigger: 'test', observedOn: '2026-11-21' });
+      // kill -9 once a third of the file has been read
+      await poll('a third of the file read', async () => {
+        const run = await getRun(pool, queued.runId);
+        return (run?.progress.rows ?? 0) > ROWS / 3 ? run : null;
+      }, 60_000, 50);
+      await first.kill9();
+
+      // while nobody works on it, readers still see the previous data
+      expect((await fingerprint(pool)).events).toBe(5_000);
+
+      const second = AppProcess.start('ingest', env);
+      workers.push(second);
+      const run = await poll('the run to succeed', async () => {
+        const r = await getRun(pool, queued.runId);
+        if (r?.status === 'failed') throw new Error(`run failed: ${r.error}`);
+        return r?.status === 'succeeded' ? r : null;
+      }, 120_000);
+      expect(run.attempt).toBeGreaterThanOrEqual(2);
+      expect(run.counts.read).toBe(ROWS);
+
+      const after = await fingerprint(pool);
+      expect(after).toEqual(reference);
+      const leftovers = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
+      expect(leftovers.rows[0].n).toBe(0);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  }, 300_000);
+});

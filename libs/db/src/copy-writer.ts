@@ -1,0 +1,51 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { Pool, PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { copyRow } from './copy-text';
+
+/**
+ * Streams rows into a table with COPY on a connection of its own (a connection runs one COPY at a
+ * time), respecting backpressure. The table must exist.
+ */
+export class CopyWriter {
+  rows = 0;
+
+  private constructor(
+    private readonly client: PoolClient,
+    private readonly stream: Writable,
+    readonly table: string,
+  ) {}
+
+  static async open(pool: Pool, table: string, prepare?: (client: PoolClient) => Promise<void>): Promise<CopyWriter> {
+    const client = await pool.connect();
+    try {
+      await prepare?.(client);
+      return new CopyWriter(client, client.query(copyFrom(`COPY ${table} FROM STDIN`)), table);
+    } catch (error) {
+      client.release();
+      throw error;
+    }
+  }
+
+  async write(values: readonly unknown[]): Promise<void> {
+    this.rows += 1;
+    if (!this.stream.write(copyRow(values))) await once(this.stream, 'drain');
+  }
+
+  async close(): Promise<void> {
+    try {
+      const done = once(this.stream, 'finish');
+      this.stream.end();
+      await done;
+    } finally {
+      this.client.release();
+    }
+  }
+
+  /** Abandons the COPY; the connection is discarded, which ends the statement. */
+  abort(error: Error): void {
+    this.stream.destroy(error);
+    this.client.release(error);
+  }
+}

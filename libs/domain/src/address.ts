@@ -1,0 +1,49 @@
+/**
+ * Normalizes a New York street address the same way for stored addresses and for what people type,
+ * so that `123 w 45th st`, `123 W. 45TH STREET` and `123 WEST 45 STREET` all become
+ * `123 WEST 45 STREET`. Queens hyphenated house numbers (`104-12`) are kept.
+ */
+
+const DIRECTIONS: Record<string, string> = { N: 'NORTH', S: 'SOUTH', E: 'EAST', W: 'WEST' };
+
+const STREET_TYPES: Record<string, string> = {
+  ST: 'STREET', STR: 'STREET', STREET: 'STREET',
+  AVE: 'AVENUE', AV: 'AVENUE', AVEN: 'AVENUE', AVENUE: 'AVENUE',
+  PL: 'PLACE', RD: 'ROAD', BLVD: 'BOULEVARD', BL: 'BOULEVARD', PKWY: 'PARKWAY', PKY: 'PARKWAY',
+  DR: 'DRIVE', LN: 'LANE', TER: 'TERRACE', TERR: 'TERRACE', CT: 'COURT', SQ: 'SQUARE', HWY: 'HIGHWAY',
+  EXPY: 'EXPRESSWAY', TPKE: 'TURNPIKE', CIR: 'CIRCLE', PLZ: 'PLAZA', ALY: 'ALLEY', CRES: 'CRESCENT',
+  WAY: 'WAY', LOOP: 'LOOP', ROW: 'ROW', WALK: 'WALK', BCH: 'BEACH', HTS: 'HEIGHTS',
+};
+
+const ORDINAL_WORDS: Record<string, string> = {
+  FIRST: '1', SECOND: '2', THIRD: '3', FOURTH: '4', FIFTH: '5', SIXTH: '6', SEVENTH: '7', EIGHTH: '8',
+  NINTH: '9', TENTH: '10', ELEVENTH: '11', TWELFTH: '12',
+};
+
+const ORDINAL_SUFFIX = /^(\d+)(ST|ND|RD|TH)$/;
+
+function normalizeToken(token: string, index: number, tokens: string[]): string {
+  const ordinal = ORDINAL_SUFFIX.exec(token);
+  if (ordinal) return ordinal[1];
+  if (ORDINAL_WORDS[token]) return ORDINAL_WORDS[token];
+  const isLast = index === tokens.length - 1;
+  // "ST" before more words is "SAINT" (ST MARKS PLACE); as the last word it is "STREET"
+  if (token === 'ST' && !isLast && index > 0) return 'SAINT';
+  if (STREET_TYPES[token] && (isLast || index > 1)) return STREET_TYPES[token];
+  // a lone direction letter after the house number: W 45 -> WEST 45
+  if (DIRECTIONS[token] && index <= 1 && !isLast) return DIRECTIONS[token];
+  return token;
+}
+
+export function normalizeAddress(input: string | null | undefined): string {
+  if (!input) return '';
+  const cleaned = input
+    .toUpperCase()
+    .replace(/[.,#'"]/g, ' ')
+    .replace(/\s*-\s*/g, '-')
+    .replace(/[^A-Z0-9\- ]/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  return cleaned.map((token, i) => normalizeToken(token, i, cleaned)).join(' ');
+}

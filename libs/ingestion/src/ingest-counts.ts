@@ -1,0 +1,41 @@
+/** What one ingest run did; stored in ingest_runs.counts and shown by the CLI and the admin API. */
+export interface IngestCounts {
+  /** read = loaded + quarantined + out_of_scope */
+  read: number;
+  loaded: number;
+  quarantined: number;
+  out_of_scope: number;
+  out_of_scope_reasons: Record<string, number>;
+  quarantine_reasons: Record<string, number>;
+  cast_failures: Record<string, number>;
+  events: {
+    staged: number;
+    inserted: number;
+    updated: number;
+    unchanged: number;
+    status_changes: number;
+    collapsed_duplicates: number;
+    duplicates_311: number;
+  };
+  facts: { inserted: number; updated: number };
+  bytes: number;
+  part: string | null;
+  latest_record_date: string | null;
+}
+
+export function emptyCounts(): IngestCounts {
+  return {
+    read: 0,
+    loaded: 0,
+    quarantined: 0,
+    out_of_scope: 0,
+    out_of_scope_reasons: {},
+    quarantine_reasons: {},
+    cast_failures: {},
+    events: { staged: 0, inserted: 0, updated: 0, unchanged: 0, status_changes: 0, collapsed_duplicates: 0, duplicates_311: 0 },
+    facts: { inserted: 0, updated: 0 },
+    bytes: 0,
+    part: null,
+    latest_record_date: null,
+  };
+}

@@ -1,0 +1,148 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Pool } from 'pg';
+import type { IngestInput } from '@bhis/queue';
+import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
+import { emptyCounts, IngestCounts } from './ingest-counts';
+import { LoadInput, LoadProgress, loadSource, SuspiciousDownloadError } from './load-source';
+import { finishRun, markRunning, recordProgress } from './run-store';
+import { PermanentDownloadError, SocrataClient } from './socrata';
+import { sweepStaging } from './staging';
+
+export interface RunRequest {
+  runId: string;
+  source: string;
+  input: IngestInput;
+  observedOn: string;
+  /** True on the last attempt: a failure then is final. */
+  lastAttempt: boolean;
+  onProgress?: (progress: LoadProgress) => void;
+}
+
+export type RunResult = { status: 'succeeded'; counts: IngestCounts } | { status: 'skipped'; reason: string };
+
+/** A failure that retrying cannot fix (drifted header, missing file, 404, truncated download). */
+export class PermanentIngestError extends Error {}
+
+function isPermanent(error: unknown): boolean {
+  return (
+    error instanceof HeaderMismatchError ||
+    error instanceof PermanentDownloadError ||
+    error instanceof SuspiciousDownloadError ||
+    (error as { code?: string }).code === 'ENOENT'
+  );
+}
+
+function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
+  const sum = (a: Record<string, number>, b: Record<string, number>) => {
+    const out = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  return {
+    read: total.read + part.read,
+    loaded: total.loaded + part.loaded,
+    quarantined: total.quarantined + part.quarantined,
+    out_of_scope: total.out_of_scope + part.out_of_scope,
+    out_of_scope_reasons: sum(total.out_of_scope_reasons, part.out_of_scope_reasons),
+    quarantine_reasons: sum(total.quarantine_reasons, part.quarantine_reasons),
+    cast_failures: sum(total.cast_failures, part.cast_failures),
+    events: sum(total.events, part.events) as IngestCounts['events'],
+    facts: sum(total.facts, part.facts) as IngestCounts['facts'],
+    bytes: total.bytes + part.bytes,
+    part: [total.part, part.part].filter(Boolean).join('+') || null,
+    latest_record_date: [total.latest_record_date, part.latest_record_date].filter(Boolean).sort().pop() ?? null,
+  };
+}
+
+/** Runs ingest jobs: resolves the input (file, URL, download), loads it and records the run. */
+export class IngestService {
+  constructor(
+    private readonly pool: Pool,
+    private readonly socrata: SocrataClient,
+  ) {}
+
+  async run(request: RunRequest): Promise<RunResult> {
+    const source = getSource(request.source);
+    await markRunning(this.pool, request.runId);
+    await sweepStaging(this.pool).catch(() => undefined);
+    let lastWrite = 0;
+    const onProgress = (progress: LoadProgress) => {
+      request.onProgress?.(progress);
+      if (Date.now() - lastWrite < 1000 && progress.phase === 'parsing') return;
+      lastWrite = Date.now();
+      void recordProgress(this.pool, request.runId, progress).catch(() => undefined);
+    };
+    try {
+      const result = await this.execute(source, request, onProgress);
+      if (result.status === 'skipped') {
+        await finishRun(this.pool, request.runId, { status: 'skipped', error: result.reason });
+      } else {
+        await finishRun(this.pool, request.runId, { status: 'succeeded', counts: result.counts });
+      }
+      return result;
+    } catch (error) {
+      const permanent = isPermanent(error);
+      const message = error instanceof Error ? error.message : String(error);
+      await finishRun(this.pool, request.runId, { status: permanent || request.lastAttempt ? 'failed' : 'retrying', error: message });
+      throw permanent ? new PermanentIngestError(message) : error;
+    }
+  }
+
+  private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
+    const options = { runId: request.runId, observedOn: request.observedOn, onProgress };
+    const { input } = request;
+    if (input.kind === 'file') {
+      const info = await stat(input.path);
+      return {
+        status: 'succeeded',
+        counts: await loadSource(this.pool, source, { kind: 'csv', stream: createReadStream(input.path), totalBytes: info.size }, options),
+      };
+    }
+    if (input.kind === 'url') {
+      const res = await fetch(input.url, { signal: AbortSignal.timeout(10 * 60_000) });
+      if (!res.ok || !res.body) {
+        throw res.status >= 400 && res.status < 500 ? new PermanentDownloadError(`${input.url} answered ${res.status}`) : new Error(`${input.url} answered ${res.status}`);
+      }
+      const length = Number(res.headers.get('content-length'));
+      const stream = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
+      const load: LoadInput = { kind: 'csv', stream, totalBytes: Number.isFinite(length) && length > 0 ? length : null };
+      return { status: 'succeeded', counts: await loadSource(this.pool, source, load, { ...options, enforceMinimumRows: true }) };
+    }
+    return this.download(source, options);
+  }
+
+  /**
+   * Downloads every Open Data part of a source. Unchanged data sets (same rowsUpdatedAt) are skipped;
+   * a source loaded before is pulled incrementally (SODA rows updated since the last refresh),
+   * otherwise the whole CSV export is loaded.
+   */
+  private async download(source: SourceDefinition, options: { runId: string; observedOn: string; onProgress: (p: LoadProgress) => void }): Promise<RunResult> {
+    const state = await this.pool.query<{ rows_updated_at: string | null; last_refreshed_at: Date | null }>(
+      `SELECT rows_updated_at, last_refreshed_at FROM sources WHERE key = $1`,
+      [source.key],
+    );
+    const previous = state.rows[0];
+    const parts = source.parts.filter((part) => part.datasetId);
+    if (parts.length === 0) return { status: 'skipped', reason: `${source.key} is not published on Open Data; load its file with --file` };
+    let total = emptyCounts();
+    let newest = 0;
+    let loadedAny = false;
+    for (const part of parts) {
+      const updatedAt = await this.socrata.rowsUpdatedAt(part);
+      newest = Math.max(newest, updatedAt ?? 0);
+      if (updatedAt !== null && previous?.rows_updated_at && Number(previous.rows_updated_at) >= updatedAt) continue;
+      loadedAny = true;
+      const since = previous?.last_refreshed_at ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
+      const counts = since
+        ? await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since) }, options)
+        : await loadSource(this.pool, source, { kind: 'csv', ...(await this.socrata.csvExport(part)) }, { ...options, enforceMinimumRows: true });
+      total = addCounts(total, counts);
+    }
+    if (!loadedAny) return { status: 'skipped', reason: 'unchanged since the last refresh (rowsUpdatedAt)' };
+    await this.pool.query(`UPDATE sources SET rows_updated_at = $2 WHERE key = $1`, [source.key, newest || null]);
+    return { status: 'succeeded', counts: total };
+  }
+}

@@ -1,0 +1,191 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { getSource, HeaderMismatchError } from '@bhis/sources';
+import { createTestDatabase, TestDatabase } from '@bhis/testing';
+import { syncSourceCatalog } from './run-store';
+import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+
+describe('loading every source from its real file format', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 6 });
+    await syncSourceCatalog(pool);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  const files = fixtureFiles();
+
+  it('has a file for each of the 25 sources', () => {
+    expect(new Set(files.map((f) => f.source.key)).size).toBe(25);
+  });
+
+  it.each(files.map((f) => [path.basename(f.file), f] as const))('%s: every row is accounted for, and a re-run changes nothing', async (_name, { file, source }) => {
+    await seedUniverseFor(pool, source, file);
+    const { runId, counts } = await loadFile(pool, source, file);
+    expect(counts.read).toBeGreaterThan(0);
+    expect(counts.read).toBe(counts.loaded + counts.quarantined + counts.out_of_scope);
+    const rejected = await pool.query('SELECT count(*)::int AS n FROM rejected_rows WHERE run_id = $1', [runId]);
+    expect(rejected.rows[0].n).toBe(counts.quarantined);
+    if (source.produces.events.length > 0 && counts.loaded > 0) {
+      const stored = await pool.query('SELECT count(*)::int AS n FROM events WHERE source = $1', [source.key]);
+      expect(stored.rows[0].n).toBeGreaterThan(0);
+    }
+    const again = await loadFile(pool, source, file);
+    expect(again.counts.events.inserted).toBe(0);
+    expect(again.counts.events.updated).toBe(0);
+    expect(again.counts.events.status_changes).toBe(0);
+    expect(again.counts.read).toBe(counts.read);
+    const status = await pool.query('SELECT status, last_refreshed_at FROM sources WHERE key = $1', [source.key]);
+    expect(status.rows[0]).toEqual({ status: 'ok', last_refreshed_at: expect.any(Date) });
+  });
+
+  it('stores exact normalized values (HPD violation 10000000)', async () => {
+    const { rows } = await pool.query(
+      `SELECT bbl, source_record_id, event_type, severity, status, to_char(occurred_on, 'YYYY-MM-DD') AS occurred_on, attributes->>'class' AS class
+         FROM events WHERE source = 'hpd_violations' AND source_record_id = '10000000'`,
+    );
+    expect(rows).toEqual([
+      { bbl: '3047040044', source_record_id: '10000000', event_type: 'hpd_violation', severity: 'high', status: 'closed', occurred_on: '2013-10-09', class: 'B' },
+    ]);
+  });
+
+  it('stores PLUTO facts on the building (761 CLARENCE AVENUE)', async () => {
+    const { rows } = await pool.query(
+      `SELECT bbl, address, address_search, residential_units, owner_name, city FROM buildings WHERE bbl = '2054800111'`,
+    );
+    expect(rows).toEqual([
+      { bbl: '2054800111', address: '761 CLARENCE AVENUE', address_search: '761 CLARENCE AVENUE', residential_units: 1, owner_name: 'RODRIGUEZ, JOSE R', city: 'BRONX' },
+    ]);
+  });
+
+  it('counts HPD complaints per complaint, not per problem', async () => {
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS complaints, sum(jsonb_array_length(attributes->'problems'))::int AS problems FROM events WHERE source = 'hpd_complaints'`,
+    );
+    const csv = readFileSync(path.join(SHARED_FIXTURES, 'hpd_complaints_and_problems.csv'), 'utf8');
+    const complaintIds = new Set(csv.trim().split('\n').slice(1).map((line) => line.split(',')[2]));
+    expect(rows[0].complaints).toBe(complaintIds.size);
+    expect(rows[0].problems).toBeGreaterThanOrEqual(rows[0].complaints);
+  });
+
+  it('fails loudly on a drifted header, naming the missing and unexpected columns, and writes nothing', async () => {
+    const source = getSource('dob_ecb_violations');
+    const before = await pool.query(`SELECT count(*)::int AS n FROM events WHERE source = 'dob_ecb_violations'`);
+    const error = await loadFile(pool, source, path.join(SHARED_FIXTURES, 'ecb_violations_invalid_header.csv')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HeaderMismatchError);
+    expect(String((error as Error).message)).toMatch(/HEARING_STATUS/);
+    expect(String((error as Error).message)).toMatch(/MISHEARING_STATUS/);
+    const after = await pool.query(`SELECT count(*)::int AS n FROM events WHERE source = 'dob_ecb_violations'`);
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    const leftovers = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
+    expect(leftovers.rows[0].n).toBe(0);
+  });
+
+  it('loads the good rows of a garbage file and quarantines the rest with the raw text', async () => {
+    const source = getSource('hpd_violations');
+    const file = path.join(LOCAL_FIXTURES, 'garbage_hpd_violations.csv');
+    await seedUniverseFor(pool, source, file);
+    const { runId, counts } = await loadFile(pool, source, file);
+    expect(counts.quarantined).toBeGreaterThan(0);
+    expect(counts.loaded).toBeGreaterThan(0);
+    expect(counts.read).toBe(counts.loaded + counts.quarantined + counts.out_of_scope);
+    const { rows } = await pool.query(`SELECT reason, raw FROM rejected_rows WHERE run_id = $1 ORDER BY line_number`, [runId]);
+    expect(rows).toHaveLength(counts.quarantined);
+    for (const row of rows) {
+      expect(row.reason).toMatch(/^[a-z_]+/);
+      expect(row.raw.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('turns a status change between two loads into its own event, once', async () => {
+    const source = getSource('hpd_violations');
+    const original = readFileSync(path.join(SHARED_FIXTURES, 'hpd_violations.csv'), 'utf8');
+    const open = await pool.query(
+      `SELECT source_record_id FROM events WHERE source = 'hpd_violations' AND event_type = 'hpd_violation' AND status = 'open' ORDER BY source_record_id LIMIT 1`,
+    );
+    expect(open.rows).toHaveLength(1);
+    const id = open.rows[0].source_record_id as string;
+    const lines = original.split('\n');
+    const changed = lines.map((line) => (line.startsWith(`${id},`) ? line.replace(/,Open,/, ',Close,') : line)).join('\n');
+    expect(changed).not.toBe(original);
+    const dir = mkdtempSync(path.join(tmpdir(), 'bhis-'));
+    const file = path.join(dir, 'hpd_violations.csv');
+    writeFileSync(file, changed);
+
+    const first = await loadFile(pool, source, file, '2026-11-20');
+    expect(first.counts.events.status_changes).toBe(1);
+    expect(first.counts.events.updated).toBe(1);
+    const change = await pool.query(
+      `SELECT event_type, to_char(occurred_on, 'YYYY-MM-DD') AS occurred_on, attributes->>'previous_status' AS previous, attributes->>'new_status' AS current
+         FROM events WHERE source = 'hpd_violations' AND source_record_id = $1`,
+      [`${id}@2026-11-20`],
+    );
+    expect(change.rows).toEqual([{ event_type: 'hpd_violation_closed', occurred_on: '2026-11-20', previous: 'open', current: 'closed' }]);
+    const dirty = await pool.query(`SELECT count(*)::int AS n FROM dirty_buildings`);
+    expect(dirty.rows[0].n).toBeGreaterThan(0);
+
+    const again = await loadFile(pool, source, file, '2026-11-20');
+    expect(again.counts.events.status_changes).toBe(0);
+    expect(again.counts.events.inserted).toBe(0);
+  });
+
+  it('counts an HPD complaint that is also a 311 request once', async () => {
+    const complaint = await pool.query(
+      `SELECT bbl, source_record_id, attributes->'unique_keys_311'->>0 AS key FROM events
+        WHERE source = 'hpd_complaints' AND jsonb_array_length(attributes->'unique_keys_311') > 0 LIMIT 1`,
+    );
+    expect(complaint.rows).toHaveLength(1);
+    const { bbl, key, source_record_id: complaintId } = complaint.rows[0];
+    const csv = readFileSync(path.join(SHARED_FIXTURES, 'nyc311_service_requests.csv'), 'utf8').split('\n');
+    const header = csv[0].split(',');
+    const values = header.map(() => '');
+    const set = (column: string, value: string) => (values[header.indexOf(column)] = value);
+    set('Unique Key', key);
+    set('Created Date', '11/02/2026 08:00:00 AM');
+    set('Agency', 'HPD');
+    set('Agency Name', 'Department of Housing Preservation and Development');
+    set('Complaint Type', 'HEAT/HOT WATER');
+    set('Descriptor', 'ENTIRE BUILDING');
+    set('Status', 'Open');
+    set('BBL', bbl);
+    set('Borough', 'BRONX');
+    const dir = mkdtempSync(path.join(tmpdir(), 'bhis-'));
+    const file = path.join(dir, 'nyc311_service_requests.csv');
+    writeFileSync(file, `${csv[0]}\n${values.join(',')}\n`);
+    const { counts } = await loadFile(pool, getSource('nyc311'), file);
+    expect(counts.loaded).toBe(1);
+    expect(counts.events.duplicates_311).toBe(1);
+    const stored = await pool.query(
+      `SELECT scoring_excluded, attributes->>'duplicate_of_hpd_complaint' AS dup FROM events WHERE source = 'nyc311' AND source_record_id = $1`,
+      [key],
+    );
+    expect(stored.rows).toEqual([{ scoring_excluded: true, dup: complaintId }]);
+  });
+
+  it('counts events on BBLs outside the building universe as out of scope, and stores none of them', async () => {
+    const empty = await createTestDatabase();
+    const emptyPool = new Pool({ connectionString: empty.url, max: 4 });
+    try {
+      await syncSourceCatalog(emptyPool);
+      const source = getSource('hpd_litigations');
+      const { counts } = await loadFile(emptyPool, source, path.join(SHARED_FIXTURES, 'hpd_litigations.csv'));
+      expect(counts.loaded).toBe(0);
+      expect(counts.out_of_scope_reasons.not_in_universe).toBeGreaterThan(0);
+      expect(counts.read).toBe(counts.quarantined + counts.out_of_scope);
+      const stored = await emptyPool.query(`SELECT count(*)::int AS n FROM events`);
+      expect(stored.rows[0].n).toBe(0);
+    } finally {
+      await emptyPool.end();
+      await empty.drop();
+    }
+  });
+});

@@ -1,0 +1,195 @@
+import { Transform, type Readable } from 'node:stream';
+import type { Pool } from 'pg';
+import { normalizeAddress, type NormalizedEvent } from '@bhis/domain';
+import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
+import { emptyCounts, IngestCounts } from './ingest-counts';
+import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
+import { mergeEvents } from './merge-events';
+import { loadResolver } from './resolver';
+import type { CopyWriter } from '@bhis/db';
+import { dropStaging, openStaging, StagingKind } from './staging';
+
+export type LoadInput =
+  | { kind: 'csv'; stream: Readable; totalBytes: number | null }
+  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>> };
+
+export interface LoadProgress {
+  phase: 'parsing' | 'merging';
+  rows: number;
+  bytes: number;
+  total_bytes: number | null;
+}
+
+export interface LoadOptions {
+  runId: string;
+  /** The day the data was observed (status changes are dated with it). */
+  observedOn: string;
+  /** Fail a run with fewer records than the source's minimum (a truncated download). */
+  enforceMinimumRows?: boolean;
+  onProgress?: (progress: LoadProgress) => void;
+}
+
+export class SuspiciousDownloadError extends Error {}
+
+const FACT_TABLE: Record<SourceFacts['kind'], StagingKind> = {
+  pluto_building: 'pluto',
+  hpd_building: 'hpd_buildings',
+  registration: 'registrations',
+  registration_contact: 'contacts',
+};
+
+function factRow(line: number, fact: SourceFacts): unknown[] {
+  switch (fact.kind) {
+    case 'pluto_building':
+      return [line, fact.bbl, fact.borough, fact.block, fact.lot, fact.house_number, fact.street_name, fact.address,
+        normalizeAddress(fact.address), fact.zipcode, fact.residential_units, fact.total_units, fact.year_built,
+        fact.building_class, fact.owner_name, fact.latitude, fact.longitude, fact.num_buildings, fact.num_floors];
+    case 'hpd_building':
+      return [line, fact.bbl, fact.bin, fact.hpd_building_id, fact.legal_units, fact.stories, fact.lifecycle, fact.record_status,
+        fact.registration_id, fact.house_number, fact.street_name,
+        normalizeAddress(`${fact.house_number ?? ''} ${fact.street_name ?? ''}`), fact.zipcode];
+    case 'registration':
+      return [line, fact.registration_id, fact.bbl, fact.bin, fact.hpd_building_id, fact.last_registration_date, fact.registration_end_date];
+    case 'registration_contact':
+      return [line, fact.contact_id, fact.registration_id, fact.contact_type, fact.name, fact.business_address];
+  }
+}
+
+function eventRow(line: number, e: NormalizedEvent): unknown[] {
+  return [line, e.bbl, e.source, e.source_record_id, e.event_type, e.category, e.severity, e.status, e.occurred_on,
+    e.closed_on, e.description, e.attributes, e.scoring_excluded];
+}
+
+/**
+ * Loads one file (or a page stream of SODA rows) of a source: parse and normalize, COPY into staging
+ * tables, then merge set-based in one transaction. Until that transaction commits the previous data
+ * stays as it was; a run that dies half-way leaves only staging tables, which a retry replaces.
+ */
+export async function loadSource(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions): Promise<IngestCounts> {
+  const counts = emptyCounts();
+  const resolver = await loadResolver(pool, source);
+  let bytes = 0;
+  let parse: SourceParse;
+  if (input.kind === 'csv') {
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    input.stream.on('error', (error) => counter.destroy(error));
+    parse = parseSource(source, input.stream.pipe(counter), { resolver });
+  } else {
+    parse = parseSodaRows(source, input.rows, { resolver });
+  }
+
+  const writers = new Map<StagingKind, CopyWriter>();
+  const writer = async (kind: StagingKind) => {
+    let w = writers.get(kind);
+    if (!w) {
+      w = await openStaging(pool, kind, options.runId);
+      writers.set(kind, w);
+    }
+    return w;
+  };
+  const totalBytes = input.kind === 'csv' ? input.totalBytes : null;
+  let lastReport = 0;
+  try {
+    for await (const record of parse) {
+      const { outcome, lineNumber } = record;
+      if (outcome.kind === 'ok') {
+        for (const event of outcome.events) await (await writer('events')).write(eventRow(lineNumber, event));
+        for (const fact of outcome.facts) await (await writer(FACT_TABLE[fact.kind])).write(factRow(lineNumber, fact));
+      } else if (outcome.kind === 'quarantined') {
+        const reason = outcome.detail ? `${outcome.reason}: ${outcome.detail}` : outcome.reason;
+        await (await writer('rejected')).write([lineNumber, reason.slice(0, 500), record.raw]);
+      }
+      if (options.onProgress && Date.now() - lastReport > 500) {
+        lastReport = Date.now();
+        options.onProgress({ phase: 'parsing', rows: parse.counters.read, bytes, total_bytes: totalBytes });
+      }
+    }
+    for (const w of writers.values()) await w.close();
+  } catch (error) {
+    for (const w of writers.values()) w.abort(error as Error);
+    await dropStaging(pool, options.runId).catch(() => undefined);
+    throw error;
+  }
+
+  const parsed = parse.counters;
+  if (options.enforceMinimumRows && parsed.read < source.minimumRows) {
+    await dropStaging(pool, options.runId);
+    throw new SuspiciousDownloadError(
+      `${source.key}: only ${parsed.read} records, fewer than the ${source.minimumRows} expected; the previous data is kept`,
+    );
+  }
+  options.onProgress?.({ phase: 'merging', rows: parsed.read, bytes, total_bytes: totalBytes });
+
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    let factsOutOfScope = 0;
+    const factMerges: [StagingKind, (c: typeof client, t: string) => Promise<FactsMergeCounts>][] = [
+      ['pluto', mergePluto],
+      ['hpd_buildings', mergeHpdBuildings],
+      ['registrations', mergeRegistrations],
+      ['contacts', mergeContacts],
+    ];
+    for (const [kind, merge] of factMerges) {
+      const w = writers.get(kind);
+      if (!w) continue;
+      const merged = await merge(client, w.table);
+      factsOutOfScope = Math.max(factsOutOfScope, merged.outOfScopeRecords);
+      counts.facts.inserted += merged.inserted;
+      counts.facts.updated += merged.updated;
+    }
+    let eventsOutOfScope = 0;
+    const events = writers.get('events');
+    if (events) {
+      const merged = await mergeEvents(client, events.table, options.observedOn);
+      eventsOutOfScope = merged.outOfScopeRecords;
+      counts.events = {
+        staged: merged.staged,
+        inserted: merged.inserted,
+        updated: merged.updated,
+        unchanged: merged.unchanged,
+        status_changes: merged.statusChanges,
+        collapsed_duplicates: merged.duplicatesCollapsed,
+        duplicates_311: merged.duplicates311,
+      };
+      counts.latest_record_date = merged.latestRecordDate;
+    }
+    const rejected = writers.get('rejected');
+    if (rejected) {
+      await client.query(
+        `INSERT INTO rejected_rows (run_id, source, line_number, reason, raw) SELECT $1, $2, line_no, reason, raw FROM ${rejected.table}`,
+        [options.runId, source.key],
+      );
+    }
+    // a record's facts and events share its BBL, so they are in or out of scope together
+    const notInUniverse = Math.max(factsOutOfScope, eventsOutOfScope);
+    counts.read = parsed.read;
+    counts.quarantined = parsed.quarantined;
+    counts.quarantine_reasons = parsed.quarantinedByReason;
+    counts.cast_failures = parsed.castFailures;
+    counts.out_of_scope = parsed.notRelevant + notInUniverse;
+    counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
+    counts.loaded = parsed.ok - notInUniverse;
+    counts.bytes = bytes;
+    counts.part = parsed.part;
+    await client.query(
+      `UPDATE sources SET last_refreshed_at = now(), status = 'ok', last_run_id = $2,
+              latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4
+        WHERE key = $1`,
+      [source.key, options.runId, counts.latest_record_date, counts.events.inserted + counts.facts.inserted],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+    await dropStaging(pool, options.runId).catch(() => undefined);
+  }
+  return counts;
+}

@@ -1,0 +1,165 @@
+import type { PoolClient } from 'pg';
+import { SEVERITIES } from '@bhis/domain';
+import { statusChangeRows } from './status-changes';
+
+/** Attributes that hold lists; rows of the same record merge them (HPD complaints: one row per problem). */
+export const LIST_ATTRIBUTES = ['problems', 'unique_keys_311'] as const;
+
+export interface EventMergeCounts {
+  staged: number;
+  outOfScopeRecords: number;
+  duplicatesCollapsed: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  statusChanges: number;
+  duplicates311: number;
+  latestRecordDate: string | null;
+}
+
+const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity)`;
+
+/**
+ * Merges a run's staged events into `events` (inside the caller's transaction):
+ * 1. events on BBLs outside the building universe are counted and dropped;
+ * 2. rows of the same record are collapsed (the most severe row leads; list attributes are
+ *    concatenated; the earliest date and the latest closing date are kept), the same rules as
+ *    mergeHpdComplaintEvents in @bhis/sources;
+ * 3. 311 requests that are also HPD complaints are kept as evidence but marked as duplicates;
+ * 4. status changes against the stored records become events dated `observedOn`;
+ * 5. the upsert writes new and changed rows only (row_hash), and marks their buildings dirty.
+ */
+export async function mergeEvents(client: PoolClient, table: string, observedOn: string): Promise<EventMergeCounts> {
+  const staged = await count(client, `SELECT count(*) FROM ${table}`);
+
+  const outOfScope = await client.query<{ records: string }>(
+    `WITH gone AS (
+       DELETE FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM buildings b WHERE b.bbl = s.bbl) RETURNING line_no)
+     SELECT count(DISTINCT line_no) AS records FROM gone`,
+  );
+
+  // 2. one row per record key
+  await client.query(`DROP TABLE IF EXISTS pg_temp.merged`);
+  await client.query(`
+    CREATE TEMP TABLE merged ON COMMIT DROP AS
+    WITH ranked AS (
+      SELECT s.*, row_number() OVER (PARTITION BY bbl, source, source_record_id, event_type ORDER BY ${SEVERITY_RANK}, line_no) AS rn,
+             count(*) OVER (PARTITION BY bbl, source, source_record_id, event_type) AS n,
+             min(occurred_on) OVER (PARTITION BY bbl, source, source_record_id, event_type) AS first_on,
+             max(closed_on) OVER (PARTITION BY bbl, source, source_record_id, event_type) AS last_closed
+        FROM ${table} s
+    ),
+    lists AS (
+      SELECT s.bbl, s.source, s.source_record_id, s.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
+        FROM ${table} s
+        CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
+        CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.attributes -> l.name) = 'array' THEN s.attributes -> l.name ELSE '[]'::jsonb END) e
+       WHERE (s.bbl, s.source, s.source_record_id, s.event_type) IN (
+               SELECT bbl, source, source_record_id, event_type FROM ranked WHERE n > 1 AND rn = 1)
+       GROUP BY 1, 2, 3, 4, 5
+    ),
+    list_objects AS (
+      SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM lists GROUP BY 1, 2, 3, 4
+    )
+    SELECT r.bbl, r.source, r.source_record_id, r.event_type, r.category, r.severity, r.status,
+           r.first_on AS occurred_on, r.last_closed AS closed_on, r.description,
+           r.attributes || COALESCE(lo.obj, '{}'::jsonb) AS attributes, r.scoring_excluded, r.n
+      FROM ranked r
+      LEFT JOIN list_objects lo USING (bbl, source, source_record_id, event_type)
+     WHERE r.rn = 1`);
+  const collapsed = await client.query<{ records: string; rows: string }>(`SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM merged`);
+  const duplicatesCollapsed = Number(collapsed.rows[0].rows) - Number(collapsed.rows[0].records);
+
+  // 3. 311 and HPD complaints: remember the links, mark the 311 copies
+  await client.query(`
+    INSERT INTO complaint_311_links (unique_key, hpd_complaint_id, bbl)
+    SELECT DISTINCT ON (k.key) k.key, m.source_record_id, m.bbl
+      FROM merged m CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
+     WHERE m.event_type = 'hpd_complaint' AND jsonb_typeof(m.attributes -> 'unique_keys_311') = 'array'
+    ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl`);
+  const dup311 = await client.query(`
+    UPDATE merged m SET scoring_excluded = true, attributes = m.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
+      FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);
+  const dup311Stored = await client.query(`
+    UPDATE events e SET scoring_excluded = true, updated_at = now(),
+           attributes = e.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id),
+           row_hash = md5(row(e.category, e.severity, e.status, e.occurred_on, e.closed_on, e.description,
+                              e.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id), true)::text)
+      FROM complaint_311_links l, merged m
+     WHERE m.event_type = 'hpd_complaint' AND l.hpd_complaint_id = m.source_record_id
+       AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`);
+
+  // compare with what is stored: new, changed or the same (row_hash), and the stored status
+  await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
+  await client.query(`
+    CREATE TEMP TABLE compared ON COMMIT DROP AS
+    SELECT m.*, h.row_hash, e.status AS stored_status, e.bbl IS NOT NULL AS stored,
+           CASE WHEN e.bbl IS NULL THEN 'insert' WHEN e.row_hash <> h.row_hash THEN 'update' ELSE 'same' END AS action
+      FROM merged m
+      CROSS JOIN LATERAL (SELECT md5(row(m.category, m.severity, m.status, m.occurred_on, m.closed_on, m.description,
+                                         m.attributes, m.scoring_excluded)::text) AS row_hash) h
+      LEFT JOIN events e ON e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id
+                        AND e.event_type = m.event_type`);
+
+  // 4. status changes of stored records become events dated the day they were first seen
+  const changeRows = statusChangeRows();
+  const changes = await client.query<{ bbl: string }>(
+    `WITH rules(event_type, new_status, change_type) AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))
+     INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
+                         closed_on, description, attributes, scoring_excluded, row_hash)
+     SELECT c.bbl, c.source, c.source_record_id || '@' || $4::text, r.change_type, c.category, 'info', c.status, $4::date,
+            NULL, left(c.event_type || ' ' || c.source_record_id || ': ' || coalesce(c.stored_status, 'unknown') || ' -> '
+                       || c.status || ' (first seen ' || $4::text || ')', 500),
+            jsonb_build_object('record_id', c.source_record_id, 'record_event_type', c.event_type,
+                               'previous_status', c.stored_status, 'new_status', c.status, 'first_seen_on', $4::text),
+            c.scoring_excluded, md5(c.source_record_id || c.status)
+       FROM compared c
+       JOIN rules r ON r.event_type = c.event_type AND r.new_status = c.status
+      WHERE c.stored AND c.stored_status IS DISTINCT FROM c.status
+     ON CONFLICT (bbl, source, source_record_id, event_type) DO NOTHING
+     RETURNING bbl`,
+    [changeRows.map((r) => r[0]), changeRows.map((r) => r[1]), changeRows.map((r) => r[2]), observedOn],
+  );
+
+  // 5. write new and changed rows; their buildings need rescoring
+  await client.query(`
+    INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
+                        closed_on, description, attributes, scoring_excluded, row_hash)
+    SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
+           description, attributes, scoring_excluded, row_hash
+      FROM compared WHERE action <> 'same'
+    ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
+      category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
+      occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
+      attributes = EXCLUDED.attributes, scoring_excluded = EXCLUDED.scoring_excluded,
+      row_hash = EXCLUDED.row_hash, updated_at = now()`);
+  await client.query(`
+    INSERT INTO dirty_buildings (bbl)
+    SELECT bbl FROM compared WHERE action <> 'same' UNION SELECT unnest($1::char(10)[])
+    ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`, [changes.rows.map((r) => r.bbl)]);
+  const actions = await client.query<{ inserted: string; updated: string; same: string }>(
+    `SELECT count(*) FILTER (WHERE action = 'insert') AS inserted, count(*) FILTER (WHERE action = 'update') AS updated,
+            count(*) FILTER (WHERE action = 'same') AS same FROM compared`,
+  );
+  const latest = await client.query<{ latest: string | null }>(
+    `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM merged WHERE occurred_on <= $1::date`,
+    [observedOn],
+  );
+  return {
+    staged,
+    outOfScopeRecords: Number(outOfScope.rows[0].records),
+    duplicatesCollapsed,
+    inserted: Number(actions.rows[0].inserted),
+    updated: Number(actions.rows[0].updated),
+    unchanged: Number(actions.rows[0].same),
+    statusChanges: changes.rowCount ?? 0,
+    duplicates311: (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0),
+    latestRecordDate: latest.rows[0].latest,
+  };
+}
+
+async function count(client: PoolClient, sql: string): Promise<number> {
+  const { rows } = await client.query<{ count: string }>(sql);
+  return Number(rows[0].count);
+}

@@ -1,0 +1,83 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Queue } from 'bullmq';
+import type { Pool } from 'pg';
+import { DEFAULT_JOB_OPTIONS, IngestInput, IngestJob } from '@bhis/queue';
+import { findSource } from '@bhis/sources';
+import { createRun } from './run-store';
+
+export class IngestRequestError extends Error {}
+
+export interface EnqueueIngest {
+  source: string;
+  input: IngestInput;
+  trigger: 'cli' | 'admin_api' | 'refresh' | 'test';
+  /** Queue again even if the same input was already ingested today. */
+  force?: boolean;
+  scoreAfter?: boolean;
+  /** Day the data was observed (status changes are dated with it); default today. */
+  observedOn?: string;
+}
+
+export interface EnqueuedIngest {
+  runId: string;
+  jobId: string;
+  /** False when the same run was already queued or done (the existing run is returned). */
+  created: boolean;
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** What makes two requests "the same run": same source, same input (file size and time), same day. */
+async function fingerprint(request: EnqueueIngest, observedOn: string): Promise<string> {
+  const { input } = request;
+  if (input.kind === 'file') {
+    const info = await stat(input.path).catch(() => null);
+    if (!info?.isFile()) throw new IngestRequestError(`No such file: ${input.path}`);
+    return `file|${path.resolve(input.path)}|${info.size}|${info.mtimeMs}|${observedOn}`;
+  }
+  if (input.kind === 'url') return `url|${input.url}|${today()}|${observedOn}`;
+  return `download|${today()}|${observedOn}`;
+}
+
+/**
+ * Queues one ingest run with a deterministic job id, so the same run is never queued twice
+ * (a second request returns the first run). `force` gives the run a fresh id.
+ */
+export async function enqueueIngest(queue: Queue, pool: Pool, request: EnqueueIngest): Promise<EnqueuedIngest> {
+  if (!findSource(request.source)) throw new IngestRequestError(`Unknown source "${request.source}"`);
+  if (request.input.kind === 'url' && !/^https?:\/\//.test(request.input.url)) {
+    throw new IngestRequestError('The URL must be http(s)');
+  }
+  const observedOn = request.observedOn ?? today();
+  const print = await fingerprint(request, observedOn);
+  const hash = createHash('sha1').update(print).digest('hex').slice(0, 16);
+  const jobId = `ingest.${request.source}.${hash}${request.force ? `.${randomUUID().slice(0, 8)}` : ''}`;
+
+  const existing = await queue.getJob(jobId);
+  if (existing && !(await existing.isFailed())) {
+    return { runId: (existing.data as { runId: string }).runId, jobId, created: false };
+  }
+  if (existing) await existing.remove();
+
+  const runId = randomUUID();
+  const inputText = request.input.kind === 'file' ? path.resolve(request.input.path) : request.input.kind === 'url' ? request.input.url : 'download';
+  await createRun(pool, { id: runId, source: request.source, trigger: request.trigger, input: inputText, jobId });
+  const data: Extract<IngestJob, { name: 'ingest-source' }>['data'] = {
+    runId,
+    source: request.source,
+    input: request.input.kind === 'file' ? { kind: 'file', path: path.resolve(request.input.path) } : request.input,
+    scoreAfter: request.scoreAfter ?? false,
+    observedOn,
+  };
+  const job = await queue.add('ingest-source', data, { ...DEFAULT_JOB_OPTIONS, jobId });
+  if ((job.data as { runId: string }).runId !== runId) {
+    // another request queued the same run at the same moment: keep theirs
+    await pool.query(`DELETE FROM ingest_runs WHERE id = $1`, [runId]);
+    return { runId: (job.data as { runId: string }).runId, jobId, created: false };
+  }
+  return { runId, jobId, created: true };
+}

@@ -1,0 +1,90 @@
+import type { Pool } from 'pg';
+import { primaryDatasetId, SOURCES } from '@bhis/sources';
+import type { IngestCounts } from './ingest-counts';
+import type { LoadProgress } from './load-source';
+
+export type RunStatus = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
+
+export interface IngestRunRow {
+  id: string;
+  source: string;
+  status: RunStatus;
+  trigger: string;
+  input: string | null;
+  job_id: string | null;
+  attempt: number;
+  counts: Partial<IngestCounts>;
+  progress: Partial<LoadProgress>;
+  error: string | null;
+  queued_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  duration_ms: number | null;
+}
+
+/** Makes sure every defined source has its row in `sources` (names, dataset ids, cadence). */
+export async function syncSourceCatalog(pool: Pool): Promise<void> {
+  for (const source of SOURCES) {
+    const datasetId = primaryDatasetId(source);
+    const url = source.parts.find((p) => p.urls)?.urls?.csv ?? null;
+    await pool.query(
+      `INSERT INTO sources (key, name, agency, dataset_id, url, cadence) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, agency = EXCLUDED.agency, dataset_id = EXCLUDED.dataset_id,
+         url = EXCLUDED.url, cadence = EXCLUDED.cadence`,
+      [source.key, source.name, source.agency, datasetId, url, source.cadence],
+    );
+  }
+}
+
+export async function createRun(pool: Pool, run: { id?: string; source: string; trigger: string; input: string; jobId?: string }): Promise<string> {
+  const { rows } = await pool.query<{ id: string }>(
+    `INSERT INTO ingest_runs (id, source, trigger, input, job_id) VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5)
+     ON CONFLICT (id) DO UPDATE SET job_id = COALESCE(EXCLUDED.job_id, ingest_runs.job_id) RETURNING id`,
+    [run.id ?? null, run.source, run.trigger, run.input, run.jobId ?? null],
+  );
+  return rows[0].id;
+}
+
+/**
+ * Starts an attempt: the quarantine of an earlier attempt of the same run is discarded. Attempts are
+ * counted here (a job recovered from a dead worker is not a new BullMQ attempt, but it is a new start).
+ */
+export async function markRunning(pool: Pool, id: string): Promise<void> {
+  await pool.query('DELETE FROM rejected_rows WHERE run_id = $1', [id]);
+  await pool.query(
+    `UPDATE ingest_runs SET status = 'running', attempt = CASE WHEN started_at IS NULL THEN 1 ELSE attempt + 1 END,
+            started_at = now(), finished_at = NULL, error = NULL, progress = '{}' WHERE id = $1`,
+    [id],
+  );
+}
+
+export async function recordProgress(pool: Pool, id: string, progress: LoadProgress): Promise<void> {
+  await pool.query(`UPDATE ingest_runs SET progress = $2 WHERE id = $1`, [id, progress]);
+}
+
+export async function finishRun(pool: Pool, id: string, outcome: { status: RunStatus; counts?: IngestCounts; error?: string }): Promise<void> {
+  await pool.query(
+    `UPDATE ingest_runs SET status = $2, counts = COALESCE($3, counts), error = $4, finished_at = now(),
+            duration_ms = (extract(epoch FROM now() - COALESCE(started_at, queued_at)) * 1000)::integer
+      WHERE id = $1`,
+    [id, outcome.status, outcome.counts ? JSON.stringify(outcome.counts) : null, outcome.error?.slice(0, 2000) ?? null],
+  );
+  if (outcome.status === 'failed') {
+    await pool.query(`UPDATE sources SET status = 'failed' WHERE key = (SELECT source FROM ingest_runs WHERE id = $1)`, [id]);
+  }
+}
+
+export async function getRun(pool: Pool, id: string): Promise<IngestRunRow | null> {
+  const { rows } = await pool.query<IngestRunRow>(`SELECT * FROM ingest_runs WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function latestRuns(pool: Pool): Promise<(IngestRunRow & { last_refreshed_at: Date | null; records: string })[]> {
+  const { rows } = await pool.query(
+    `SELECT r.*, s.key AS source, s.last_refreshed_at, s.records
+       FROM sources s LEFT JOIN LATERAL (
+         SELECT * FROM ingest_runs r WHERE r.source = s.key ORDER BY r.queued_at DESC LIMIT 1) r ON true
+      ORDER BY s.key`,
+  );
+  return rows;
+}

@@ -1,0 +1,63 @@
+import type { Pool } from 'pg';
+import { CopyWriter } from '@bhis/db';
+
+/**
+ * Staging tables of one run: UNLOGGED tables named after the run, fed by COPY (one connection per
+ * table, since a connection runs one COPY at a time) and merged set-based in one transaction.
+ * A killed run leaves them behind; `sweepStaging` drops those of runs that are no longer running.
+ */
+const COLUMNS = {
+  events: `line_no integer NOT NULL, bbl char(10) NOT NULL, source text NOT NULL, source_record_id text NOT NULL,
+      event_type text NOT NULL, category text NOT NULL, severity text NOT NULL, status text,
+      occurred_on date, closed_on date, description text, attributes jsonb NOT NULL, scoring_excluded boolean NOT NULL`,
+  rejected: `line_no integer, reason text NOT NULL, raw text NOT NULL`,
+  pluto: `line_no integer NOT NULL, bbl char(10) NOT NULL, borough smallint NOT NULL, block integer NOT NULL, lot integer NOT NULL,
+      house_number text, street_name text, address text, address_search text, zipcode text, residential_units integer,
+      total_units integer, year_built integer, building_class text, owner_name text, latitude double precision,
+      longitude double precision, num_buildings integer, num_floors numeric`,
+  hpd_buildings: `line_no integer NOT NULL, bbl char(10) NOT NULL, bin integer, hpd_building_id integer NOT NULL, legal_units integer,
+      stories integer, lifecycle text, record_status text, registration_id integer, house_number text, street_name text,
+      address_search text, zipcode text`,
+  registrations: `line_no integer NOT NULL, registration_id integer NOT NULL, bbl char(10) NOT NULL, bin integer,
+      hpd_building_id integer, last_registration_date date, registration_end_date date`,
+  contacts: `line_no integer NOT NULL, contact_id integer NOT NULL, registration_id integer NOT NULL, contact_type text,
+      name text, business_address text`,
+} as const;
+
+export type StagingKind = keyof typeof COLUMNS;
+export const STAGING_PREFIX = 'ingest_stg_';
+
+export function stagingTable(kind: StagingKind, runId: string): string {
+  return `${STAGING_PREFIX}${kind}_${runId.replace(/-/g, '')}`;
+}
+
+/** Creates (or recreates) one staging table of a run and opens a COPY stream into it. */
+export function openStaging(pool: Pool, kind: StagingKind, runId: string): Promise<CopyWriter> {
+  const table = stagingTable(kind, runId);
+  return CopyWriter.open(pool, table, async (client) => {
+    await client.query(`DROP TABLE IF EXISTS ${table}`);
+    await client.query(`CREATE UNLOGGED TABLE ${table} (${COLUMNS[kind]})`);
+  });
+}
+
+/** Drops the staging tables of one run (all kinds). */
+export async function dropStaging(pool: Pool, runId: string): Promise<void> {
+  for (const kind of Object.keys(COLUMNS) as StagingKind[]) {
+    await pool.query(`DROP TABLE IF EXISTS ${stagingTable(kind, runId)}`);
+  }
+}
+
+/** Drops staging tables left behind by runs that are no longer running (killed workers). */
+export async function sweepStaging(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ tablename: string }>(
+    `SELECT tablename FROM pg_tables t
+      WHERE schemaname = current_schema() AND tablename LIKE $1
+        AND NOT EXISTS (
+          SELECT 1 FROM ingest_runs r
+           WHERE r.status = 'running' AND r.started_at > now() - interval '6 hours'
+             AND t.tablename LIKE '%' || replace(r.id::text, '-', ''))`,
+    [`${STAGING_PREFIX}%`],
+  );
+  for (const { tablename } of rows) await pool.query(`DROP TABLE IF EXISTS ${tablename}`);
+  return rows.length;
+}

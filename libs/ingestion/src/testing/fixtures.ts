@@ -1,0 +1,46 @@
+import { createReadStream, readdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Pool } from 'pg';
+import { parseSource, sourceForFile, type SourceDefinition } from '@bhis/sources';
+import { loadSource } from '../load-source';
+import { createRun } from '../run-store';
+
+const REPO_ROOT = path.resolve(__dirname, '../../../..');
+export const SHARED_FIXTURES = path.resolve(REPO_ROOT, '../shared/fixtures/nyc-open-data');
+export const LOCAL_FIXTURES = path.resolve(REPO_ROOT, 'libs/sources/test-fixtures');
+
+/** Every fixture file a source claims, with its source (the drifted ECB header and garbage files excluded). */
+export function fixtureFiles(): { file: string; source: SourceDefinition }[] {
+  const files = [
+    ...readdirSync(SHARED_FIXTURES).map((f) => path.join(SHARED_FIXTURES, f)),
+    ...readdirSync(LOCAL_FIXTURES).map((f) => path.join(LOCAL_FIXTURES, f)),
+  ];
+  return files
+    .map((file) => ({ file, match: sourceForFile(file) }))
+    .filter((x): x is { file: string; match: NonNullable<ReturnType<typeof sourceForFile>> } => x.match !== null)
+    .map(({ file, match }) => ({ file, source: match.source }));
+}
+
+/** Adds the BBLs a file names to the building universe (real fixture rows come from unrelated buildings). */
+export async function seedUniverseFor(pool: Pool, source: SourceDefinition, file: string): Promise<void> {
+  const bbls = new Set<string>();
+  for await (const record of parseSource(source, createReadStream(file))) {
+    if (record.outcome.kind !== 'ok') continue;
+    for (const e of record.outcome.events) bbls.add(e.bbl);
+    for (const f of record.outcome.facts) if ('bbl' in f) bbls.add(f.bbl);
+  }
+  await pool.query(
+    `INSERT INTO buildings (bbl, borough, block, lot, address, residential_units)
+     SELECT b, substr(b, 1, 1)::smallint, substr(b, 2, 5)::int, substr(b, 7, 4)::int, 'TEST ' || b, 10 FROM unnest($1::text[]) b
+     ON CONFLICT (bbl) DO NOTHING`,
+    [[...bbls]],
+  );
+}
+
+export async function loadFile(pool: Pool, source: SourceDefinition, file: string, observedOn = '2026-11-01') {
+  const runId = await createRun(pool, { source: source.key, trigger: 'test', input: file });
+  const info = await stat(file);
+  const counts = await loadSource(pool, source, { kind: 'csv', stream: createReadStream(file), totalBytes: info.size }, { runId, observedOn });
+  return { runId, counts };
+}

@@ -1,0 +1,191 @@
+import { Client } from 'pg';
+import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { auth, call, data, expectError, postJson } from './testing/http';
+import { seedBuildings, rescore } from './testing/seed';
+import { createReadTestKey, ReadTestApi, startReadApi } from './testing/test-api';
+
+describe('building lookup and batch (real Postgres and Redis)', () => {
+  let db: TestDatabase;
+  let api: ReadTestApi;
+  let client: Client;
+  let key: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    client = new Client({ connectionString: db.url });
+    await client.connect();
+    await seedBuildings(client, [
+      { bbl: '1010150001', address: '123 West 45th Street', zipcode: '10036', owner: 'WEST 45 REALTY LLC', score: 71 },
+      { bbl: '3012340056', address: '45 Bedford Avenue', zipcode: '11211', score: 12 },
+      { bbl: '4099990001', address: '104-12 101 Avenue', zipcode: '11416' }, // not scored yet
+    ]);
+    api = await startReadApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix() });
+    key = await createReadTestKey(db.url);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await client?.end();
+    await db?.drop();
+  });
+
+  const get = (path: string, headers: Record<string, string> = {}) => call(`${api.url}${path}`, auth(key, headers));
+
+  describe('GET /buildings/{bbl}', () => {
+    it('serves the stored document in the envelope with absolute links and null pagination', async () => {
+      const res = await get('/api/v1/buildings/1010150001');
+      const building = data<Record<string, unknown>>(res);
+      expect(building).toEqual(
+        expect.objectContaining({ bbl: '1010150001', address: '123 WEST 45TH STREET', borough: 1, borough_name: 'Manhattan', zipcode: '10036' }),
+      );
+      expect(building.scores).toEqual(expect.objectContaining({ total_score: 71, grade: 'F', label: 'Distressed', scorer_id: 'distress_v10_2' }));
+      expect(Object.keys((building.scores as { components: object }).components)).toHaveLength(7);
+      expect(building.counts).toEqual(expect.objectContaining({ total_events: 82 }));
+      expect(building.confidence).toEqual(expect.objectContaining({ tier: 'high' }));
+      expect(building.explanation).toBeUndefined();
+      expect(res.body.pagination).toBeNull();
+      expect(res.body._links).toEqual({
+        self: `${api.url}/api/v1/buildings/1010150001`,
+        events: `${api.url}/api/v1/buildings/1010150001/events`,
+        trajectory: `${api.url}/api/v1/buildings/1010150001/trajectory`,
+      });
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('private, max-age=300');
+      expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
+      expect(Object.keys(res.body)).toEqual(['data', 'meta', 'pagination', '_links']);
+    });
+
+    it('adds the explanation with include=explanation and refuses other include values', async () => {
+      const building = data<{ explanation: { components: Record<string, unknown[]>; adjustments: unknown[] } }>(
+        await get('/api/v1/buildings/1010150001?include=explanation'),
+      );
+      expect(Object.keys(building.explanation.components)).toHaveLength(7);
+      expect(building.explanation.adjustments).toEqual([]);
+      expectError(await get('/api/v1/buildings/1010150001?include=history'), 400, 'invalid_request', /include.*history/);
+    });
+
+    it('serves a building not scored yet with scores, counts and confidence null', async () => {
+      const building = data<Record<string, unknown>>(await get('/api/v1/buildings/4099990001?include=explanation'));
+      expect(building).toEqual({
+        bbl: '4099990001',
+        address: '104-12 101 AVENUE',
+        city: 'QUEENS',
+        zipcode: '11416',
+        borough: 4,
+        borough_name: 'Queens',
+        residential_units: 12,
+        total_units: 13,
+        year_built: 1931,
+        building_class: 'C1',
+        owner_name: null,
+        latitude: 40.75,
+        longitude: -73.98,
+        scores: null,
+        counts: null,
+        confidence: null,
+        explanation: null,
+      });
+    });
+
+    it('answers 400 invalid_bbl quoting the input, 404 building_not_found naming the BBL', async () => {
+      for (const bad of ['12345', '6000010001', '1000000001', '10000100011', 'abcdefghij', ' 1010150001']) {
+        expectError(await get(`/api/v1/buildings/${encodeURIComponent(bad)}`), 400, 'invalid_bbl', new RegExp(bad.trim()));
+      }
+      const long = '9'.repeat(80);
+      const res = await get(`/api/v1/buildings/${long}`);
+      expectError(res, 400, 'invalid_bbl');
+      expect((res.body.error as { message: string }).message).toContain(`"${'9'.repeat(40)}..."`);
+      expectError(await get('/api/v1/buildings/2000010001'), 404, 'building_not_found', /2000010001/);
+    });
+
+    it('refuses unknown and repeated query parameters', async () => {
+      expectError(await get('/api/v1/buildings/1010150001?foo=1'), 400, 'invalid_request', /"foo"/);
+      expectError(await get('/api/v1/buildings/1010150001?include=explanation&include=explanation'), 400, 'invalid_request', /include/);
+    });
+
+    it('answers 304 to If-None-Match with the current ETag, with the rate-limit headers, and a new ETag after a rescore', async () => {
+      const first = await get('/api/v1/buildings/1010150001');
+      const etag = first.headers.get('etag') as string;
+      expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+      const again = await get('/api/v1/buildings/1010150001');
+      expect(again.headers.get('etag')).toBe(etag); // meta differs, the data version does not
+      const notModified = await get('/api/v1/buildings/1010150001', { 'If-None-Match': etag });
+      expect(notModified.status).toBe(304);
+      expect(notModified.text).toBe('');
+      expect(notModified.headers.get('x-ratelimit-limit')).toBe('6000');
+      expect(notModified.headers.get('x-ratelimit-remaining')).not.toBeNull();
+      expect(notModified.headers.get('etag')).toBe(etag);
+      expect((await get('/api/v1/buildings/1010150001', { 'If-None-Match': `"other", ${etag}` })).status).toBe(304);
+      expect((await get('/api/v1/buildings/1010150001?include=explanation', { 'If-None-Match': etag })).status).toBe(200);
+      await rescore(client, '1010150001', 72);
+      const changed = await get('/api/v1/buildings/1010150001', { 'If-None-Match': etag });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('etag')).not.toBe(etag);
+      await rescore(client, '1010150001', 71);
+    });
+
+    it('needs the buildings:read scope', async () => {
+      const eventsOnly = await createReadTestKey(db.url, { scopes: ['events:read'] });
+      expectError(await call(`${api.url}/api/v1/buildings/1010150001`, auth(eventsOnly)), 403, 'insufficient_scope', /buildings:read/);
+      expectError(await call(`${api.url}/api/v1/buildings/1010150001`), 401, 'missing_api_key');
+    });
+
+    it('answers GET on the batch path with 405', async () => {
+      const res = await get('/api/v1/buildings/batch');
+      expectError(res, 405, 'method_not_allowed');
+      expect(res.headers.get('allow')).toBe('POST');
+    });
+  });
+
+  describe('POST /buildings/batch', () => {
+    const batch = (body: unknown, headers: Record<string, string> = {}) => call(`${api.url}/api/v1/buildings/batch`, postJson(key, body, headers));
+
+    it('answers each distinct entry in request order with found, not_found or invalid', async () => {
+      const res = await batch({ bbls: ['3012340056', 'nope', '2000010001', '1010150001', '3012340056', '4099990001', ''] });
+      const body = data<{ results: { bbl: string; status: string; building: Record<string, unknown> | null }[]; summary: Record<string, number> }>(res);
+      expect(body.results.map((r) => [r.bbl, r.status])).toEqual([
+        ['3012340056', 'found'],
+        ['nope', 'invalid'],
+        ['2000010001', 'not_found'],
+        ['1010150001', 'found'],
+        ['4099990001', 'found'],
+        ['', 'invalid'],
+      ]);
+      expect(body.summary).toEqual({ requested: 6, found: 3, not_found: 1, invalid: 2 });
+      const single = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056'));
+      expect(body.results[0].building).toEqual(single);
+      expect(body.results[1].building).toBeNull();
+      expect(body.results[4].building).toEqual(expect.objectContaining({ scores: null }));
+      expect(res.headers.get('x-ratelimit-cost')).toBe('1');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('takes 500 BBLs (cost 10) and refuses 501 with too_many_bbls stating the limit and the count', async () => {
+      const five = Array.from({ length: 500 }, (_, i) => `1${String(i + 1).padStart(5, '0')}0001`);
+      const ok = await batch({ bbls: five });
+      expect(data<{ summary: Record<string, number> }>(ok).summary).toEqual({ requested: 500, found: 0, not_found: 500, invalid: 0 });
+      expect(ok.headers.get('x-ratelimit-cost')).toBe('10');
+      expectError(await batch({ bbls: [...five, '1010150001'] }), 400, 'too_many_bbls', /500.*501/);
+    });
+
+    it('refuses bodies that are not {"bbls": [strings]} with invalid_request', async () => {
+      expectError(await batch({ bbls: [] }), 400, 'invalid_request', /at least one/);
+      expectError(await batch({ bbls: '1010150001' }), 400, 'invalid_request', /array/);
+      expectError(await batch({ bbls: ['1010150001', 1010150001] }), 400, 'invalid_request', /bbls\[1\]/);
+      expectError(await batch({ bbls: [null] }), 400, 'invalid_request', /bbls\[0\]/);
+      expectError(await batch({}), 400, 'invalid_request', /bbls/);
+      expectError(await batch(['1010150001']), 400, 'invalid_request', /object/);
+      expectError(await batch({ bbls: ['1010150001'], extra: true }), 400, 'invalid_request', /"extra"/);
+      expectError(await batch('{"bbls": ['), 400, 'invalid_request', /JSON/);
+      expectError(await batch('null'), 400, 'invalid_request');
+      expectError(
+        await call(`${api.url}/api/v1/buildings/batch`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain' }, body: 'x' }),
+        400,
+        'invalid_request',
+        /Content-Type/,
+      );
+      expectError(await call(`${api.url}/api/v1/buildings/batch`, { method: 'POST', headers: { Authorization: `Bearer ${key}` } }), 400, 'invalid_request');
+      expectError(await call(`${api.url}/api/v1/buildings/batch?x=1`, postJson(key, { bbls: ['1010150001'] })), 400, 'invalid_request', /"x"/);
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '@bhis/config';
+import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { ApiError } from '@bhis/envelope';
+import { BatchEnvelopeDto, BatchRequestDto } from '../dto/batch.dto';
+import { BuildingEnvelopeDto } from '../dto/building.dto';
+import { ApiErrors, ApiKeyAuth } from '../shared/api-docs';
+import { parsePathBbl } from '../shared/path-bbl';
+import { sendCacheable, sendUncached, withMember } from '../shared/json-response';
+import { rejectUnknownParams, singleParam } from '../shared/query-params';
+import { parseBatchRequest } from './batch-request';
+import { BuildingRepository } from './building.repository';
+
+const INCLUDES = ['explanation'] as const;
+
+@ApiTags('buildings')
+@ApiKeyAuth()
+@Controller('api/v1/buildings')
+export class BuildingsController {
+  constructor(
+    private readonly buildings: BuildingRepository,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('batch')
+  @HttpCode(200)
+  @RequireScope('buildings:read')
+  @ApiOperation({
+    summary: 'Look up to 500 buildings at once',
+    description:
+      'One result per distinct entry, in request order; `building` is the same object as the single lookup. ' +
+      'Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.',
+  })
+  @ApiBody({ type: BatchRequestDto })
+  @ApiOkResponse({ type: BatchEnvelopeDto })
+  @ApiErrors('invalid_request', 'too_many_bbls', 'payload_too_large')
+  async batch(@Body() body: unknown, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    rejectUnknownParams(query, []);
+    const request = parseBatchRequest(body);
+    const documents = await this.buildings.findMany(request.valid);
+    const valid = new Set(request.valid);
+    const summary = { requested: request.entries.length, found: 0, not_found: 0, invalid: 0 };
+    const results = request.entries.map((entry) => {
+      const document = documents.get(entry);
+      const status = document !== undefined ? 'found' : valid.has(entry) ? 'not_found' : 'invalid';
+      summary[status] += 1;
+      return `{"bbl":${JSON.stringify(entry)},"status":"${status}","building":${document ?? 'null'}}`;
+    });
+    sendUncached(req, res, { data: `{"results":[${results.join(',')}],"summary":${JSON.stringify(summary)}}`, pagination: null, links: {} });
+  }
+
+  @Get(':bbl')
+  @RequireScope('buildings:read')
+  @ApiOperation({
+    summary: 'One building report',
+    description:
+      'Facts, scores, counts and confidence of a building. A building in the data set that has not been scored yet ' +
+      'is served with `scores`, `counts` and `confidence` null. Conditional requests: send the `ETag` back in ' +
+      '`If-None-Match` for a 304. Scope `buildings:read`.',
+  })
+  @ApiParam({ name: 'bbl', description: '10 digits: borough 1-5, block (5 digits, not 0), lot (4 digits).', example: '1000010001' })
+  @ApiQuery({ name: 'include', required: false, enum: INCLUDES, description: '`explanation` adds the per-component contributions behind the score.' })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'An ETag from an earlier response.' })
+  @ApiOkResponse({ type: BuildingEnvelopeDto })
+  @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
+  @ApiErrors('invalid_bbl', 'invalid_request', 'building_not_found')
+  async lookup(@Param('bbl') rawBbl: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (rawBbl === 'batch') {
+      throw new ApiError('method_not_allowed', 'GET is not allowed on /api/v1/buildings/batch; allowed: POST.', { headers: { Allow: 'POST' } });
+    }
+    const bbl = parsePathBbl(rawBbl);
+    const query = req.query as Record<string, unknown>;
+    rejectUnknownParams(query, ['include']);
+    const withExplanation = parseInclude(singleParam(query, 'include'));
+    const row = await this.buildings.findOne(bbl, withExplanation);
+    if (!row) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
+    const base = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/buildings/${bbl}`;
+    sendCacheable(req, res, {
+      data: withExplanation ? withMember(row.document, 'explanation', row.explanation ?? 'null') : row.document,
+      pagination: null,
+      links: { self: base, events: `${base}/events`, trajectory: `${base}/trajectory` },
+    });
+  }
+}
+
+function parseInclude(raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  const values = raw.split(',').map((v) => v.trim());
+  const unknown = values.filter((v) => !(INCLUDES as readonly string[]).includes(v));
+  if (unknown.length > 0) {
+    throw new ApiError('invalid_request', `"include" accepts only ${INCLUDES.join(', ')} (got "${unknown.join(',').slice(0, 40)}").`);
+  }
+  return true;
+}

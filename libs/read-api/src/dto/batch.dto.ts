@@ -1,0 +1,41 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { BuildingDto } from './building.dto';
+import { MetaDto } from './envelope.dto';
+
+export class BatchRequestDto {
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: 500,
+    example: ['1000010001', '3012340056'],
+    description: '1 to 500 BBLs. Repeated entries are answered once; entries that are not valid BBLs get status `invalid`.',
+  })
+  bbls!: string[];
+}
+
+export class BatchResultDto {
+  @ApiProperty({ description: 'The entry as sent.', example: '1000010001' }) bbl!: string;
+  @ApiProperty({ enum: ['found', 'not_found', 'invalid'] }) status!: string;
+  @ApiProperty({ type: BuildingDto, nullable: true, description: 'The same object as the single lookup; null unless found.' })
+  building!: BuildingDto | null;
+}
+
+export class BatchSummaryDto {
+  @ApiProperty({ description: 'Distinct entries in the request (repeated entries count once): found + not_found + invalid.' })
+  requested!: number;
+  @ApiProperty() found!: number;
+  @ApiProperty() not_found!: number;
+  @ApiProperty() invalid!: number;
+}
+
+export class BatchDataDto {
+  @ApiProperty({ type: [BatchResultDto], description: 'One result per distinct entry, in request order.' }) results!: BatchResultDto[];
+  @ApiProperty({ type: BatchSummaryDto }) summary!: BatchSummaryDto;
+}
+
+export class BatchEnvelopeDto {
+  @ApiProperty({ type: BatchDataDto }) data!: BatchDataDto;
+  @ApiProperty({ type: MetaDto }) meta!: MetaDto;
+  @ApiProperty({ type: Object, nullable: true, example: null }) pagination!: null;
+  @ApiProperty({ type: Object, example: {} }) _links!: Record<string, string>;
+}

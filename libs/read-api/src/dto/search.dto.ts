@@ -1,0 +1,27 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { GRADES } from '@bhis/domain';
+import { MetaDto, PaginationDto, SelfLinksDto } from './envelope.dto';
+
+export class BuildingSummaryDto {
+  @ApiProperty({ example: '1010150001' }) bbl!: string;
+  @ApiProperty({ example: '123 WEST 45 STREET' }) address!: string;
+  @ApiProperty({ enum: [1, 2, 3, 4, 5] }) borough!: number;
+  @ApiProperty({ type: String, nullable: true, example: '10036' }) zipcode!: string | null;
+  @ApiProperty() residential_units!: number;
+  @ApiProperty({ type: String, nullable: true }) owner_name!: string | null;
+  @ApiProperty({ minimum: 0, maximum: 100 }) total_score!: number;
+  @ApiProperty({ enum: GRADES }) grade!: string;
+  @ApiProperty({ example: 'Poor' }) label!: string;
+  @ApiProperty({ type: SelfLinksDto }) _links!: SelfLinksDto;
+}
+
+export class SearchDataDto {
+  @ApiProperty({ type: [BuildingSummaryDto] }) buildings!: BuildingSummaryDto[];
+}
+
+export class SearchEnvelopeDto {
+  @ApiProperty({ type: SearchDataDto }) data!: SearchDataDto;
+  @ApiProperty({ type: MetaDto }) meta!: MetaDto;
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+  @ApiProperty({ type: SelfLinksDto }) _links!: SelfLinksDto;
+}

@@ -1,0 +1,74 @@
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '@bhis/config';
+import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { ApiError } from '@bhis/envelope';
+import { EventsEnvelopeDto } from '../dto/event.dto';
+import { ApiErrors, ApiKeyAuth } from '../shared/api-docs';
+import { CursorCodec } from '../shared/cursor';
+import { sendCacheable, withMember } from '../shared/json-response';
+import { parsePathBbl } from '../shared/path-bbl';
+import { selfLink } from '../shared/self-link';
+import { parseEventsParams } from './events-params';
+import { EventsQueryDto } from './events-query.dto';
+import { EventRow, EventsRepository } from './events.repository';
+import { sourceUrl } from './source-url';
+
+const ENDPOINT = 'events';
+
+function eventJson(bbl: string, row: EventRow): string {
+  const head = JSON.stringify({
+    id: row.id,
+    source: row.source,
+    source_record_id: row.source_record_id,
+    category: row.category,
+    severity: row.severity,
+    event_type: row.event_type,
+    status: row.status,
+    occurred_on: row.occurred_on,
+    closed_on: row.closed_on,
+    description: row.description,
+    source_url: sourceUrl({ source: row.source, bbl, hpdBuildingId: row.hpd_building_id }),
+  });
+  return withMember(head, 'attributes', row.attributes);
+}
+
+@ApiTags('events')
+@ApiKeyAuth()
+@Controller('api/v1/buildings')
+export class EventsController {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly cursors: CursorCodec,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get(':bbl/events')
+  @RequireScope('events:read')
+  @ApiOperation({
+    summary: "A building's event history",
+    description:
+      'Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. ' +
+      'Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. Scope `events:read`.',
+  })
+  @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
+  @ApiOkResponse({ type: EventsEnvelopeDto })
+  @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
+  @ApiErrors('invalid_bbl', 'invalid_request', 'building_not_found')
+  async list(@Param('bbl') rawBbl: string, @Query() query: EventsQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const bbl = parsePathBbl(rawBbl);
+    const params = parseEventsParams(query);
+    const filtersKey = JSON.stringify([bbl, params.filters]);
+    const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, filtersKey, params.cursor, ['date?', 'digits']);
+    const page = await this.events.page(bbl, params.filters, position, params.limit);
+    if (!page.found) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
+    const last = page.rows[page.rows.length - 1];
+    const nextCursor = page.hasMore && last ? this.cursors.encode(ENDPOINT, filtersKey, [last.occurred_on, last.id]) : null;
+    sendCacheable(req, res, {
+      data: `{"bbl":"${bbl}","events":[${page.rows.map((row) => eventJson(bbl, row)).join(',')}]}`,
+      pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: nextCursor },
+      links: { self: selfLink(baseUrl(req, this.config.PUBLIC_BASE_URL), req), building: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/buildings/${bbl}` },
+    });
+  }
+}

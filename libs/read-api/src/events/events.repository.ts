@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import type { CursorPosition } from '../shared/cursor';
+import { READ_POOL } from '../shared/tokens';
+import type { EventFilters } from './events-params';
+import { eventsStatement } from './events.query';
+
+export interface EventRow {
+  id: string;
+  source: string;
+  source_record_id: string;
+  category: string;
+  severity: string;
+  event_type: string;
+  status: string | null;
+  occurred_on: string | null;
+  closed_on: string | null;
+  description: string | null;
+  hpd_building_id: string | null;
+  /** JSON text. */
+  attributes: string;
+}
+
+export type EventsPage = { found: false } | { found: true; rows: EventRow[]; hasMore: boolean };
+
+@Injectable()
+export class EventsRepository {
+  constructor(@Inject(READ_POOL) private readonly pool: () => Pool) {}
+
+  async page(bbl: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<EventsPage> {
+    const { rows } = await this.pool().query<EventRow | Record<keyof EventRow, null>>(eventsStatement(bbl, filters, position, limit + 1));
+    if (rows.length === 0) return { found: false };
+    // a building without (matching) events: one row of nulls from the LEFT JOIN
+    const events = rows.filter((row): row is EventRow => row.id !== null);
+    return { found: true, rows: events.slice(0, limit), hasMore: events.length > limit };
+  }
+}

@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '@bhis/config';
+import { CONFIG, DATA_SOURCE, registerIndexLinks } from '@bhis/api-platform';
+import { poolGetter } from '@bhis/db';
+import { BuildingRepository } from './buildings/building.repository';
+import { BuildingsController } from './buildings/buildings.controller';
+import { EventsController } from './events/events.controller';
+import { EventsRepository } from './events/events.repository';
+import { SearchController } from './search/search.controller';
+import { SearchRepository } from './search/search.repository';
+import { CursorCodec } from './shared/cursor';
+import { READ_POOL } from './shared/tokens';
+import { TrajectoryController } from './trajectory/trajectory.controller';
+import { TrajectoryRepository } from './trajectory/trajectory.repository';
+
+/**
+ * The building read endpoints: lookup, batch, search, events and trajectory. Needs ApiPlatformModule
+ * (CONFIG, DATA_SOURCE). Pagination cursors are signed with CURSOR_SECRET when the environment has
+ * it, else with a key derived from DATABASE_URL (see CursorCodec).
+ */
+@Module({
+  // SearchController first: `buildings/search` must be routed before `buildings/:bbl`
+  controllers: [SearchController, BuildingsController, EventsController, TrajectoryController],
+  providers: [
+    { provide: READ_POOL, useFactory: (dataSource: DataSource) => poolGetter(dataSource), inject: [DATA_SOURCE] },
+    {
+      provide: CursorCodec,
+      useFactory: (config: AppConfig) => CursorCodec.fromSecrets(process.env.CURSOR_SECRET, config.DATABASE_URL),
+      inject: [CONFIG],
+    },
+    BuildingRepository,
+    SearchRepository,
+    EventsRepository,
+    TrajectoryRepository,
+  ],
+})
+export class ReadApiModule {
+  constructor() {
+    registerIndexLinks({
+      building: '/api/v1/buildings/{bbl}',
+      building_events: '/api/v1/buildings/{bbl}/events',
+      building_trajectory: '/api/v1/buildings/{bbl}/trajectory',
+      buildings_batch: '/api/v1/buildings/batch',
+      buildings_search: '/api/v1/buildings/search',
+    });
+  }
+}

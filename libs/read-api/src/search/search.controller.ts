@@ -1,0 +1,64 @@
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '@bhis/config';
+import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { SearchEnvelopeDto } from '../dto/search.dto';
+import { ApiErrors, ApiKeyAuth } from '../shared/api-docs';
+import { CursorCodec } from '../shared/cursor';
+import { sendCacheable } from '../shared/json-response';
+import { selfLink } from '../shared/self-link';
+import { parseSearchParams } from './search-params';
+import { SearchQueryDto } from './search-query.dto';
+import { SearchRepository } from './search.repository';
+
+const ENDPOINT = 'search';
+
+@ApiTags('buildings')
+@ApiKeyAuth()
+@Controller('api/v1/buildings')
+export class SearchController {
+  constructor(
+    private readonly search: SearchRepository,
+    private readonly cursors: CursorCodec,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('search')
+  @RequireScope('buildings:read')
+  @ApiOperation({
+    summary: 'Search buildings',
+    description:
+      'At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). ' +
+      'Scored buildings only. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
+  })
+  @ApiOkResponse({ type: SearchEnvelopeDto })
+  @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
+  @ApiErrors('invalid_request')
+  async find(@Query() query: SearchQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const params = parseSearchParams(query);
+    const filtersKey = JSON.stringify(params.filters);
+    const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, filtersKey, params.cursor, [params.filters.sort === 'address' ? 'string' : 'int', 'bbl']);
+    const { rows, hasMore } = await this.search.page(params.filters, position, params.limit);
+    const base = baseUrl(req, this.config.PUBLIC_BASE_URL);
+    const buildings = rows.map((row) => ({
+      bbl: row.bbl,
+      address: row.address,
+      borough: row.borough,
+      zipcode: row.zipcode,
+      residential_units: row.residential_units,
+      owner_name: row.owner_name,
+      total_score: row.total_score,
+      grade: row.grade,
+      label: row.label,
+      _links: { self: `${base}/api/v1/buildings/${row.bbl}` },
+    }));
+    const last = rows[rows.length - 1];
+    const nextCursor = hasMore && last ? this.cursors.encode(ENDPOINT, filtersKey, [last.sort_key, last.bbl]) : null;
+    sendCacheable(req, res, {
+      data: JSON.stringify({ buildings }),
+      pagination: { limit: params.limit, has_more: hasMore, next_cursor: nextCursor },
+      links: { self: selfLink(base, req) },
+    });
+  }
+}

@@ -1,0 +1,131 @@
+import { escapeLike, StatementValues } from '../shared/statement';
+import type { CursorPosition } from '../shared/cursor';
+import type { SearchFilters } from './search-params';
+
+/** A house number as the city writes them: `123`, `12A`, Queens `104-12`. */
+const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
+
+/** How closely the rest of the address must match when the house number does (pg_trgm word similarity). */
+const STREET_SIMILARITY = 0.6;
+
+/**
+ * Which addresses an address query matches, each form backed by an index:
+ * - one word (still typing, or a lone house number): addresses starting with it (btree text_pattern_ops);
+ * - house number + street: that house number (btree prefix), with the rest similar enough
+ *   (word similarity; typos in the street tolerated);
+ * - a street without house number: addresses containing it (trigram GIN).
+ * A trigram-similarity scan over all addresses is avoided: common trigrams (STREET, AVENUE) make it
+ * read most of the table.
+ */
+function addressMatchSql(v: StatementValues, address: string, prefix: string, query: string): string {
+  const words = address.split(' ');
+  if (words.length === 1) return `b.address_search LIKE ${prefix}`;
+  if (HOUSE_NUMBER.test(words[0])) {
+    const house = v.add(`${escapeLike(words[0])} %`, '::text');
+    return `b.address_search LIKE ${house} AND word_similarity(${query}, b.address_search) >= ${STREET_SIMILARITY}`;
+  }
+  return `b.address_search LIKE ${v.add(`%${escapeLike(address)}%`, '::text')}`;
+}
+
+/**
+ * Relevance of an address match: addresses that start with the query first, then by trigram
+ * similarity (an integer, so cursors carry it exactly).
+ */
+function relevanceSql(prefix: string, address: string): string {
+  return `((CASE WHEN b.address_search LIKE ${prefix} THEN 2000 ELSE 0 END) + floor(similarity(b.address_search, ${address}) * 1000))::int`;
+}
+
+interface SortShape {
+  /** The sort key selected as `sort_key`. */
+  key: string;
+  order: string;
+  /** Rows after the cursor position ($k: sort key, $b: bbl). */
+  after(k: string, b: string): string;
+}
+
+function sortShape(filters: SearchFilters, relevance: string | null): SortShape {
+  switch (filters.sort) {
+    case 'relevance':
+      return {
+        key: relevance as string,
+        order: `sort_key DESC, s.bbl`,
+        after: (k, b) => `(${relevance} < ${k} OR (${relevance} = ${k} AND s.bbl > ${b}))`,
+      };
+    case '-total_score':
+      // building_scores_total_idx (total_score DESC, bbl) in index order
+      return {
+        key: 's.total_score::int',
+        order: 's.total_score DESC, s.bbl',
+        after: (k, b) => `s.total_score <= ${k} AND (s.total_score < ${k} OR s.bbl > ${b})`,
+      };
+    case 'total_score':
+      // the same index read backwards: ties in descending BBL order
+      return {
+        key: 's.total_score::int',
+        order: 's.total_score, s.bbl DESC',
+        after: (k, b) => `s.total_score >= ${k} AND (s.total_score > ${k} OR s.bbl < ${b})`,
+      };
+    case 'address':
+      // byte order of the normalized address: the order of buildings_address_prefix_idx (text_pattern_ops)
+      return {
+        key: 'b.address_search',
+        order: 'b.address_search USING ~<~, s.bbl',
+        after: (k, b) => `b.address_search ~>=~ ${k} AND (b.address_search ~>~ ${k} OR s.bbl > ${b})`,
+      };
+  }
+}
+
+const COLUMNS = `s.bbl, b.address, b.borough, b.zipcode, b.residential_units, b.owner_name, s.total_score, s.grade, s.label`;
+const FROM = 'building_scores s JOIN buildings b ON b.bbl = s.bbl';
+
+/**
+ * One statement per search page. Only scored buildings are searched (every building of the data set
+ * is scored by the daily run; a building added since appears after the next run).
+ *
+ * A grade filter sorted by score reads one ordered range of building_scores_grade_total_idx
+ * (grade, total_score DESC, bbl) per grade and merges them: walking the score index and filtering by
+ * grade would read most of the table for the grades at the other end of the scale.
+ *
+ * Not a named statement on purpose: a cached generic plan cannot see how selective the values are
+ * (a borough, a common owner word) and picks plans up to 100x slower than the per-value plan; planning
+ * a search costs well under a millisecond.
+ */
+export function searchStatement(filters: SearchFilters, position: CursorPosition | null, limit: number) {
+  const v = new StatementValues();
+  const where: string[] = [];
+  let relevance: string | null = null;
+  if (filters.address) {
+    const address = v.add(filters.address, '::text');
+    const prefix = v.add(`${escapeLike(filters.address)}%`, '::text');
+    where.push(addressMatchSql(v, filters.address, prefix, address));
+    relevance = relevanceSql(prefix, address);
+  }
+  if (filters.borough !== null) where.push(`b.borough = ${v.add(filters.borough, '::smallint')}`);
+  if (filters.zipcode !== null) where.push(`b.zipcode = ${v.add(filters.zipcode, '::text')}`);
+  if (filters.owner !== null) where.push(`upper(b.owner_name) LIKE ${v.add(`%${escapeLike(filters.owner)}%`, '::text')}`);
+  if (filters.buildingClass !== null) where.push(`b.building_class LIKE ${v.add(`${escapeLike(filters.buildingClass)}%`, '::text')}`);
+  if (filters.minScore !== null) where.push(`s.total_score >= ${v.add(filters.minScore, '::smallint')}`);
+  if (filters.maxScore !== null) where.push(`s.total_score <= ${v.add(filters.maxScore, '::smallint')}`);
+  const sort = sortShape(filters, relevance);
+  if (position) {
+    const keyCast = filters.sort === 'address' ? '::text' : '::int';
+    where.push(sort.after(v.add(position[0], keyCast), v.add(position[1], '::bpchar')));
+  }
+  const limitParam = v.add(limit, '::int');
+  const select = (conditions: string[]) =>
+    `SELECT ${COLUMNS}, ${sort.key} AS sort_key FROM ${FROM} WHERE ${conditions.join(' AND ')} ORDER BY ${sort.order} LIMIT ${limitParam}`;
+
+  let text: string;
+  const byScore = filters.sort === 'total_score' || filters.sort === '-total_score';
+  if (filters.grades !== null && byScore) {
+    const branches = filters.grades.map((grade) => `(${select([...where, `s.grade = ${v.add(grade, '::bpchar')}`])})`);
+    text =
+      branches.length === 1
+        ? branches[0]
+        : `SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY ${sort.order.replace(/\b[sb]\./g, 'u.')} LIMIT ${limitParam}`;
+  } else {
+    if (filters.grades !== null) where.push(`s.grade = ANY(${v.add(filters.grades, '::bpchar[]')})`);
+    text = select(where);
+  }
+  return { text, values: v.values };
+}

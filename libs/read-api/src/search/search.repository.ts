@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import type { CursorPosition } from '../shared/cursor';
+import { READ_POOL } from '../shared/tokens';
+import type { SearchFilters } from './search-params';
+import { searchStatement } from './search.query';
+
+export interface SearchRow {
+  bbl: string;
+  address: string;
+  borough: number;
+  zipcode: string | null;
+  residential_units: number;
+  owner_name: string | null;
+  total_score: number;
+  grade: string;
+  label: string;
+  sort_key: string | number;
+}
+
+@Injectable()
+export class SearchRepository {
+  constructor(@Inject(READ_POOL) private readonly pool: () => Pool) {}
+
+  /** Up to `limit` rows after the position (one more is read to tell whether another page exists). */
+  async page(filters: SearchFilters, position: CursorPosition | null, limit: number): Promise<{ rows: SearchRow[]; hasMore: boolean }> {
+    const { rows } = await this.pool().query<SearchRow>(searchStatement(filters, position, limit + 1));
+    return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { platformState } from '@bhis/api-platform';
+import { buildMeta, Links, Pagination } from '@bhis/envelope';
+
+/**
+ * Daily data, per-key responses: browsers and client caches may keep a response for 5 minutes and then
+ * revalidate it with If-None-Match (cheap: 304 without a body). `private` because responses belong to
+ * an API key (rate-limit status in `meta`) and must not be stored by shared caches.
+ */
+export const CACHE_CONTROL_DAILY_DATA = 'private, max-age=300';
+
+export interface RawEnvelope {
+  /** The `data` member as JSON text (the stored documents are spliced in without re-parsing them). */
+  data: string;
+  pagination: Pagination | null;
+  links: Links;
+}
+
+/**
+ * ETag of a response body version: a hash of everything in the body except `meta` (request id, time,
+ * rate-limit status differ on every response and say nothing about the data). Weak, because the body
+ * is not byte-identical between two responses with the same ETag and because of compression.
+ */
+export function etagOf(body: RawEnvelope, paginationText: string, linksText: string): string {
+  const hash = createHash('sha1').update(body.data).update('\n').update(paginationText).update('\n').update(linksText).digest('base64url');
+  return `W/"${hash}"`;
+}
+
+/** True when an If-None-Match header names the ETag (weak comparison, `*` matches anything). */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === opaque;
+  });
+}
+
+function envelopeText(req: Request, body: RawEnvelope, paginationText: string, linksText: string): string {
+  const meta = JSON.stringify(buildMeta(platformState(req)));
+  return `{"data":${body.data},"meta":${meta},"pagination":${paginationText},"_links":${linksText}}`;
+}
+
+/** Sends a cacheable GET response with an ETag, or 304 when the client already has this version. */
+export function sendCacheable(req: Request, res: Response, body: RawEnvelope): void {
+  const paginationText = JSON.stringify(body.pagination);
+  const linksText = JSON.stringify(body.links);
+  const etag = etagOf(body, paginationText, linksText);
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', CACHE_CONTROL_DAILY_DATA);
+  res.setHeader('Vary', 'Authorization, X-API-Key');
+  if (matchesIfNoneMatch(req.get('if-none-match'), etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).type('application/json; charset=utf-8').send(envelopeText(req, body, paginationText, linksText));
+}
+
+/** Sends a response that is not cached (answers to POST requests). */
+export function sendUncached(req: Request, res: Response, body: RawEnvelope): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res
+    .status(200)
+    .type('application/json; charset=utf-8')
+    .send(envelopeText(req, body, JSON.stringify(body.pagination), JSON.stringify(body.links)));
+}
+
+/** Adds `"name": valueText` to a JSON object's text (an object without members included). */
+export function withMember(objectText: string, name: string, valueText: string): string {
+  const head = objectText.slice(0, objectText.lastIndexOf('}')).trimEnd();
+  const separator = head.endsWith('{') ? '' : ',';
+  return `${head}${separator}${JSON.stringify(name)}:${valueText}}`;
+}

@@ -1,0 +1,60 @@
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '@bhis/config';
+import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { ApiError } from '@bhis/envelope';
+import { TrajectoryEnvelopeDto } from '../dto/trajectory.dto';
+import { ApiErrors, ApiKeyAuth } from '../shared/api-docs';
+import { CursorCodec } from '../shared/cursor';
+import { sendCacheable, withMember } from '../shared/json-response';
+import { parsePathBbl } from '../shared/path-bbl';
+import { parseLimit } from '../shared/query-params';
+import { selfLink } from '../shared/self-link';
+import { TrajectoryQueryDto } from './trajectory-query.dto';
+import { TrajectoryRepository } from './trajectory.repository';
+
+const ENDPOINT = 'trajectory';
+
+@ApiTags('buildings')
+@ApiKeyAuth()
+@Controller('api/v1/buildings')
+export class TrajectoryController {
+  constructor(
+    private readonly trajectory: TrajectoryRepository,
+    private readonly cursors: CursorCodec,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get(':bbl/trajectory')
+  @RequireScope('buildings:read')
+  @ApiOperation({
+    summary: "A building's score history",
+    description: 'One point per scoring run date and scorer version, oldest first. Cursor pagination. Scope `buildings:read`.',
+  })
+  @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
+  @ApiOkResponse({ type: TrajectoryEnvelopeDto })
+  @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
+  @ApiErrors('invalid_bbl', 'invalid_request', 'building_not_found')
+  async points(@Param('bbl') rawBbl: string, @Query() query: TrajectoryQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const bbl = parsePathBbl(rawBbl);
+    const limit = parseLimit(query.limit);
+    const position = query.cursor === undefined ? null : this.cursors.decode(ENDPOINT, bbl, query.cursor, ['date', 'string']);
+    const page = await this.trajectory.page(bbl, position, limit);
+    if (!page.found) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
+    const points = page.rows.map((row) =>
+      withMember(
+        JSON.stringify({ as_of: row.as_of, scorer_id: row.scorer_id, total_score: row.total_score, health_score: row.health_score, grade: row.grade }),
+        'components',
+        row.components,
+      ),
+    );
+    const last = page.rows[page.rows.length - 1];
+    const base = baseUrl(req, this.config.PUBLIC_BASE_URL);
+    sendCacheable(req, res, {
+      data: `{"bbl":"${bbl}","points":[${points.join(',')}]}`,
+      pagination: { limit, has_more: page.hasMore, next_cursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, bbl, [last.as_of, last.scorer_id]) : null },
+      links: { self: selfLink(base, req), building: `${base}/api/v1/buildings/${bbl}` },
+    });
+  }
+}

@@ -1,0 +1,116 @@
+import type { Pool } from 'pg';
+import { ageBucketSql, heatSeasonWindow } from '@bhis/scoring';
+
+/** Money amount of an event in dollars: emergency repair charges, ECB balance due, litigation penalty. */
+const AMOUNT = `COALESCE(
+  CASE WHEN jsonb_typeof(e.attributes -> 'amount') = 'number' THEN (e.attributes ->> 'amount')::numeric END,
+  CASE WHEN jsonb_typeof(e.attributes -> 'balance_due') = 'number' THEN (e.attributes ->> 'balance_due')::numeric END,
+  CASE WHEN jsonb_typeof(e.attributes -> 'penalty') = 'number' THEN (e.attributes ->> 'penalty')::numeric END,
+  0)`;
+
+/**
+ * The event histogram of a chunk of buildings as of a date: events after the date are not seen, and
+ * an event closed after the date was still open on it.
+ */
+const HISTOGRAM_SQL = `
+  SELECT e.bbl, e.source, e.event_type, e.category, e.severity,
+         (e.status IN ('open', 'active') OR (e.closed_on IS NOT NULL AND e.closed_on > $2::date AND e.status NOT IN ('open', 'active'))) AS open,
+         e.scoring_excluded,
+         ${ageBucketSql('e.occurred_on', '$2::date')} AS age_bucket,
+         count(*)::int AS count,
+         sum(${AMOUNT})::float8 AS amount,
+         (array_agg(e.id::text ORDER BY e.occurred_on DESC NULLS LAST, e.id DESC))[1:3] AS newest_event_ids,
+         to_char(max(e.occurred_on), 'YYYY-MM-DD') AS newest_occurred_on
+    FROM events e
+   WHERE e.bbl = ANY($1::char(10)[]) AND (e.occurred_on IS NULL OR e.occurred_on <= $2::date)
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`;
+
+export interface HistogramSqlRow {
+  bbl: string;
+  source: string;
+  event_type: string;
+  category: string;
+  severity: string;
+  open: boolean;
+  scoring_excluded: boolean;
+  age_bucket: string;
+  count: number;
+  amount: number | null;
+  newest_event_ids: string[];
+  newest_occurred_on: string | null;
+}
+
+export interface FactsSqlRow {
+  bbl: string;
+  borough: number;
+  address: string;
+  city: string | null;
+  zipcode: string | null;
+  residential_units: number;
+  total_units: number | null;
+  year_built: number | null;
+  building_class: string | null;
+  owner_name: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  num_buildings: number | null;
+  in_hpd_jurisdiction: boolean;
+  hpd_legal_units: number | null;
+  registration_end_date: string | null;
+}
+
+export interface ChunkFeatures {
+  facts: FactsSqlRow[];
+  histogram: HistogramSqlRow[];
+  heatSeason: Map<string, number>;
+}
+
+/** Reads the facts, the histogram and the heat-season complaints of a chunk: three set-based queries. */
+export async function readChunk(pool: Pool, bbls: string[], asOf: string): Promise<ChunkFeatures> {
+  const heat = heatSeasonWindow(asOf);
+  const [facts, histogram, heatRows] = await Promise.all([
+    pool.query<FactsSqlRow>({
+      name: 'score_facts',
+      text: `SELECT bbl, borough, address, city, zipcode, residential_units, total_units, year_built, building_class, owner_name,
+                    latitude, longitude, num_buildings, in_hpd_jurisdiction, hpd_legal_units,
+                    to_char(registration_end_date, 'YYYY-MM-DD') AS registration_end_date
+               FROM buildings WHERE bbl = ANY($1::char(10)[]) ORDER BY bbl`,
+      values: [bbls],
+    }),
+    pool.query<HistogramSqlRow>({ name: 'score_histogram', text: HISTOGRAM_SQL, values: [bbls, asOf] }),
+    pool.query<{ bbl: string; n: number }>({
+      name: 'score_heat_season',
+      text: `SELECT bbl, count(*)::int AS n FROM events
+              WHERE bbl = ANY($1::char(10)[]) AND event_type IN ('hpd_complaint', 'complaint_311')
+                AND category = 'heat_hot_water' AND NOT scoring_excluded AND occurred_on BETWEEN $2::date AND $3::date
+              GROUP BY bbl`,
+      values: [bbls, heat.start, heat.end],
+    }),
+  ]);
+  return { facts: facts.rows, histogram: histogram.rows, heatSeason: new Map(heatRows.rows.map((r) => [r.bbl, r.n])) };
+}
+
+/**
+ * Housing complaints per residential unit over the last year by ZIP code, relative to the city,
+ * shrunk toward 1 for ZIP codes with few units (311 reporting propensity varies by neighbourhood).
+ */
+export async function areaComplaintPropensity(pool: Pool, asOf: string): Promise<Map<string, number>> {
+  const SHRINK_UNITS = 500;
+  const { rows } = await pool.query<{ zipcode: string; complaints: number; units: number }>(
+    `WITH c AS (
+       SELECT b.zipcode, count(*)::float8 AS complaints FROM events e JOIN buildings b ON b.bbl = e.bbl
+        WHERE e.event_type IN ('hpd_complaint', 'complaint_311') AND NOT e.scoring_excluded
+          AND e.occurred_on > ($1::date - interval '1 year') AND e.occurred_on <= $1::date
+        GROUP BY b.zipcode),
+     u AS (SELECT zipcode, sum(residential_units)::float8 AS units FROM buildings WHERE zipcode IS NOT NULL GROUP BY zipcode)
+     SELECT u.zipcode, COALESCE(c.complaints, 0) AS complaints, u.units FROM u LEFT JOIN c USING (zipcode)`,
+    [asOf],
+  );
+  const totalComplaints = rows.reduce((s, r) => s + r.complaints, 0);
+  const totalUnits = rows.reduce((s, r) => s + r.units, 0);
+  const city = totalUnits > 0 ? totalComplaints / totalUnits : 0;
+  const out = new Map<string, number>();
+  if (city <= 0) return out;
+  for (const r of rows) out.set(r.zipcode, (r.complaints + SHRINK_UNITS * city) / (r.units + SHRINK_UNITS) / city);
+  return out;
+}

@@ -1,0 +1,51 @@
+import { ComponentModel, ANY_SEVERITY, TAX_LIEN_SEVERITY } from '../signals';
+
+export const FINANCIAL_DISTRESS: ComponentModel = {
+  key: 'financial_distress',
+  code: 'FD',
+  title: 'Financial distress',
+  purpose:
+    "Public signs that the owner is not paying the city: tax lien sale listings, ECB penalty balances due, and emergency repair charges (which become liens when unpaid). Financial default is not the model's target, so this component has the smallest weight and financial records feed nothing else.",
+  weight: 0.05,
+  scale: 1.5,
+  scale_mode: 'fixed',
+  signals: [
+    {
+      key: 'fd_tax_lien_listings',
+      description: 'Listings on a DOF tax lien sale list',
+      event_types: ['tax_lien_sale_listing'],
+      severity: TAX_LIEN_SEVERITY,
+      status: 'any',
+      measure: 'count',
+      weight: 1.2,
+      half_life_years: 1.5,
+      normalization: 'per_building',
+      cap: 2.5,
+    },
+    {
+      key: 'fd_ecb_balance_due',
+      description: 'ECB (OATH) penalty balance due on open violations, per $1,000 per unit',
+      event_types: ['ecb_violation'],
+      severity: ANY_SEVERITY,
+      status: 'open',
+      measure: 'amount',
+      weight: 0.5,
+      half_life_years: 3,
+      normalization: 'per_unit',
+      cap: 3,
+    },
+    {
+      key: 'fd_emergency_repair_charges',
+      description: 'HPD emergency repair charges, per $1,000 per unit',
+      event_types: ['emergency_repair_omo', 'emergency_repair_hwo'],
+      severity: ANY_SEVERITY,
+      status: 'any',
+      measure: 'amount',
+      weight: 0.8,
+      half_life_years: 2,
+      normalization: 'per_unit',
+      cap: 3,
+    },
+  ],
+  derived: [],
+};

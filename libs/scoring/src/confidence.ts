@@ -1,0 +1,177 @@
+import { clamp, round2 } from './curves';
+import { DataQuality } from './data-quality';
+import { BuildingFeatures, popcount } from './features';
+import { freshnessBySource } from './freshness';
+import { BuildingInput } from './input';
+import {
+  DIRECTIONAL_FAMILIES,
+  EVIDENCE_FAMILIES,
+  FAMILY_INDEX,
+  FAMILY_OF_SOURCE,
+  SOURCE_KEYS,
+  SourceFamily,
+  SourceKey,
+} from './source-families';
+
+export const CONFIDENCE_TIERS = [
+  { tier: 'high', min_score: 0.75 },
+  { tier: 'medium', min_score: 0.5 },
+  { tier: 'low', min_score: 0.3 },
+  { tier: 'insufficient', min_score: 0 },
+] as const;
+export type ConfidenceTier = (typeof CONFIDENCE_TIERS)[number]['tier'];
+
+export const CONFIDENCE_WEIGHTS = { coverage: 0.4, freshness: 0.3, corroboration: 0.3 } as const;
+/** Events of a lot with several buildings cannot be told apart: the score is multiplied by this. */
+export const MULTI_BUILDING_FACTOR = 0.9;
+
+export interface Confidence {
+  score: number;
+  tier: ConfidenceTier;
+  flags: string[];
+  dimensions: { coverage: number; freshness: number; corroboration: number };
+  primary_sources: number;
+  active_families: number;
+}
+
+export type BuildingKind = 'multiple-dwelling-hpd' | 'multiple-dwelling-other' | 'small-home';
+
+/**
+ * Families a building of each kind is expected to have records in. HPD registers, inspects and sues only
+ * multiple dwellings under its jurisdiction; a quiet one- or two-family home may have no record anywhere.
+ */
+export const EXPECTED_FAMILIES: Readonly<Record<BuildingKind, readonly SourceFamily[]>> = {
+  'multiple-dwelling-hpd': ['hpd_violations', 'complaints', 'registrations', 'dob'],
+  'multiple-dwelling-other': ['complaints', 'dob'],
+  'small-home': ['complaints', 'dob'],
+};
+/** Large buildings (this many units or more) are also expected to have job filings. */
+export const PERMITS_EXPECTED_FROM_UNITS = 20;
+
+export const CONFIDENCE_FLAG_RULES: readonly { key: string; rule: string }[] = [
+  { key: 'sparse-data-small-building', rule: 'up to 5 units and data quality sparse or minimal' },
+  { key: 'stale-source', rule: 'one or more sources of the families considered are past their cadence allowance (or never loaded)' },
+  { key: 'stale-source:<key>', rule: 'one per such source, by source key' },
+  { key: 'multi-building-lot', rule: `more than one building on the lot (num_buildings > 1): the score is multiplied by ${MULTI_BUILDING_FACTOR}` },
+  { key: 'no-registration', rule: 'the building must register with HPD and has no registration' },
+  { key: 'complaints-only', rule: 'complaints on record but no violation, order, litigation or emergency repair at all' },
+  { key: 'no-hpd-coverage', rule: '3+ units outside HPD jurisdiction: HPD violations, registrations and litigation do not apply' },
+  { key: 'no-unit-count', rule: 'no residential unit count (PLUTO and HPD): rates use the 3-unit floor' },
+];
+
+export function buildingKindOf(input: BuildingInput, units: number): BuildingKind {
+  if (units < 3) return 'small-home';
+  return input.building.in_hpd_jurisdiction ? 'multiple-dwelling-hpd' : 'multiple-dwelling-other';
+}
+
+function expectedFamilies(input: BuildingInput, units: number): SourceFamily[] {
+  const expected = [...EXPECTED_FAMILIES[buildingKindOf(input, units)]];
+  if (units >= PERMITS_EXPECTED_FROM_UNITS) expected.push('permits');
+  return expected;
+}
+
+const has = (mask: number, family: SourceFamily): boolean => (mask & (1 << FAMILY_INDEX[family])) !== 0;
+
+const SOURCES_OF_FAMILY: Readonly<Record<SourceFamily, readonly SourceKey[]>> = (() => {
+  const out = {} as Record<SourceFamily, SourceKey[]>;
+  for (const key of SOURCE_KEYS) (out[FAMILY_OF_SOURCE[key]] ??= []).push(key);
+  return out;
+})();
+
+/**
+ * Independent families pointing the same way: the share of active directional families agreeing with
+ * the majority (distress or quiet), discounted when fewer than 3 agree; blended with the share of
+ * complaint categories of the last 2 years confirmed by a violation or order in the same category.
+ */
+export function corroborationOf(features: BuildingFeatures): number {
+  let active = 0;
+  let distressed = 0;
+  for (const family of DIRECTIONAL_FAMILIES) {
+    if (!has(features.family_mask, family)) continue;
+    active++;
+    if (has(features.distress_family_mask, family)) distressed++;
+  }
+  if (active === 0) return 0;
+  const majority = Math.max(distressed, active - distressed);
+  const support = Math.min(1, (majority - 1) / 2);
+  const agreement = (majority / active) * (0.4 + 0.6 * support);
+  const complained = popcount(features.complaint_category_mask_2y);
+  if (complained === 0) return agreement;
+  const confirmed = popcount(features.complaint_category_mask_2y & features.violation_category_mask_2y) / complained;
+  return 0.7 * agreement + 0.3 * confirmed;
+}
+
+export function activeFamiliesOf(features: BuildingFeatures): number {
+  let n = 0;
+  for (const family of EVIDENCE_FAMILIES) if (has(features.family_mask, family)) n++;
+  return n;
+}
+
+export function assessConfidence(input: BuildingInput, features: BuildingFeatures, dataQuality: DataQuality): Confidence {
+  const expected = expectedFamilies(input, features.units);
+  const covered = expected.filter((family) => has(features.family_mask, family)).length;
+  const coverage = covered / expected.length;
+
+  const considered = new Set<SourceFamily>(expected);
+  for (const family of EVIDENCE_FAMILIES) if (has(features.family_mask, family)) considered.add(family);
+  const bySource = freshnessBySource(input.sources, input.as_of);
+  const stale: SourceKey[] = [];
+  let freshnessSum = 0;
+  for (const family of considered) {
+    const keys = SOURCES_OF_FAMILY[family];
+    let sum = 0;
+    for (const key of keys) {
+      sum += bySource[key];
+      if (bySource[key] < 1) stale.push(key);
+    }
+    freshnessSum += sum / keys.length;
+  }
+  const freshness = freshnessSum / considered.size;
+  const corroboration = corroborationOf(features);
+  const activeFamilies = activeFamiliesOf(features);
+  const multiBuilding = (input.building.num_buildings ?? 1) > 1;
+
+  let score =
+    CONFIDENCE_WEIGHTS.coverage * coverage +
+    CONFIDENCE_WEIGHTS.freshness * freshness +
+    CONFIDENCE_WEIGHTS.corroboration * corroboration;
+  if (multiBuilding) score *= MULTI_BUILDING_FACTOR;
+  score = round2(clamp(score, 0, 1));
+
+  const flags: string[] = [];
+  if (features.units <= 5 && (dataQuality === 'sparse' || dataQuality === 'minimal')) flags.push('sparse-data-small-building');
+  if (stale.length > 0) {
+    flags.push('stale-source');
+    stale.sort();
+    for (const key of stale) flags.push(`stale-source:${key}`);
+  }
+  if (multiBuilding) flags.push('multi-building-lot');
+  if (features.registration_status === 'missing') flags.push('no-registration');
+  if (features.has_complaints && !features.has_enforcement_records) flags.push('complaints-only');
+  if (features.units >= 3 && !input.building.in_hpd_jurisdiction) flags.push('no-hpd-coverage');
+  if (input.building.residential_units === 0 && input.building.hpd_legal_units === null) flags.push('no-unit-count');
+
+  const tier: ConfidenceTier =
+    activeFamilies === 0 ? 'insufficient' : (CONFIDENCE_TIERS.find((t) => score >= t.min_score)?.tier ?? 'insufficient');
+
+  return {
+    score,
+    tier,
+    flags,
+    dimensions: { coverage: round2(coverage), freshness: round2(freshness), corroboration: round2(corroboration) },
+    primary_sources: primarySourcesOf(input, features),
+    active_families: activeFamilies,
+  };
+}
+
+/**
+ * Distinct source data sets with a record about the building: PLUTO (the building record itself), HPD
+ * jurisdiction when the building is in it, HPD registrations when a registration is known, and every
+ * source with at least one event.
+ */
+function primarySourcesOf(input: BuildingInput, features: BuildingFeatures): number {
+  let n = features.distinct_sources + 1;
+  if (input.building.in_hpd_jurisdiction) n++;
+  if (input.building.registration_end_date !== null && !input.histogram.some((row) => row.source === 'hpd_registrations')) n++;
+  return n;
+}

@@ -1,0 +1,351 @@
+import { SCORER_ID, SEVERITIES } from '@bhis/domain';
+import { AGE_BUCKETS } from './age-buckets';
+import { COMPONENT_MODELS, COMPLAINT_RATIO_SCALE } from './components';
+import {
+  CONFIDENCE_FLAG_RULES,
+  CONFIDENCE_TIERS,
+  CONFIDENCE_WEIGHTS,
+  EXPECTED_FAMILIES,
+  MULTI_BUILDING_FACTOR,
+  PERMITS_EXPECTED_FROM_UNITS,
+} from './confidence';
+import { DATA_QUALITY_CLASSES } from './data-quality';
+import { EXPLANATION_EVENT_IDS, EXPLANATION_TOP_N } from './explanation';
+import { CADENCE_ALLOWANCES, STALE_TO_ZERO_FACTOR } from './freshness';
+import { FLAG_DEFINITIONS } from './flags';
+import { GRADE_BANDS, maxScoreOf } from './grades';
+import { MIN_PEER_GROUP_SIZE } from './health-score';
+import { HEAT_SEASON } from './heat-season';
+import {
+  AREA_PROPENSITY_BOUNDS,
+  BUILDING_TYPES,
+  ERAS,
+  MODERN_FROM,
+  PEER_COMPLAINT_RATE_PRIOR,
+  PRE_WAR_BEFORE,
+  SIZE_BANDS,
+} from './peer-groups';
+import { AEP_CRITERIA, ANCHOR_RULES, UCP_CRITERIA, WATCHLIST_CRITERIA, anchorTarget } from './public-anchors';
+import { RowSignal, SEVERITY_WEIGHT_SETS, SeverityWeights } from './signals';
+import { FAMILY_DESCRIPTIONS, FAMILY_OF_SOURCE, SOURCE_FAMILIES, SOURCE_KEYS } from './source-families';
+import { MAX_COMPONENT_IN_TOTAL } from './total-score';
+import { MIN_RATE_UNITS, SIZE_NEUTRALITY_TOLERANCE, steadyStateExposure } from './unit-rates';
+
+function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const line = (cells: readonly (string | number)[]) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
+const units = (min: number, max: number | null) => (max === null ? `${min}+` : `${min}-${max}`);
+const fmt = (n: number) => (Number.isFinite(n) ? String(n) : 'none');
+
+function severityName(weights: SeverityWeights): string {
+  return SEVERITY_WEIGHT_SETS.find((set) => set.weights === weights)?.name ?? 'custom';
+}
+
+function signalRow(signal: RowSignal): string[] {
+  const window = [
+    signal.min_age_months === undefined ? '' : `older than ${signal.min_age_months} months`,
+    signal.window_months === undefined ? '' : `last ${signal.window_months} months`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return [
+    `\`${signal.key}\``,
+    signal.description,
+    list(signal.event_types),
+    signal.categories ? list(signal.categories) : 'all',
+    severityName(signal.severity),
+    signal.status,
+    signal.measure === 'amount' ? 'dollars / 1,000' : 'count',
+    fmt(signal.weight),
+    fmt(signal.half_life_years),
+    window || 'all ages',
+    signal.normalization,
+    fmt(signal.cap),
+  ];
+}
+
+function componentSection(): string {
+  return COMPONENT_MODELS.map((model) => {
+    const scale =
+      model.scale_mode === 'fixed'
+        ? `Scale ${model.scale}: score = 100 x (1 - exp(-index / ${model.scale})).`
+        : `Scale ${model.scale} x the peer complaint index (the decayed complaint count per rate unit of a building complaining at its peer rate, see Normalization): a building complaining exactly at its peer rate scores ${(100 * (1 - Math.exp(-1 / model.scale))).toFixed(1)}.`;
+    const derived = model.derived.length
+      ? `\n\nSignals computed from facts or derived features:\n\n${model.derived.map((d) => `- \`${d.key}\` (${d.description}): ${d.rule}`).join('\n')}`
+      : '';
+    return `### ${model.title} (\`${model.key}\`, ${model.code})
+
+${model.purpose}
+
+Weight in the total: ${model.weight}. ${scale}
+
+${table(
+  ['Signal', 'What', 'Event types', 'Categories', 'Severity weights', 'Status', 'Measure', 'Weight', 'Half-life (years)', 'Window', 'Normalization', 'Cap (index points)'],
+  model.signals.map(signalRow),
+)}${derived}`;
+  }).join('\n\n');
+}
+
+function anchorsSection(): string {
+  return `${table(
+    ['Rule', 'Kind', 'Total becomes', 'Condition'],
+    ANCHOR_RULES.map((rule) => [
+      `\`${rule.key}\``,
+      rule.kind,
+      rule.kind === 'floor' ? `at least ${anchorTarget(rule)} (grade ${rule.grade})` : `at most ${anchorTarget(rule)} (grade ${rule.grade})`,
+      rule.description,
+    ]),
+  )}
+
+The ceiling is applied first and the floors after it, so a floor wins when both apply. Every adjustment is recorded in the
+building's explanation (\`adjustments\`: rule, total before and after).
+
+AEP selection criteria as implemented:
+
+${table(
+  ['Units', 'Open B/C violations per unit (issued in the last 5 years)', 'Emergency repair charges (last 5 years)'],
+  AEP_CRITERIA.map((c) => [units(c.min_units, c.max_units), c.open_bc_per_unit, `$${c.emergency_repair_charges.toLocaleString('en-US')}`]),
+)}
+
+Worst Landlord Watchlist level as implemented (applied to a single building):
+
+${table(['Units', 'Open B/C violations per unit (any age)'], WATCHLIST_CRITERIA.map((c) => [units(c.min_units, c.max_units), c.open_bc_per_unit]))}
+
+Underlying Conditions Program level as implemented (B/C leak or mold violations in the last 12 months, any status, divided by units, since
+the histogram does not say which unit a violation is in):
+
+${table(['Units', 'Share of units'], UCP_CRITERIA.map((c) => [units(c.min_units, c.max_units), c.unit_share]))}`;
+}
+
+export function renderMethodology(): string {
+  const weights = COMPONENT_MODELS.map((m) => [`\`${m.key}\``, m.code, m.title, m.weight]);
+  const bucketRows = AGE_BUCKETS.map((b) => [
+    `\`${b.key}\``,
+    b.min_months === null ? 'no date' : b.max_months === null ? `${b.min_months} months or more` : `${b.min_months} to ${b.max_months} months`,
+    b.representative_years,
+  ]);
+  const severityRows = SEVERITY_WEIGHT_SETS.map((set) => [set.name, ...SEVERITIES.map((s) => fmt(set.weights[s] ?? 0)), set.use]);
+
+  return `<!-- Generated by renderMethodology() in libs/scoring from the model's constants. Do not edit by hand:
+     regenerate with UPDATE_METHODOLOGY=1 npx jest --selectProjects scoring -t methodology -->
+# Methodology: distress score \`${SCORER_ID}\`
+
+## Purpose and limits
+
+The distress score ranks New York City residential buildings by **chronic, maintenance-driven distress**: water damage and mold,
+heat, pests, failing building systems, and owners who do not correct them. It is built from public records only.
+
+- It is a **ranking signal, not a verdict**: not a legal finding, a safety certification or a unit-level inspection.
+- **Complaints are reports**, not confirmed violations. They weigh less than violations and are measured against comparable
+  buildings and the area's propensity to complain.
+- **Sudden catastrophes are flagged, not scored**: events of category \`fire\` (fire damage, FDNY and fire vacates) and events
+  marked \`scoring_excluded\` (FEMA disaster repairs) never move a score; they raise flags.
+- **Financial default is not the target**: tax lien listings, ECB balances due and emergency repair charges feed only the
+  financial distress component, which has the smallest weight.
+- Anyone presenting a result should keep its dates, statuses, confidence and caveats with it.
+
+Higher scores mean more distress: 0 is no public-record sign of distress, 100 is the most distressed.
+
+## Inputs
+
+For each building and an \`as_of\` date (every age is relative to it, the model never reads a clock):
+
+- **Building facts**: BBL, residential units, total units, year built, building class, number of buildings on the lot,
+  HPD jurisdiction, HPD legal units, end date of the last HPD registration.
+- **Event histogram**: events grouped by source, event type, category, severity, open (status open or active),
+  scoring-excluded and age bucket, with their count, the sum of their money amounts (emergency repair charges, ECB balance due,
+  litigation penalties), the newest event ids and the newest date.
+- **Source freshness**: per source, last refresh, newest record date and cadence.
+- **Special aggregates**: heat and hot water complaints (HPD and 311) in the heat season (${HEAT_SEASON.description}: the current season when
+  \`as_of\` is inside one, otherwise the last completed one).
+- **Optional context**: the area complaint propensity (the area's housing-complaint rate per unit over the citywide rate) and a
+  measured peer complaint rate.
+
+Age buckets (an event is in a bucket when \`as_of - max < occurred_on <= as_of - min\`, in calendar months; later dates fall in
+the first bucket). The representative age is what decay is computed at:
+
+${table(['Bucket', 'Age', 'Representative age (years)'], bucketRows)}
+
+Source families: sources of one family are not independent of each other; different families are.
+
+${table(
+  ['Family', 'Sources', 'What'],
+  SOURCE_FAMILIES.map((family) => [`\`${family}\``, list(SOURCE_KEYS.filter((key) => FAMILY_OF_SOURCE[key] === family)), FAMILY_DESCRIPTIONS[family]]),
+)}
+
+## How a component is computed
+
+Each component is a sum of signals. A row signal takes the histogram cells it matches (event types, categories, status,
+window) and sums
+
+    quantity x severity weight x 0.5 ^ (representative age / half-life)
+
+where quantity is the event count or the money amount in thousands of dollars. Its index points are
+\`min(cap, weight x that sum / denominator)\`. The component index is the sum of its signals' points, and
+
+    component score = 100 x (1 - exp(-index / scale)), rounded to one decimal
+
+a saturating curve: the first problems move the score most, and no count can push it past 100.
+
+**Open and closed.** Open violations and orders are separate signals from closed ones, with a longer half-life and a higher
+weight: an open violation is a present condition; a closed one says a condition existed.
+
+**Decay.** Every signal has a half-life; older events weigh less, never more. Records without a date count as 5+ years old.
+
+**Caps.** Each signal has a cap on its index points, so one kind of record cannot carry a component alone.
+
+**Normalization (size).** \`per_unit\` signals are divided by the building's rate units: the larger of PLUTO's residential units and
+HPD's legal units, with a floor of ${MIN_RATE_UNITS}. From ${MIN_RATE_UNITS} units up the rate is the plain per-unit rate, so a big building with
+the same per-unit rates as a small one gets the same component scores; below, the floor damps single events at one- and
+two-family homes (one violation at a house counts as a third of a violation per unit, not a whole one). \`per_building\` signals
+(orders, lawsuits, listings, inspections) describe the building as a whole and are not divided.
+
+**Complaints.** \`complaints_per_unit\` signals are divided by rate units and by the area complaint propensity (bounded to
+${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}; 1 when not supplied). The complaint burden is then measured against the peer rate: its scale is
+${COMPLAINT_RATIO_SCALE} times the decayed complaint count per unit that a building complaining at its peer rate accumulates (peer rate x
+${steadyStateExposure(1).toFixed(3)}, the steady-state exposure of a 1-year half-life). Prior peer rates (complaints per unit per year; a run may
+supply measured peer medians instead):
+
+${table(['Size band', 'Complaints per unit per year'], SIZE_BANDS.map((b) => [`\`${b.key}\``, PEER_COMPLAINT_RATE_PRIOR[b.key]]))}
+
+Severity weights (a severity with weight 0 is not counted by the signal):
+
+${table(['Set', ...SEVERITIES, 'Used for'], severityRows)}
+
+## Components
+
+${componentSection()}
+
+## Total score, grade and label
+
+The total combines the seven published (one-decimal) component scores as 100 minus their weighted geometric mean of health:
+
+    total = 100 x (1 - prod over components of (1 - min(score, ${MAX_COMPONENT_IN_TOTAL}) / 100) ^ weight)
+
+rounded to an integer, then held to the public anchors below. With the weights summing to 1, seven equal components give that
+same total; a single very bad component pulls the total harder than an arithmetic mean would. The combination is monotone:
+raising any component never lowers the total.
+
+${table(['Component', 'Code', 'Title', 'Weight'], weights)}
+
+Grades apply to the total and to each component with the same bands. There is no grade E (the scale follows US letter grades,
+A B C D F).
+
+${table(
+  ['Grade', 'Score', 'Label', 'Meaning'],
+  GRADE_BANDS.map((band) => [band.grade, `${band.min_score}-${maxScoreOf(band.grade)}`, band.label, band.meaning]),
+)}
+
+## Public anchors
+
+The model is calibrated against public New York City enforcement criteria, and the total is held to them:
+
+${anchorsSection()}
+
+These hold by construction and are tested: a building meeting the AEP selection criteria grades D or F whatever else its record
+holds; a building with no open B/C violation, no complaint in the last 12 months and a valid registration (where required) never
+grades D or F; an active AEP enrollment alone grades at least D. Further tested properties: adding an open class C violation never
+lowers the total; a building ten times bigger with the same per-unit rates scores within ${SIZE_NEUTRALITY_TOLERANCE} points (20+ units; the residual comes from the
+size bands' peer complaint rates); moving an event to a
+more recent bucket never lowers the total (two documented exceptions: an open violation younger than 3 months is still inside its
+correction window and not yet overdue for management quality, and recent job filings earn more reinvestment credit); fire and
+scoring-excluded events never change a component.
+
+## Health score
+
+\`health_score\` = round(100 x the share of the building's peer group whose total score is at least as high as the building's).
+100 means no peer is healthier, 0 that every peer is. It is computed in a second pass over all buildings of a run (or from the
+stored sorted totals per peer group in incremental runs). Peer groups with fewer than ${MIN_PEER_GROUP_SIZE} buildings are compared with
+their size band, and a size band that small with the whole run. Within a peer group, health never rises when the total rises; across
+peer groups the two differ, as a rank differs from a level.
+
+## Peer groups
+
+A peer group is \`<size band>_<era>_<type>\`, for example \`large_pre-war_walkup\`. All combinations below are allowed values.
+
+${table(['Size band', 'Residential units'], SIZE_BANDS.map((b) => [`\`${b.key}\``, b.description]))}
+
+${table(['Era', 'Year built'], ERAS.map((e) => [`\`${e.key}\``, e.description]))}
+
+Pre-war means built before ${PRE_WAR_BEFORE}, modern ${MODERN_FROM} or later.
+
+${table(['Type', 'PLUTO building classes'], BUILDING_TYPES.map((t) => [`\`${t.key}\``, t.classes]))}
+
+## Data quality
+
+Evidence families are the families above except \`property\`.
+
+${table(['Class', 'Rule'], DATA_QUALITY_CLASSES.map((c) => [`\`${c.key}\``, c.rule]))}
+
+## Confidence
+
+\`confidence.score\` = ${CONFIDENCE_WEIGHTS.coverage} x coverage + ${CONFIDENCE_WEIGHTS.freshness} x freshness + ${CONFIDENCE_WEIGHTS.corroboration} x corroboration (times ${MULTI_BUILDING_FACTOR} on a lot with several buildings), two decimals.
+
+- **Coverage**: the share of the families expected for this kind of building that have any record (a registration on file counts for
+  \`registrations\`). Buildings of ${PERMITS_EXPECTED_FROM_UNITS}+ units are also expected to have job filings (\`permits\`).
+
+${table(['Kind of building', 'Expected families'], Object.entries(EXPECTED_FAMILIES).map(([kind, families]) => [`\`${kind}\``, list(families)]))}
+
+  \`multiple-dwelling-hpd\`: 3+ units in HPD jurisdiction; \`multiple-dwelling-other\`: 3+ units outside it; \`small-home\`: fewer than 3 units.
+- **Freshness**: the mean, over the families expected or present, of their sources' freshness. A source is fresh (1) while both its
+  last refresh and its newest record are within the allowance of its cadence, and falls linearly to 0 at ${STALE_TO_ZERO_FACTOR} times the
+  allowance; a source never loaded is 0.
+
+${table(
+  ['Cadence', 'Refresh allowance (days)', 'Newest record allowance (days)'],
+  Object.entries(CADENCE_ALLOWANCES).map(([cadence, a]) => [cadence, fmt(a.refresh_days), fmt(a.record_days)]),
+)}
+
+  Unknown cadences are read as monthly.
+- **Corroboration**: independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
+  legal, emergency_repairs, financial, health and evictions points to distress when it has an adverse event (severity critical,
+  high or medium) in the last 2 years or an open critical/high one, and is quiet otherwise. Agreement is the share of active
+  families with the majority, times (0.4 + 0.6 x min(1, (majority - 1) / 2)), so one family alone cannot corroborate. When the
+  building has complaints in the last 2 years, corroboration is 0.7 x agreement + 0.3 x the share of complaint categories
+  confirmed by a violation or order in the same category.
+- \`primary_sources\`: distinct data sets with a record about the building (PLUTO always; HPD jurisdiction when in it; HPD
+  registrations when a registration is known; every source with an event). \`active_families\`: evidence families with a record.
+
+${table(['Tier', 'Score at least'], CONFIDENCE_TIERS.map((t) => [`\`${t.tier}\``, t.min_score]))}
+
+A building with no record in any evidence family is \`insufficient\` whatever its score.
+
+${table(['Confidence flag', 'Rule'], CONFIDENCE_FLAG_RULES.map((f) => [`\`${f.key}\``, f.rule]))}
+
+## Flags
+
+Alert flags, reported in this order. "Open" means status open or active; windows use the age buckets.
+
+${table(['Flag', 'Rule'], FLAG_DEFINITIONS.map((f) => [`\`${f.key}\``, f.rule]))}
+
+## Explanations
+
+For every component the explanation lists its ${EXPLANATION_TOP_N} strongest signals: key, description, contribution in score points (the
+component score shared out in proportion to the signals' index points; the reinvestment credit appears with a negative
+contribution), the number of events, and up to ${EXPLANATION_EVENT_IDS} newest event ids, so a client can show why a building has its grade.
+
+## Known biases and their mitigation
+
+- **311 reporting varies by neighbourhood and income.** Complaints weigh less than violations, the complaint burden is measured
+  against the peer rate and divided by the area complaint propensity (bounded so it cannot dominate), and the clean-record ceiling
+  keeps a building without open violations or recent complaints out of D and F.
+- **Small buildings have sparse data.** Rates use a ${MIN_RATE_UNITS}-unit floor so single events do not become extreme rates, and such
+  buildings get the \`sparse-data-small-building\` confidence flag and a low or insufficient confidence tier.
+- **HPD data covers multiple dwellings only.** HPD registrations, violations and litigation are not expected of one- and two-family
+  homes or buildings outside HPD jurisdiction: coverage does not count them against such buildings, \`no-hpd-coverage\` says so,
+  and their scores rest on DOB, complaint and other records.
+- **Lots with several buildings** share one record: \`multi-building-lot\` lowers confidence.
+- **Stale or missing sources** lower freshness and are named in \`stale-source:<key>\` flags.
+- **Old open violations** are common in HPD data (never closed administratively): open items decay with a long half-life rather
+  than counting at full weight forever.
+
+## Versioning
+
+\`${SCORER_ID}\` is stored with every score and history point. Any change to a constant in this document changes the scores and
+takes a new scorer id; this document is generated from the model's constants and a test fails when it differs from them, so the
+published methodology and the running model cannot drift apart.
+`;
+}

@@ -1,0 +1,152 @@
+import fc from 'fast-check';
+import { AGE_BUCKET_KEYS, AgeBucket } from './age-buckets';
+import { BuildingInput, HistogramRow } from './input';
+import { scoreBuilding } from './score-building';
+import { histogramArb, rowArb, unitsArb } from './test-arbitraries';
+import { cell, input } from './test-support';
+import { SIZE_NEUTRALITY_TOLERANCE as SIZE_TOLERANCE } from './unit-rates';
+
+
+function withUnits(units: number, histogram: HistogramRow[], registered = true): BuildingInput {
+  return input({
+    histogram,
+    facts: { residential_units: units, hpd_legal_units: units, registration_end_date: registered ? '2026-09-01' : null },
+  });
+}
+
+describe('monotonicity', () => {
+  it('adding an open class C violation never lowers total_score', () => {
+    fc.assert(
+      fc.property(histogramArb, unitsArb, fc.boolean(), rowArb, (histogram, units, registered, template) => {
+        const before = scoreBuilding(withUnits(units, histogram, registered)).total_score;
+        const added = cell({
+          event_type: 'hpd_violation',
+          severity: 'critical',
+          open: true,
+          scoring_excluded: false,
+          category: template.category,
+          age_bucket: template.age_bucket,
+          count: 1,
+        });
+        const after = scoreBuilding(withUnits(units, [...histogram, added], registered)).total_score;
+        expect(after).toBeGreaterThanOrEqual(before);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('adding any event never lowers a component beyond the reinvestment credit (permits)', () => {
+    fc.assert(
+      fc.property(histogramArb, unitsArb, rowArb, (histogram, units, extra) => {
+        fc.pre(extra.event_type !== 'dob_job_filing' && extra.event_type !== 'dob_now_job_filing');
+        const before = scoreBuilding(withUnits(units, histogram));
+        const after = scoreBuilding(withUnits(units, [...histogram, extra]));
+        expect(after.total_score).toBeGreaterThanOrEqual(before.total_score);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('moving events to a more recent age bucket never lowers total_score', () => {
+    // Two exceptions by design: an open violation younger than 3 months is still inside its legal
+    // correction window (not yet overdue for management quality), and job filings are a credit.
+    const older = (a: AgeBucket, b: AgeBucket) => AGE_BUCKET_KEYS.indexOf(a) > AGE_BUCKET_KEYS.indexOf(b);
+    fc.assert(
+      fc.property(histogramArb, unitsArb, fc.nat(), fc.constantFrom(...AGE_BUCKET_KEYS), (histogram, units, pick, target) => {
+        fc.pre(histogram.length > 0);
+        const i = pick % histogram.length;
+        const moved = histogram[i];
+        fc.pre(older(moved.age_bucket, target));
+        fc.pre(target !== '0-3m' || !moved.open || moved.event_type !== 'hpd_violation');
+        // Recent job filings earn more reinvestment credit: they lower deferred maintenance by design.
+        fc.pre(moved.event_type !== 'dob_job_filing' && moved.event_type !== 'dob_now_job_filing');
+        const before = scoreBuilding(withUnits(units, histogram)).total_score;
+        const next = histogram.map((row, j) => (j === i ? { ...row, age_bucket: target } : row));
+        const after = scoreBuilding(withUnits(units, next)).total_score;
+        expect(after).toBeGreaterThanOrEqual(before);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a recent violation weighs more than the same violation five years ago', () => {
+    const at = (bucket: AgeBucket) =>
+      scoreBuilding(withUnits(30, [cell({ event_type: 'hpd_violation', severity: 'high', open: true, age_bucket: bucket, count: 20 })]));
+    const ordered = AGE_BUCKET_KEYS.slice(1, 7).map((bucket) => at(bucket).components.living_conditions.score);
+    for (let i = 1; i < ordered.length; i++) expect(ordered[i]).toBeLessThan(ordered[i - 1]);
+  });
+});
+
+describe('size', () => {
+  const perUnitRowArb = rowArb.map((row) => ({ ...row, count: Math.max(1, row.count % 6), amount: row.amount % 5000 }));
+
+  it(`a building 10 times bigger with the same per-unit rates scores within ${SIZE_TOLERANCE} points (20+ units)`, () => {
+    fc.assert(
+      fc.property(fc.array(perUnitRowArb, { maxLength: 15 }), fc.integer({ min: 20, max: 45 }), (rows, units) => {
+        const small = scoreBuilding(withUnits(units, rows));
+        // Counts and amounts scale with the units; building-level states (orders, listings, lawsuits) do not.
+        const perBuilding = new Set([
+          'hpd_litigation',
+          'hpd_vacate_order',
+          'dob_vacate_order',
+          'fdny_vacate',
+          'aep_enrollment',
+          'aep_discharged',
+          'ucp_order',
+          'tax_lien_sale_listing',
+          'rodent_inspection',
+          'bedbug_filing',
+          'facade_filing',
+          'registration_filed',
+        ]);
+        const scaled = rows.map((row) =>
+          perBuilding.has(row.event_type) ? row : { ...row, count: row.count * 10, amount: row.amount * 10 },
+        );
+        const big = scoreBuilding(input({ histogram: scaled, facts: { residential_units: units * 10, hpd_legal_units: units * 10 }, aggregates: { heat_season_complaints: 0 } }));
+        expect(Math.abs(big.total_score - small.total_score)).toBeLessThanOrEqual(SIZE_TOLERANCE);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the same violations weigh less in a bigger building', () => {
+    const rows = [cell({ event_type: 'hpd_violation', severity: 'high', open: true, age_bucket: '6-12m', count: 30 })];
+    expect(scoreBuilding(withUnits(300, rows)).total_score).toBeLessThan(scoreBuilding(withUnits(30, rows)).total_score);
+  });
+});
+
+describe('determinism and ranges', () => {
+  it('is deterministic and stays in range', () => {
+    fc.assert(
+      fc.property(histogramArb, unitsArb, (histogram, units) => {
+        const a = scoreBuilding(withUnits(units, histogram));
+        const b = scoreBuilding(withUnits(units, histogram));
+        expect(b).toEqual(a);
+        expect(Number.isInteger(a.total_score)).toBe(true);
+        expect(a.total_score).toBeGreaterThanOrEqual(0);
+        expect(a.total_score).toBeLessThanOrEqual(100);
+        for (const component of Object.values(a.components)) {
+          expect(component.score).toBeGreaterThanOrEqual(0);
+          expect(component.score).toBeLessThanOrEqual(100);
+          expect(Math.round(component.score * 10) / 10).toBe(component.score);
+        }
+        expect(a.confidence.score).toBeGreaterThanOrEqual(0);
+        expect(a.confidence.score).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ignores fire and scoring-excluded events in the score', () => {
+    fc.assert(
+      fc.property(histogramArb, rowArb, (histogram, extra) => {
+        const excluded = { ...extra, scoring_excluded: true };
+        const fire = { ...extra, category: 'fire' as const };
+        const base = scoreBuilding(withUnits(30, histogram));
+        expect(scoreBuilding(withUnits(30, [...histogram, excluded])).components).toEqual(base.components);
+        expect(scoreBuilding(withUnits(30, [...histogram, fire])).components).toEqual(base.components);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

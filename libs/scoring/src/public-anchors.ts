@@ -1,0 +1,115 @@
+import { Grade } from '@bhis/domain';
+import { BuildingFeatures } from './features';
+import { maxScoreOf, minScoreOf } from './grades';
+
+/**
+ * HPD Alternative Enforcement Program selection: open B/C violations per unit issued in the last 5 years
+ * and emergency repair charges (last 5 years, disaster repairs excluded), by building size.
+ */
+export const AEP_CRITERIA = [
+  { min_units: 20, max_units: null, open_bc_per_unit: 3, emergency_repair_charges: 2500 },
+  { min_units: 3, max_units: 19, open_bc_per_unit: 5, emergency_repair_charges: 5000 },
+] as const;
+
+/** Public Advocate Worst Landlord Watchlist level: average open B/C violations per unit (any age). */
+export const WATCHLIST_CRITERIA = [
+  { min_units: 3, max_units: 34, open_bc_per_unit: 3 },
+  { min_units: 35, max_units: null, open_bc_per_unit: 2 },
+] as const;
+
+/**
+ * HPD Underlying Conditions Program: B/C leak or mold violations in the last year in a share of the
+ * units. Approximated as violations / units (the histogram does not say which unit a violation is in).
+ */
+export const UCP_CRITERIA = [
+  { min_units: 3, max_units: 5, unit_share: 0.5 },
+  { min_units: 6, max_units: 9, unit_share: 0.25 },
+  { min_units: 10, max_units: null, unit_share: 0.15 },
+] as const;
+
+function bandFor<T extends { min_units: number; max_units: number | null }>(bands: readonly T[], units: number): T | undefined {
+  return bands.find((band) => units >= band.min_units && (band.max_units === null || units <= band.max_units));
+}
+
+export function meetsAepCriteria(f: BuildingFeatures): boolean {
+  const band = bandFor(AEP_CRITERIA, f.units);
+  if (band === undefined) return false;
+  return f.open_bc_violations_5y >= band.open_bc_per_unit * f.units && f.emergency_repair_charges_5y >= band.emergency_repair_charges;
+}
+
+export function meetsWatchlistLevel(f: BuildingFeatures): boolean {
+  const band = bandFor(WATCHLIST_CRITERIA, f.units);
+  return band !== undefined && f.open_bc_violations >= band.open_bc_per_unit * f.units;
+}
+
+export function meetsUcpCriteria(f: BuildingFeatures): boolean {
+  const band = bandFor(UCP_CRITERIA, f.units);
+  return band !== undefined && f.water_bc_violations_12m >= band.unit_share * f.units;
+}
+
+export function hasCleanRecord(f: BuildingFeatures): boolean {
+  return (
+    f.open_bc_violations === 0 &&
+    f.complaints_12m === 0 &&
+    (f.registration_status === 'valid' || f.registration_status === 'not_required')
+  );
+}
+
+export interface AnchorRule {
+  key: string;
+  kind: 'floor' | 'ceiling';
+  /** Floors lift the total to this grade's lowest score; ceilings hold it at this grade's highest. */
+  grade: Grade;
+  description: string;
+  applies: (f: BuildingFeatures) => boolean;
+}
+
+/**
+ * Public anchors the total is held to. The ceiling is applied first and the floors after it, so a floor
+ * wins when both apply (an active AEP enrollment with every violation already closed stays at least D).
+ */
+export const ANCHOR_RULES: readonly AnchorRule[] = [
+  {
+    key: 'clean-record-ceiling',
+    kind: 'ceiling',
+    grade: 'C',
+    description:
+      'No open HPD class B/C violation (any age), no complaint (HPD, 311 or DOB) in the last 12 months, and a valid HPD registration where one is required: the total is held at or below the top of grade C.',
+    applies: hasCleanRecord,
+  },
+  {
+    key: 'aep-active-floor',
+    kind: 'floor',
+    grade: 'D',
+    description: 'Active Alternative Enforcement Program enrollment: the total is at least the bottom of grade D.',
+    applies: (f) => f.active_aep > 0,
+  },
+  {
+    key: 'aep-criteria-floor',
+    kind: 'floor',
+    grade: 'D',
+    description:
+      'Meets the HPD AEP selection criteria (20+ units: 3 open B/C violations per unit issued in the last 5 years and $2,500 of emergency repair charges; 3-19 units: 5 per unit and $5,000): at least the bottom of grade D.',
+    applies: meetsAepCriteria,
+  },
+  {
+    key: 'watchlist-level-floor',
+    kind: 'floor',
+    grade: 'C',
+    description:
+      'Open B/C violations at the Worst Landlord Watchlist level (3 per unit under 35 units, 2 per unit at 35+): at least the bottom of grade C.',
+    applies: meetsWatchlistLevel,
+  },
+  {
+    key: 'ucp-criteria-floor',
+    kind: 'floor',
+    grade: 'C',
+    description:
+      'B/C leak or mold violations in the last 12 months at the Underlying Conditions Program level (50% of units for 3-5 units, 25% for 6-9, 15% for 10+): at least the bottom of grade C.',
+    applies: meetsUcpCriteria,
+  },
+];
+
+export function anchorTarget(rule: AnchorRule): number {
+  return rule.kind === 'floor' ? minScoreOf(rule.grade) : maxScoreOf(rule.grade);
+}

@@ -1,0 +1,208 @@
+import { BoroughCode, parseBbl, parseBorough } from '@bhis/domain';
+
+/**
+ * Forgiving typed casts shared by every source. Each cast returns `{ ok: true, value }` (value null
+ * when the input is empty or a known placeholder) or `{ ok: false }` when the text cannot be read;
+ * callers count the failures per column (see RowFields) instead of silently turning them into null.
+ * No cast ever throws, whatever the input.
+ */
+export type Cast<T> = { ok: true; value: T | null } | { ok: false };
+
+const EMPTY: Cast<never> = { ok: true, value: null };
+const FAILED: Cast<never> = { ok: false };
+const ok = <T>(value: T): Cast<T> => ({ ok: true, value });
+
+/** Values the publishers use for "no value". Compared after trimming and upper-casing. */
+export const PLACEHOLDERS: ReadonlySet<string> = new Set(['', 'N/A', 'NA', 'XXXX', 'XXX', 'NULL', 'NONE', 'UNSPECIFIED', '-']);
+
+export function isPlaceholder(raw: string | null | undefined): boolean {
+  return raw === null || raw === undefined || PLACEHOLDERS.has(raw.trim().toUpperCase());
+}
+
+/** Trimmed text with internal runs of spaces collapsed; placeholders become null. */
+export function castText(raw: string | null | undefined): Cast<string> {
+  if (isPlaceholder(raw)) return EMPTY;
+  return ok((raw as string).trim().replace(/\s+/g, ' '));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+export interface DateCastOptions {
+  /** Read `a/b/YYYY` as day/month (the column is declared day-first). */
+  dayFirst?: boolean;
+  /** Earliest accepted year: anything before (e.g. `0201`) is a typo, rejected rather than guessed. */
+  minYear?: number;
+  /** Latest accepted year: beyond it the date is a typo or a placeholder (e.g. 9999). */
+  maxYear?: number;
+}
+
+export const DEFAULT_MIN_YEAR = 1800;
+/** Default upper bound: registration end dates and inspection cycles legitimately run a few years ahead. */
+export const DEFAULT_FUTURE_YEARS = 10;
+
+const SLASH_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*([AaPp][Mm])?)?$/;
+const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
+const MONTH_YEAR = /^(\d{1,2})\/(\d{4})$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function isoDate(year: number, month: number, day: number, options: DateCastOptions): Cast<string> {
+  const minYear = options.minYear ?? DEFAULT_MIN_YEAR;
+  const maxYear = options.maxYear ?? new Date().getUTCFullYear() + DEFAULT_FUTURE_YEARS;
+  if (year < minYear || year > maxYear) return FAILED;
+  if (month < 1 || month > 12 || day < 1) return FAILED;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > daysInMonth) return FAILED;
+  return ok(`${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+}
+
+function validTime(hours: string | undefined, minutes: string | undefined, meridiem: string | undefined): boolean {
+  if (hours === undefined) return true;
+  const h = Number(hours);
+  const m = Number(minutes);
+  if (m > 59) return false;
+  return meridiem ? h >= 1 && h <= 12 : h <= 23;
+}
+
+/**
+ * Reads a date in any of the publishers' formats and returns `YYYY-MM-DD` (the time of day is
+ * dropped): `MM/DD/YYYY`, `M/D/YYYY`, `MM/DD/YYYY hh:mm:ss AM`, `YYYYMMDD`, `MM/YYYY` (first of
+ * the month), ISO `YYYY-MM-DD` with or without a time.
+ */
+export function castDate(raw: string | null | undefined, options: DateCastOptions = {}): Cast<string> {
+  if (isPlaceholder(raw)) return EMPTY;
+  const text = (raw as string).trim();
+  let m = SLASH_DATE.exec(text);
+  if (m) {
+    if (!validTime(m[4], m[5], m[7])) return FAILED;
+    const [first, second] = [Number(m[1]), Number(m[2])];
+    return options.dayFirst
+      ? isoDate(Number(m[3]), second, first, options)
+      : isoDate(Number(m[3]), first, second, options);
+  }
+  m = ISO_DATE.exec(text);
+  if (m) {
+    if (!validTime(m[4], m[5], undefined)) return FAILED;
+    return isoDate(Number(m[1]), Number(m[2]), Number(m[3]), options);
+  }
+  m = COMPACT_DATE.exec(text);
+  if (m) return isoDate(Number(m[1]), Number(m[2]), Number(m[3]), options);
+  m = MONTH_YEAR.exec(text);
+  if (m) return isoDate(Number(m[2]), Number(m[1]), 1, options);
+  return FAILED;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+
+function numericText(raw: string): string {
+  // "1,700", "$37300.00", "  42 " -> plain digits; thousands separators only between digit groups
+  const trimmed = raw.trim().replace(/^\$/, '').replace(/^([-+])\$/, '$1');
+  return /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
+}
+
+export function castDecimal(raw: string | null | undefined): Cast<number> {
+  if (isPlaceholder(raw)) return EMPTY;
+  const text = numericText(raw as string);
+  if (!DECIMAL.test(text)) return FAILED;
+  const value = Number(text);
+  return Number.isFinite(value) ? ok(value) : FAILED;
+}
+
+/** An integer, accepting thousands separators and an all-zero fraction (`12.00`). */
+export function castInt(raw: string | null | undefined): Cast<number> {
+  const cast = castDecimal(raw);
+  if (!cast.ok || cast.value === null) return cast;
+  return Number.isSafeInteger(cast.value) ? cast : FAILED;
+}
+
+const TRUE_WORDS = new Set(['Y', 'YES', 'TRUE', 'T', '1']);
+const FALSE_WORDS = new Set(['N', 'NO', 'FALSE', 'F', '0']);
+
+export function castBoolean(raw: string | null | undefined): Cast<boolean> {
+  if (isPlaceholder(raw)) return EMPTY;
+  const word = (raw as string).trim().toUpperCase();
+  if (TRUE_WORDS.has(word)) return ok(true);
+  if (FALSE_WORDS.has(word)) return ok(false);
+  return FAILED;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Places
+
+/** Borough in any spelling (1-5, MN, BX, BROOKLYN, QNS., STATEN IS...). `NOT NYC` and 0 fail. */
+export function castBorough(raw: string | null | undefined): Cast<BoroughCode> {
+  if (isPlaceholder(raw)) return EMPTY;
+  const code = parseBorough(raw);
+  return code === null ? FAILED : ok(code);
+}
+
+function paddedNumber(raw: string, min: number, max: number): Cast<number> {
+  const text = raw.trim().replace(/\.0+$/, '');
+  if (!/^\d{1,9}$/.test(text)) return FAILED;
+  const value = Number(text);
+  return value >= min && value <= max ? ok(value) : FAILED;
+}
+
+/** Tax block, zero-padded to any width; 0 is not a block. */
+export function castBlock(raw: string | null | undefined): Cast<number> {
+  if (isPlaceholder(raw)) return EMPTY;
+  return paddedNumber(raw as string, 1, 99999);
+}
+
+/** Tax lot, zero-padded to any width (DOB pads to 5 characters). */
+export function castLot(raw: string | null | undefined): Cast<number> {
+  if (isPlaceholder(raw)) return EMPTY;
+  return paddedNumber(raw as string, 0, 9999);
+}
+
+/** The million BINs (1000000, 2000000... 5000000) are placeholders for "no building yet". */
+export function isPlaceholderBin(bin: number): boolean {
+  return bin % 1_000_000 === 0;
+}
+
+/** Building Identification Number: 7 digits, first digit the borough; 0 and placeholders are null. */
+export function castBin(raw: string | null | undefined): Cast<number> {
+  if (isPlaceholder(raw)) return EMPTY;
+  const text = (raw as string).trim().replace(/\.0+$/, '');
+  if (/^0+$/.test(text)) return EMPTY;
+  if (!/^[1-5]\d{6}$/.test(text)) return FAILED;
+  const bin = Number(text);
+  return isPlaceholderBin(bin) ? EMPTY : ok(bin);
+}
+
+/** A published BBL column: 10 digits (a trailing `.0`/`.00` from a numeric export is accepted). */
+export function castBbl(raw: string | null | undefined): Cast<string> {
+  if (isPlaceholder(raw)) return EMPTY;
+  const text = (raw as string).trim().replace(/\.0+$/, '');
+  if (/^0+$/.test(text)) return EMPTY;
+  const parsed = parseBbl(text);
+  return parsed.ok ? ok(parsed.value.bbl) : FAILED;
+}
+
+export interface Coordinates {
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * Latitude/longitude pair. (0,0) is "not geocoded" (null). Values scaled by 1e6, as in the compiled
+ * marshal evictions file (`40866075.00000000`), are divided back.
+ */
+export function castCoordinates(rawLatitude: string | null | undefined, rawLongitude: string | null | undefined): Cast<Coordinates> {
+  const lat = castDecimal(rawLatitude);
+  const lon = castDecimal(rawLongitude);
+  if (!lat.ok || !lon.ok) return FAILED;
+  if (lat.value === null || lon.value === null) return lat.value === null && lon.value === null ? EMPTY : FAILED;
+  if (lat.value === 0 && lon.value === 0) return EMPTY;
+  let [latitude, longitude] = [lat.value, lon.value];
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+    latitude /= 1e6;
+    longitude /= 1e6;
+  }
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || latitude === 0 || longitude === 0) return FAILED;
+  return ok({ latitude, longitude });
+}
+

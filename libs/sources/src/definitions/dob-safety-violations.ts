@@ -1,0 +1,63 @@
+import { defineSource } from '../definition';
+import { attributes, emit, requireDate } from '../mapping';
+import { headerOf, sodaFieldsFor, statusFromWord } from './common';
+
+const HEADER = headerOf(
+  'BIN,Violation Issue Date,Violation Number,Violation Type,Violation Remarks,Violation Status,Device Number,Device Type,Cycle End Date,Borough,Block,Lot,House Number,Street,City,State,Postcode,Latitude,Longitude,Community Board,Council District,BBL,Census Tract (2020),Neighborhood Tabulation Area (NTA) (2020)',
+);
+
+export const dobSafetyViolations = defineSource({
+  key: 'dob_safety_violations',
+  name: 'DOB Safety Violations (DOB NOW)',
+  agency: 'DOB',
+  description: 'DOB NOW safety violations (boilers, elevators, facades...): issue date, type, status, device.',
+  cadence: 'daily',
+  components: ['building_safety', 'management_quality'],
+  produces: { events: ['dob_safety_violation'], facts: [] },
+  minimumRows: 500_000,
+  parts: [
+    {
+      part: 'main',
+      datasetId: '855j-jady',
+      fileNames: ['dob_safety_violations.csv'],
+      header: HEADER,
+      sodaFields: sodaFieldsFor(HEADER, {
+        'Census Tract (2020)': 'census_tract',
+        'Neighborhood Tabulation Area (NTA) (2020)': 'nta',
+      }),
+      bbl: [
+        { kind: 'bbl_column', column: 'BBL' },
+        { kind: 'borough_block_lot', borough: 'Borough', block: 'Block', lot: 'Lot' },
+        { kind: 'bin', column: 'BIN' },
+      ],
+      recordKey: (f) => f.raw('Violation Number') || null,
+      map: ({ f, event }) => {
+        const issued = requireDate(f, 'Violation Issue Date');
+        if (!issued.ok) return issued.outcome;
+        const type = f.upper('Violation Type');
+        const deviceType = f.text('Device Type');
+        return emit([
+          event({
+            event_type: 'dob_safety_violation',
+            classify_by: [
+              ['Violation Type', type],
+              ['Device Type', deviceType],
+            ],
+            status: statusFromWord(f.text('Violation Status')),
+            occurred_on: issued.date,
+            description: f.text('Violation Remarks') ?? `${deviceType ?? 'Safety'} violation ${type ?? ''}`.trim(),
+            attributes: attributes({
+              violation_number: f.text('Violation Number'),
+              violation_type: type,
+              violation_status: f.text('Violation Status'),
+              device_number: f.text('Device Number'),
+              device_type: deviceType,
+              cycle_end_date: f.date('Cycle End Date'),
+              bin: f.bin('BIN'),
+            }),
+          }),
+        ]);
+      },
+    },
+  ],
+});

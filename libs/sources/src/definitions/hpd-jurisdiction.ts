@@ -1,0 +1,50 @@
+import { defineSource } from '../definition';
+import { facts, joinText } from '../mapping';
+import { headerOf, sodaFieldsFor } from './common';
+
+const HEADER = headerOf(
+  '"BuildingID","BoroID","Boro","HouseNumber","LowHouseNumber","HighHouseNumber","StreetName","Zip","Block","Lot","BIN","CommunityBoard","CensusTract","ManagementProgram","DoBBuildingClassID","DoBBuildingClass","LegalStories","LegalClassA","LegalClassB","RegistrationID","LifeCycle","RecordStatusID","RecordStatus"',
+);
+
+export const hpdJurisdiction = defineSource({
+  key: 'hpd_jurisdiction',
+  name: 'Buildings Subject to HPD Jurisdiction',
+  agency: 'HPD',
+  description: 'HPD building ids, BINs, legal units and stories: the unit denominators and the BIN<->BBL map.',
+  cadence: 'monthly',
+  components: [],
+  produces: { events: [], facts: ['hpd_building'] },
+  minimumRows: 300_000,
+  parts: [
+    {
+      part: 'main',
+      datasetId: 'kj4p-ruqc',
+      fileNames: ['hpd_jurisdiction.csv'],
+      header: HEADER,
+      sodaFields: sodaFieldsFor(HEADER),
+      bbl: [{ kind: 'borough_block_lot', borough: 'BoroID', block: 'Block', lot: 'Lot' }],
+      recordKey: (f) => f.raw('BuildingID') || null,
+      map: ({ f, bbl }) => {
+        const classA = f.int('LegalClassA');
+        const classB = f.int('LegalClassB');
+        const registrationId = f.int('RegistrationID');
+        return facts({
+          kind: 'hpd_building',
+          bbl: bbl as string,
+          bin: f.bin('BIN'),
+          hpd_building_id: f.int('BuildingID') as number,
+          legal_units: classA === null && classB === null ? null : (classA ?? 0) + (classB ?? 0),
+          legal_class_a: classA,
+          legal_class_b: classB,
+          stories: f.int('LegalStories'),
+          lifecycle: f.text('LifeCycle'),
+          record_status: f.text('RecordStatus'),
+          registration_id: registrationId ? registrationId : null,
+          house_number: f.text('HouseNumber'),
+          street_name: joinText(f.upper('StreetName')),
+          zipcode: f.text('Zip'),
+        });
+      },
+    },
+  ],
+});

@@ -1,0 +1,81 @@
+import { EventStatus } from '@bhis/domain';
+import { hasClassificationRule } from '../classification';
+import { defineSource } from '../definition';
+import { attributes, emit, requireDate } from '../mapping';
+import { headerOf, sodaFieldsFor } from './common';
+
+const HEADER = headerOf(
+  'Unique Key,Created Date,Closed Date,Agency,Agency Name,Complaint Type,Descriptor,Location Type,Incident Zip,Incident Address,Street Name,Cross Street 1,Cross Street 2,Intersection Street 1,Intersection Street 2,Address Type,City,Landmark,Facility Type,Status,Due Date,Resolution Description,Resolution Action Updated Date,Community Board,BBL,Borough,X Coordinate (State Plane),Y Coordinate (State Plane),Open Data Channel Type,Park Facility Name,Park Borough,Vehicle Type,Taxi Company Borough,Taxi Pick Up Location,Bridge Highway Name,Bridge Highway Direction,Road Ramp,Bridge Highway Segment,Latitude,Longitude,Location',
+);
+
+/** Agencies whose 311 requests can be about a building's condition. */
+export const HOUSING_AGENCIES: ReadonlySet<string> = new Set(['HPD', 'DOB', 'DOHMH']);
+
+function requestStatus(status: string | null): EventStatus | null {
+  if (!status) return null;
+  if (/^CLOSED$/i.test(status)) return 'closed';
+  return /OPEN|ASSIGNED|PROGRESS|PENDING|STARTED/i.test(status) ? 'open' : null;
+}
+
+/**
+ * Only housing-related requests are events: agency HPD, DOB or DOHMH and a complaint type listed in
+ * the classification table. Everything else (noise, parking...) is counted as not relevant.
+ * The Unique Key is also carried by HPD complaints: the loader counts a complaint once.
+ */
+export const nyc311 = defineSource({
+  key: 'nyc311',
+  name: '311 Service Requests (housing-related)',
+  agency: '311 / DoITT',
+  description: '311 service requests from 2010, kept when HPD, DOB or DOHMH handle a housing complaint type.',
+  cadence: 'daily',
+  components: ['complaint_burden'],
+  produces: { events: ['complaint_311'], facts: [] },
+  minimumRows: 1_000_000,
+  parts: [
+    {
+      part: 'main',
+      datasetId: 'erm2-nwe9',
+      fileNames: ['nyc311_service_requests.csv', '311_service_requests.csv', 'nyc311.csv'],
+      header: HEADER,
+      sodaFields: sodaFieldsFor(HEADER, {
+        'X Coordinate (State Plane)': 'x_coordinate_state_plane',
+        'Y Coordinate (State Plane)': 'y_coordinate_state_plane',
+      }),
+      bbl: [{ kind: 'bbl_column', column: 'BBL' }],
+      isRelevant: (f) => {
+        const agency = f.upper('Agency');
+        if (!agency || !HOUSING_AGENCIES.has(agency)) return 'not_housing_related';
+        return hasClassificationRule('complaint_311', 'Complaint Type', f.text('Complaint Type')) ? null : 'not_housing_related';
+      },
+      recordKey: (f) => f.raw('Unique Key') || null,
+      map: ({ f, event, recordKey }) => {
+        const created = requireDate(f, 'Created Date');
+        if (!created.ok) return created.outcome;
+        const type = f.text('Complaint Type');
+        const descriptor = f.text('Descriptor');
+        const status = requestStatus(f.text('Status'));
+        return emit([
+          event({
+            event_type: 'complaint_311',
+            classify_by: [['Complaint Type', type]],
+            status,
+            occurred_on: created.date,
+            closed_on: status === 'closed' ? f.date('Closed Date') : null,
+            description: [type, descriptor].filter(Boolean).join(': ') || null,
+            attributes: attributes({
+              unique_key_311: recordKey,
+              agency: f.upper('Agency'),
+              complaint_type: type,
+              descriptor,
+              location_type: f.text('Location Type'),
+              status: f.text('Status'),
+              resolution_description: f.text('Resolution Description'),
+              resolution_updated: f.date('Resolution Action Updated Date'),
+              channel: f.text('Open Data Channel Type'),
+            }),
+          }),
+        ]);
+      },
+    },
+  ],
+});

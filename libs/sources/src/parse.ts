@@ -1,0 +1,325 @@
+import { formatBbl, NormalizedEvent } from '@bhis/domain';
+import { parse as csvParser } from 'csv-parse';
+import { Readable } from 'node:stream';
+import { DEFAULT_FUTURE_YEARS, DEFAULT_MIN_YEAR } from './casts';
+import { classify } from './classification';
+import { BblLocator, BblResolver, EventDraft, MapContext, RecordOutcome, SourceDefinition, SourcePart } from './definition';
+import { diffHeader, HeaderMismatchError, headersMatch, normalizeHeaderName } from './header';
+import { CastFailureCounts, RowFields, RowFieldsOptions } from './row-fields';
+
+export interface ParseOptions {
+  /** BIN -> BBL and registration -> BBL lookups; without it, records found only by BIN are quarantined. */
+  resolver?: BblResolver;
+  /** Force a part (e.g. `omo`); by default the part whose header matches the file is used. */
+  part?: string;
+  /** Reference date for the far-future bound of date casts (defaults to now). */
+  now?: Date;
+}
+
+export interface ParsedRecord {
+  /** Line of the file where the record starts (the header is line 1). For JSON rows: the row's index + 1. */
+  lineNumber: number;
+  /** The record as read: CSV text, or the JSON object serialized. */
+  raw: string;
+  outcome: RecordOutcome;
+}
+
+export interface ParseCounters {
+  source: string;
+  part: string | null;
+  read: number;
+  ok: number;
+  quarantined: number;
+  quarantinedByReason: Record<string, number>;
+  notRelevant: number;
+  notRelevantByReason: Record<string, number>;
+  castFailures: CastFailureCounts;
+  events: number;
+  facts: number;
+}
+
+/** The records of one file, as an async iterable; `counters` are final once iteration has ended. */
+export interface SourceParse extends AsyncIterable<ParsedRecord> {
+  readonly counters: ParseCounters;
+}
+
+function emptyCounters(source: string): ParseCounters {
+  return {
+    source,
+    part: null,
+    read: 0,
+    ok: 0,
+    quarantined: 0,
+    quarantinedByReason: {},
+    notRelevant: 0,
+    notRelevantByReason: {},
+    castFailures: {},
+    events: 0,
+    facts: 0,
+  };
+}
+
+function count(counters: ParseCounters, outcome: RecordOutcome): void {
+  counters.read += 1;
+  if (outcome.kind === 'ok') {
+    counters.ok += 1;
+    counters.events += outcome.events.length;
+    counters.facts += outcome.facts.length;
+  } else if (outcome.kind === 'quarantined') {
+    counters.quarantined += 1;
+    counters.quarantinedByReason[outcome.reason] = (counters.quarantinedByReason[outcome.reason] ?? 0) + 1;
+  } else {
+    counters.notRelevant += 1;
+    counters.notRelevantByReason[outcome.reason] = (counters.notRelevantByReason[outcome.reason] ?? 0) + 1;
+  }
+}
+
+/** Picks the part whose header (or a known variant) matches; otherwise fails naming the drift. */
+export function selectPart(source: SourceDefinition, header: readonly string[], forced?: string): SourcePart {
+  const candidates = forced ? source.parts.filter((part) => part.part === forced) : source.parts;
+  if (candidates.length === 0) throw new Error(`source ${source.key} has no part "${forced}"`);
+  const match = candidates.find((part) => [part.header, ...part.headerVariants].some((expected) => headersMatch(expected, header)));
+  if (match) return match;
+  const closest = candidates
+    .map((part) => ({ part, diff: diffHeader(part.header, header) }))
+    .sort((a, b) => a.diff.missing.length + a.diff.unexpected.length - (b.diff.missing.length + b.diff.unexpected.length))[0];
+  const { missing, unexpected } = closest.diff;
+  // Same names but still no match: the file repeats a column.
+  const duplicates = missing.length === 0 && unexpected.length === 0 ? ['(duplicate column names)'] : unexpected;
+  throw new HeaderMismatchError(source.key, closest.part.part, missing, duplicates);
+}
+
+type Located = { bbl: string | null } | { outcome: RecordOutcome };
+
+function locateBbl(locators: readonly BblLocator[], f: RowFields, resolver: BblResolver | undefined): Located {
+  if (locators.length === 0) return { bbl: null };
+  let unknownIdentifier: string | null = null;
+  for (const locator of locators) {
+    switch (locator.kind) {
+      case 'bbl_column': {
+        const bbl = f.bbl(locator.column);
+        if (bbl) return { bbl };
+        break;
+      }
+      case 'borough_block_lot': {
+        const borough = f.borough(locator.borough);
+        const block = f.block(locator.block);
+        const lot = f.lot(locator.lot);
+        const bbl = borough !== null && block !== null && lot !== null ? formatBbl(borough, block, lot) : null;
+        if (bbl) return { bbl };
+        break;
+      }
+      case 'bin': {
+        const bin = f.bin(locator.column);
+        if (bin === null || !resolver) break;
+        const bbl = resolver.resolveBin(bin);
+        if (bbl) return { bbl };
+        unknownIdentifier ??= 'bin_not_in_universe';
+        break;
+      }
+      case 'registration': {
+        const id = f.int(locator.column);
+        if (id === null || id <= 0 || !resolver) break;
+        const bbl = resolver.resolveRegistration(id);
+        if (bbl) return { bbl };
+        unknownIdentifier ??= 'registration_not_in_universe';
+        break;
+      }
+    }
+  }
+  // A valid BIN that no map knows belongs to a building outside the universe (commercial, demolished):
+  // out of scope, not an error of the file.
+  return unknownIdentifier
+    ? { outcome: { kind: 'not_relevant', reason: unknownIdentifier } }
+    : { outcome: { kind: 'quarantined', reason: 'no_bbl', detail: 'no usable BBL, borough/block/lot or BIN' } };
+}
+
+interface PartRuntime {
+  source: SourceDefinition;
+  part: SourcePart;
+  fieldOptions: RowFieldsOptions;
+  resolver: BblResolver | undefined;
+  counters: ParseCounters;
+}
+
+function runtime(source: SourceDefinition, part: SourcePart, options: ParseOptions, counters: ParseCounters): PartRuntime {
+  counters.part = part.part;
+  const year = (options.now ?? new Date()).getUTCFullYear();
+  return {
+    source,
+    part,
+    resolver: options.resolver,
+    counters,
+    fieldOptions: {
+      dayFirstColumns: new Set(part.dayFirstColumns),
+      dateBounds: { minYear: DEFAULT_MIN_YEAR, maxYear: year + DEFAULT_FUTURE_YEARS },
+    },
+  };
+}
+
+function mapRecord(rt: PartRuntime, values: ReadonlyMap<string, string>): RecordOutcome {
+  const f = new RowFields(values, rt.counters.castFailures, rt.fieldOptions);
+  try {
+    const irrelevant = rt.part.isRelevant?.(f) ?? null;
+    if (irrelevant) return { kind: 'not_relevant', reason: irrelevant };
+    const recordKey = rt.part.recordKey(f);
+    if (!recordKey) return { kind: 'quarantined', reason: 'missing_record_key' };
+    const located = locateBbl(rt.part.bbl, f, rt.resolver);
+    if ('outcome' in located) return located.outcome;
+    const { bbl } = located;
+    const context: MapContext = {
+      f,
+      source: rt.source.key,
+      part: rt.part.part,
+      recordKey,
+      bbl,
+      event: (draft: EventDraft): NormalizedEvent => {
+        if (!bbl) throw new Error(`${rt.source.key} produced an event without a BBL`);
+        const { category, severity } = classify(draft.event_type, draft.classify_by);
+        return {
+          bbl,
+          source: rt.source.key,
+          source_record_id: recordKey,
+          event_type: draft.event_type,
+          category,
+          severity,
+          status: draft.status,
+          occurred_on: draft.occurred_on,
+          closed_on: draft.closed_on ?? null,
+          description: draft.description,
+          attributes: draft.attributes,
+          scoring_excluded: draft.scoring_excluded ?? false,
+        };
+      },
+    };
+    return rt.part.map(context);
+  } catch (error: unknown) {
+    return { kind: 'quarantined', reason: 'mapper_error', detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function valuesByName(header: readonly string[], record: readonly string[], aliases: Readonly<Record<string, string>>): Map<string, string> {
+  const values = new Map<string, string>();
+  header.forEach((name, index) => {
+    const trimmed = normalizeHeaderName(name);
+    values.set(aliases[trimmed] ?? trimmed, record[index] ?? '');
+  });
+  return values;
+}
+
+function newlinesInside(raw: string): number {
+  const body = raw.replace(/\r?\n$/, '');
+  let lines = 0;
+  for (const char of body) if (char === '\n') lines += 1;
+  return lines;
+}
+
+interface CsvChunk {
+  record: string[];
+  raw: string;
+  info: { lines: number };
+}
+
+async function* csvRecords(source: SourceDefinition, input: Readable, options: ParseOptions, counters: ParseCounters): AsyncGenerator<ParsedRecord> {
+  const skipped: ParsedRecord[] = [];
+  const parser = csvParser({
+    bom: true,
+    raw: true,
+    info: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    on_skip: (error, raw) => {
+      const outcome: RecordOutcome = { kind: 'quarantined', reason: 'unparseable_row', detail: error?.message ?? 'unreadable CSV' };
+      const line = error?.['lines'];
+      skipped.push({ lineNumber: typeof line === 'number' ? line : 0, raw: raw ?? '', outcome });
+      return undefined;
+    },
+  });
+  input.on('error', (error) => parser.destroy(error));
+  let header: string[] | null = null;
+  let rt: PartRuntime | null = null;
+
+  const flushSkipped = function* (): Generator<ParsedRecord> {
+    while (skipped.length > 0) {
+      const record = skipped.shift() as ParsedRecord;
+      count(counters, record.outcome);
+      yield record;
+    }
+  };
+
+  for await (const chunk of input.pipe(parser) as AsyncIterable<CsvChunk>) {
+    const lineNumber = chunk.info.lines - newlinesInside(chunk.raw);
+    if (header === null || rt === null) {
+      header = chunk.record;
+      rt = runtime(source, selectPart(source, header, options.part), options, counters);
+      continue;
+    }
+    yield* flushSkipped();
+    const outcome: RecordOutcome =
+      chunk.record.length !== header.length
+        ? { kind: 'quarantined', reason: 'wrong_column_count', detail: `${chunk.record.length} columns, expected ${header.length}` }
+        : mapRecord(rt, valuesByName(header, chunk.record, rt.part.aliases));
+    count(counters, outcome);
+    yield { lineNumber, raw: chunk.raw, outcome };
+  }
+  if (header === null) throw new HeaderMismatchError(source.key, options.part ?? source.parts[0].part, source.parts[0].header.map(normalizeHeaderName), ['(empty file)']);
+  yield* flushSkipped();
+}
+
+/**
+ * Streams a CSV export of a source (display column names) record by record. The header is checked
+ * first (HeaderMismatchError on drift); after that no record aborts the file: each one is ok
+ * (events and/or facts), quarantined with a reason, or not relevant.
+ */
+export function parseSource(source: SourceDefinition, input: Readable, options: ParseOptions = {}): SourceParse {
+  const counters = emptyCounters(source.key);
+  return { counters, [Symbol.asyncIterator]: () => csvRecords(source, input, options, counters) };
+}
+
+function sodaValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+/** A SODA JSON row (field names) as the display-named row the CSV mapper reads. */
+export function sodaRowToValues(part: SourcePart, row: Readonly<Record<string, unknown>>): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const name of part.header.map(normalizeHeaderName)) {
+    const column = part.aliases[name] ?? name;
+    const field = part.sodaFields[column];
+    values.set(column, field ? sodaValue(row[field]) : '');
+  }
+  return values;
+}
+
+async function* sodaRecords(
+  source: SourceDefinition,
+  rows: Iterable<Readonly<Record<string, unknown>>> | AsyncIterable<Readonly<Record<string, unknown>>>,
+  options: ParseOptions,
+  counters: ParseCounters,
+): AsyncGenerator<ParsedRecord> {
+  const part = options.part ? source.parts.find((candidate) => candidate.part === options.part) : source.parts.find((candidate) => candidate.datasetId);
+  if (!part) throw new Error(`source ${source.key} has no Open Data part${options.part ? ` named "${options.part}"` : ''}`);
+  const rt = runtime(source, part, options, counters);
+  let index = 0;
+  for await (const row of rows) {
+    index += 1;
+    const outcome = mapRecord(rt, sodaRowToValues(part, row));
+    count(counters, outcome);
+    yield { lineNumber: index, raw: JSON.stringify(row), outcome };
+  }
+}
+
+/** The same normalization for rows of the SODA JSON API (objects keyed by field names). */
+export function parseSodaRows(
+  source: SourceDefinition,
+  rows: Iterable<Readonly<Record<string, unknown>>> | AsyncIterable<Readonly<Record<string, unknown>>>,
+  options: ParseOptions = {},
+): SourceParse {
+  const counters = emptyCounters(source.key);
+  return { counters, [Symbol.asyncIterator]: () => sodaRecords(source, rows, options, counters) };
+}

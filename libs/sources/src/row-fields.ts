@@ -1,0 +1,116 @@
+import { BoroughCode } from '@bhis/domain';
+import {
+  Cast,
+  castBbl,
+  castBin,
+  castBlock,
+  castBoolean,
+  castBorough,
+  castCoordinates,
+  castDate,
+  castDecimal,
+  castInt,
+  castLot,
+  castText,
+  Coordinates,
+  DateCastOptions,
+} from './casts';
+
+/** Cast failures of a whole run, per column: `{ "InspectionDate": 3 }`. */
+export type CastFailureCounts = Record<string, number>;
+
+export interface RowFieldsOptions {
+  /** Columns holding day-first dates (`15/04/2024`). */
+  dayFirstColumns?: ReadonlySet<string>;
+  dateBounds?: Pick<DateCastOptions, 'minYear' | 'maxYear'>;
+}
+
+/**
+ * Typed, counted access to one record's columns (keyed by the trimmed display column name).
+ * Every getter returns null for an empty value; a value that cannot be cast also returns null but
+ * is counted in `failures` for its column and remembered for `failed(column)`.
+ */
+export class RowFields {
+  private readonly failedColumns = new Set<string>();
+
+  constructor(
+    private readonly values: ReadonlyMap<string, string>,
+    private readonly failures: CastFailureCounts,
+    private readonly options: RowFieldsOptions = {},
+  ) {}
+
+  /** The value as published, trimmed ('' when absent). Throws for a column the source does not have. */
+  raw(column: string): string {
+    const value = this.values.get(column);
+    if (value === undefined) throw new Error(`unknown column "${column}"`);
+    return value.trim();
+  }
+
+  has(column: string): boolean {
+    return this.values.has(column);
+  }
+
+  /** True when a getter already failed to cast this column in this record. */
+  failed(column: string): boolean {
+    return this.failedColumns.has(column);
+  }
+
+  text(column: string): string | null {
+    return this.take(column, castText(this.raw(column)));
+  }
+
+  upper(column: string): string | null {
+    return this.text(column)?.toUpperCase() ?? null;
+  }
+
+  int(column: string): number | null {
+    return this.take(column, castInt(this.raw(column)));
+  }
+
+  decimal(column: string): number | null {
+    return this.take(column, castDecimal(this.raw(column)));
+  }
+
+  bool(column: string): boolean | null {
+    return this.take(column, castBoolean(this.raw(column)));
+  }
+
+  date(column: string): string | null {
+    const dayFirst = this.options.dayFirstColumns?.has(column) ?? false;
+    return this.take(column, castDate(this.raw(column), { ...this.options.dateBounds, dayFirst }));
+  }
+
+  borough(column: string): BoroughCode | null {
+    return this.take(column, castBorough(this.raw(column)));
+  }
+
+  block(column: string): number | null {
+    return this.take(column, castBlock(this.raw(column)));
+  }
+
+  lot(column: string): number | null {
+    return this.take(column, castLot(this.raw(column)));
+  }
+
+  bin(column: string): number | null {
+    return this.take(column, castBin(this.raw(column)));
+  }
+
+  bbl(column: string): string | null {
+    return this.take(column, castBbl(this.raw(column)));
+  }
+
+  /** Counted under `latitude/longitude column names` joined by `+`. */
+  coordinates(latitudeColumn: string, longitudeColumn: string): Coordinates | null {
+    return this.take(`${latitudeColumn}+${longitudeColumn}`, castCoordinates(this.raw(latitudeColumn), this.raw(longitudeColumn)));
+  }
+
+  private take<T>(column: string, cast: Cast<T>): T | null {
+    if (cast.ok) return cast.value;
+    if (!this.failedColumns.has(column)) {
+      this.failedColumns.add(column);
+      this.failures[column] = (this.failures[column] ?? 0) + 1;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,41 @@
+import type { Building } from '../buildings';
+import { csvLine } from '../csv';
+import { mdyTime } from '../dates';
+import type { RodentInspection } from '../records';
+import { HEADERS } from './headers';
+import { rowBuilder } from './row';
+
+const build = rowBuilder(HEADERS.dohmh_rodents);
+
+/** Rodent inspection: BBL often blank (BORO_CODE + BLOCK padded to 5 + LOT padded to 4), some (0,0) coordinates. */
+export function rodentLine(b: Building, r: RodentInspection): string {
+  const lat = r.zeroCoordinates ? '0' : b.latitude.toFixed(12);
+  const lon = r.zeroCoordinates ? '0' : b.longitude.toFixed(12);
+  return csvLine(
+    build({
+      INSPECTION_TYPE: r.type,
+      JOB_TICKET_OR_WORK_ORDER_ID: String(r.ticket % 100000000),
+      JOB_ID: r.jobId,
+      JOB_PROGRESS: r.type === 'Initial' ? '1' : '2',
+      BBL: r.withBbl ? b.bbl : '',
+      BORO_CODE: String(b.borough.code),
+      BLOCK: String(b.block).padStart(5, '0'),
+      LOT: String(b.lot).padStart(4, '0'),
+      HOUSE_NUMBER: b.houseNumber,
+      STREET_NAME: b.street,
+      ZIP_CODE: b.zip,
+      LATITUDE: lat,
+      LONGITUDE: lon,
+      BOROUGH: b.borough.title,
+      INSPECTION_DATE: mdyTime(r.day, r.second),
+      RESULT: r.result,
+      APPROVED_DATE: mdyTime(r.day + 1, r.approvedSecond),
+      LOCATION: r.zeroCoordinates ? '(0.0, 0.0)' : `(${lat}, ${lon})`,
+      'COMMUNITY BOARD': String(b.zone.communityBoard),
+      'COUNCIL DISTRICT': String(b.zone.councilDistrict),
+      'CENSUS TRACT': b.censusTract,
+      BIN: r.withBbl ? b.bins[0] : '',
+      NTA: r.withBbl ? b.zone.nta : '',
+    }),
+  );
+}

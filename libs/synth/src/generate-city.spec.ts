@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateCity, type CityReport } from './generate-city';
+import { OUTPUT_FILES } from './formats/files';
+import { HEADERS, type SourceKey } from './formats/headers';
+import { firstLine, readCsv, readCsvObjects } from './testing/read-csv';
+
+const FIXTURES = join(__dirname, '../../../../shared/fixtures/nyc-open-data');
+const BUILDINGS = 300;
+
+function digest(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of readdirSync(dir).sort()) out[file] = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex');
+  return out;
+}
+
+describe('generateCity', () => {
+  const root = mkdtempSync(join(tmpdir(), 'synth-spec-'));
+  const dirA = join(root, 'a');
+  const dirB = join(root, 'b');
+  const dirOtherSeed = join(root, 'c');
+  const dirLater = join(root, 'later');
+  let report: CityReport;
+
+  beforeAll(async () => {
+    report = await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirA });
+    await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirB });
+    await generateCity({ buildings: BUILDINGS, seed: 43, outDir: dirOtherSeed });
+    await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirLater, asOf: '2026-12-01' });
+  }, 120_000);
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is deterministic for a seed and differs between seeds', () => {
+    const a = digest(dirA);
+    expect(digest(dirB)).toEqual(a);
+    const other = digest(dirOtherSeed);
+    expect(other['hpd_violations.csv']).not.toEqual(a['hpd_violations.csv']);
+    expect(other['pluto_latest.csv']).not.toEqual(a['pluto_latest.csv']);
+  });
+
+  it('writes one file per source plus truth.csv and reports rows and bytes', () => {
+    const files = readdirSync(dirA).sort();
+    expect(files).toEqual([...Object.values(OUTPUT_FILES), 'truth.csv'].sort());
+    const violations = report.files.find((f) => f.source === 'hpd_violations');
+    expect(violations?.rows).toBe(readCsv(join(dirA, 'hpd_violations.csv')).length - 1);
+    expect(report.totalBytes).toBeGreaterThan(0);
+  });
+
+  it('writes header lines identical to the real files', () => {
+    for (const [source, file] of Object.entries(OUTPUT_FILES) as [SourceKey, string][]) {
+      const fixture = join(FIXTURES, file);
+      let expected: string = HEADERS[source];
+      try {
+        expected = firstLine(fixture);
+      } catch {
+        // the three sets without a fixture: the documented field list
+      }
+      expect({ file, header: firstLine(join(dirA, file)) }).toEqual({ file, header: expected });
+    }
+  });
+
+  it('writes the drifted ECB header only when asked', async () => {
+    const dir = join(root, 'drift');
+    await generateCity({ buildings: 20, seed: 42, outDir: dir, headerDrift: true });
+    expect(firstLine(join(dir, 'ecb_violations.csv'))).toBe(firstLine(join(FIXTURES, 'ecb_violations_invalid_header.csv')));
+    expect(firstLine(join(dirA, 'ecb_violations.csv'))).toBe(firstLine(join(FIXTURES, 'ecb_violations.csv')));
+  });
+
+  it('spreads lots over the boroughs in realistic proportions', () => {
+    const lots = readCsvObjects(join(dirA, 'pluto_latest.csv')).filter((row) => row.unitsres !== '0');
+    expect(lots).toHaveLength(BUILDINGS);
+    const share = (b: string) => lots.filter((row) => row.borough === b).length / lots.length;
+    expect(share('QN')).toBeGreaterThan(share('MN'));
+    expect(share('BK')).toBeGreaterThan(share('BX'));
+    for (const [b, expected] of [['MN', 0.06], ['BX', 0.13], ['BK', 0.32], ['QN', 0.36], ['SI', 0.13]] as const) {
+      expect(Math.abs(share(b) - expected)).toBeLessThan(0.05);
+    }
+    expect(new Set(lots.map((row) => row.BBL)).size).toBe(lots.length);
+  });
+
+  it('draws a heavy-tailed number of events per building', () => {
+    const perBbl = new Map<string, number>();
+    for (const [file, column] of [['hpd_violations.csv', 'BBL'], ['hpd_complaints_and_problems.csv', 'BBL'], ['nyc311_service_requests.csv', 'BBL']] as const) {
+      for (const row of readCsvObjects(join(dirA, file))) perBbl.set(row[column], (perBbl.get(row[column]) ?? 0) + 1);
+    }
+    const truth = readCsvObjects(join(dirA, 'truth.csv'));
+    const counts = truth.map((row) => perBbl.get(row.bbl) ?? 0).sort((x, y) => x - y);
+    const median = counts[Math.floor(counts.length / 2)];
+    const max = counts[counts.length - 1];
+    expect(max).toBeGreaterThanOrEqual(20 * Math.max(1, median));
+    const mean = report.eventRows / BUILDINGS;
+    expect(mean).toBeGreaterThan(60);
+    expect(mean).toBeLessThan(1500);
+  });
+
+  it('concentrates heat complaints in the heat season (October to May)', () => {
+    const heat = readCsvObjects(join(dirA, 'hpd_complaints_and_problems.csv')).filter((row) => row['Major Category'] === 'HEAT/HOT WATER');
+    const inSeason = heat.filter((row) => {
+      const month = Number(row['Received Date'].slice(0, 2));
+      return month >= 10 || month <= 5;
+    });
+    expect(heat.length).toBeGreaterThan(50);
+    expect(inSeason.length / heat.length).toBeGreaterThan(0.85);
+  });
+
+  it('keeps malformed rows present but rare', () => {
+    let malformed = 0;
+    let rows = 0;
+    for (const file of Object.values(OUTPUT_FILES)) {
+      const [header, ...body] = readCsv(join(dirA, file));
+      rows += body.length;
+      malformed += body.filter((row) => row.length !== header.length).length;
+    }
+    const garbledUcp = readCsvObjects(join(dirA, 'hpd_underlying_conditions.csv')).filter((row) => /\/0\d{3}$/.test(row.ORDER_ISSUE_DATE)).length;
+    const borough0 = readCsvObjects(join(dirA, 'nyc311_service_requests.csv')).filter((row) => row.BBL.startsWith('0')).length;
+    expect(malformed).toBeGreaterThan(0);
+    expect(borough0).toBeGreaterThan(0);
+    expect((malformed + garbledUcp + borough0) / rows).toBeLessThan(0.001);
+  });
+
+  it('a later as-of date keeps the past, changes some statuses and adds records', () => {
+    const STATUS_COLUMNS = new Set(['CurrentStatusID', 'CurrentStatus', 'CurrentStatusDate', 'ViolationStatus', 'CertifiedDate']);
+    const before = new Map(readCsvObjects(join(dirA, 'hpd_violations.csv')).map((row) => [row.ViolationID, row]));
+    const after = new Map(readCsvObjects(join(dirLater, 'hpd_violations.csv')).map((row) => [row.ViolationID, row]));
+    const fixedPart = (row: Record<string, string>) => Object.keys(row).filter((column) => !STATUS_COLUMNS.has(column)).map((column) => row[column]).join('|');
+    let changed = 0;
+    const differing: string[] = [];
+    for (const [id, old] of before) {
+      const now = after.get(id);
+      if (!now || fixedPart(now) !== fixedPart(old)) differing.push(id);
+      else if (now.ViolationStatus !== old.ViolationStatus) changed++;
+    }
+    expect(differing).toEqual([]);
+    expect(changed).toBeGreaterThan(0);
+    expect(after.size).toBeGreaterThan(before.size);
+
+    const complaintsBefore = readCsvObjects(join(dirA, 'hpd_complaints_and_problems.csv'));
+    const complaintsAfter = new Map(readCsvObjects(join(dirLater, 'hpd_complaints_and_problems.csv')).map((row) => [row['Problem ID'], row]));
+    expect(complaintsBefore.every((row) => complaintsAfter.get(row['Problem ID'])?.['Received Date'] === row['Received Date'])).toBe(true);
+    expect(complaintsBefore.some((row) => complaintsAfter.get(row['Problem ID'])?.['Complaint Status'] !== row['Complaint Status'])).toBe(true);
+
+    const plutoBefore = readFileSync(join(dirA, 'pluto_latest.csv'), 'utf8');
+    expect(readFileSync(join(dirLater, 'pluto_latest.csv'), 'utf8')).toBe(plutoBefore);
+  });
+
+  it('writes truth.csv with a backtest label 12 months before the as-of date', () => {
+    const truth = readCsvObjects(join(dirA, 'truth.csv'));
+    expect(truth).toHaveLength(BUILDINGS);
+    const labelled = truth.filter((row) => row.serious_12m_after_cut === '1');
+    expect(labelled.length).toBeGreaterThan(0);
+    expect(labelled.length).toBeLessThan(BUILDINGS / 2);
+    for (const row of labelled) expect(row.first_serious_after_cut >= '2025-11-01' && row.first_serious_after_cut <= '2026-11-01').toBe(true);
+  });
+});

@@ -1,0 +1,52 @@
+import type { Building } from './buildings';
+import { csvLine } from './csv';
+import { dayOf, isoDay } from './dates';
+import type { SeriousOutcome, SimulationResult } from './history';
+import { latentAt, type LatentProcess } from './latent';
+
+/**
+ * truth.csv: the hidden state behind the public files, for the scoring validation harness only.
+ *
+ * Columns:
+ * - bbl, borough, units, size_class, owner_id, owner_kind, trajectory (improving | stable | declining)
+ * - latent_YYYY: latent distress (0-1) on January 1 of each year of the window
+ * - latent_cut, latent_as_of: latent distress on the cut date (as-of minus 365 days) and on the as-of date
+ * - serious_before_cut_12m: number of serious outcomes in the 12 months up to the cut date
+ * - first_serious_after_cut, first_serious_after_cut_type: first serious outcome in (cut, as-of]
+ *   (ISO date and type, blank if none)
+ * - serious_12m_after_cut: 1 if there is one, else 0 (the backtest label)
+ * - first_serious_after_as_of, first_serious_after_as_of_type, serious_12m_after_as_of: the same for
+ *   the 12 months after the as-of date (the future the public files do not show yet)
+ *
+ * Serious outcomes: hpd_vacate, fdny_vacate, dob_vacate, aep_entry, ucp_order, emergency_repair
+ * (non-disaster, $1,000 or more), class_c_spike (a month with at least max(3, 15% of units) class C
+ * violations; dated on the month's last day).
+ */
+export function truthHeader(firstYear: number, lastYear: number): string {
+  const years: string[] = [];
+  for (let y = firstYear; y <= lastYear; y++) years.push(`latent_${y}`);
+  return [
+    'bbl', 'borough', 'units', 'size_class', 'owner_id', 'owner_kind', 'trajectory', ...years, 'latent_cut', 'latent_as_of',
+    'serious_before_cut_12m', 'first_serious_after_cut', 'first_serious_after_cut_type', 'serious_12m_after_cut',
+    'first_serious_after_as_of', 'first_serious_after_as_of_type', 'serious_12m_after_as_of',
+  ].join(',');
+}
+
+function firstIn(serious: readonly { day: number; outcome: SeriousOutcome }[], from: number, to: number): { day: number; outcome: SeriousOutcome } | null {
+  let best: { day: number; outcome: SeriousOutcome } | null = null;
+  for (const s of serious) if (s.day > from && s.day <= to && (best === null || s.day < best.day)) best = s;
+  return best;
+}
+
+export function truthLine(b: Building, latent: LatentProcess, result: SimulationResult, firstYear: number, lastYear: number, asOf: number): string {
+  const cut = asOf - 365;
+  const fields: string[] = [b.bbl, String(b.borough.code), String(b.units), b.sizeClass, String(b.owner.id), b.owner.kind, latent.trajectory];
+  for (let y = firstYear; y <= lastYear; y++) fields.push(latentAt(latent, dayOf(y, 1, 1)).toFixed(4));
+  fields.push(latentAt(latent, cut).toFixed(4), latentAt(latent, asOf).toFixed(4));
+  fields.push(String(result.serious.filter((s) => s.day > cut - 365 && s.day <= cut).length));
+  const afterCut = firstIn(result.serious, cut, asOf);
+  fields.push(afterCut ? isoDay(afterCut.day) : '', afterCut ? afterCut.outcome : '', afterCut ? '1' : '0');
+  const afterAsOf = firstIn(result.serious, asOf, asOf + 365);
+  fields.push(afterAsOf ? isoDay(afterAsOf.day) : '', afterAsOf ? afterAsOf.outcome : '', afterAsOf ? '1' : '0');
+  return csvLine(fields);
+}

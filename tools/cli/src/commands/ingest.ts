@@ -1,0 +1,184 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import type { Pool } from 'pg';
+import { pgPool } from '@bhis/db';
+import { enqueueIngest, getRun, IngestRequestError, IngestRunRow, latestRuns } from '@bhis/ingestion';
+import type { IngestInput } from '@bhis/queue';
+import { enqueueScoring } from '@bhis/score-runner';
+import { SOURCES, sourceForFile } from '@bhis/sources';
+import { CliError, withDataSource } from '../context';
+import { printJson, printRows } from '../output';
+import { isInteractive, ProgressDisplay } from '../progress';
+import { warnWithoutWorkers, withQueue } from '../queues';
+
+interface IngestOptions {
+  source?: string;
+  file?: string;
+  url?: string;
+  download?: boolean;
+  dir?: string;
+  status?: boolean;
+  wait?: boolean;
+  force?: boolean;
+  score?: boolean;
+  observedOn?: string;
+  json?: boolean;
+}
+
+function isoDay(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError('must be a date YYYY-MM-DD');
+  return value;
+}
+
+const FINAL = new Set(['succeeded', 'failed', 'skipped']);
+
+/** Polls a run until it ends, showing progress on a terminal. */
+export async function waitForRun(pool: Pool, runId: string, label: string, interactive: boolean): Promise<IngestRunRow> {
+  const display = new ProgressDisplay(interactive, label);
+  try {
+    for (;;) {
+      const run = await getRun(pool, runId);
+      if (!run) throw new CliError(`Run ${runId} disappeared`);
+      const p = run.progress;
+      if (p.bytes !== undefined) display.update({ done: Math.round(p.bytes / 1e4) / 100, total: p.total_bytes ? Math.round(p.total_bytes / 1e4) / 100 : null, unit: 'MB', bytes: p.bytes });
+      if (FINAL.has(run.status)) return run;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+  } finally {
+    display.stop();
+  }
+}
+
+function summarize(run: IngestRunRow): Record<string, unknown> {
+  const c = run.counts;
+  return {
+    source: run.source,
+    run_id: run.id,
+    status: run.status,
+    read: c.read ?? null,
+    loaded: c.loaded ?? null,
+    quarantined: c.quarantined ?? null,
+    out_of_scope: c.out_of_scope ?? null,
+    inserted: c.events && c.facts ? c.events.inserted + c.facts.inserted : null,
+    updated: c.events && c.facts ? c.events.updated + c.facts.updated : null,
+    status_changes: c.events?.status_changes ?? null,
+    seconds: run.duration_ms !== null ? Math.round(run.duration_ms / 100) / 10 : null,
+    error: run.error,
+  };
+}
+
+function inputOf(options: IngestOptions): IngestInput {
+  const given = [options.file, options.url, options.download].filter(Boolean).length;
+  if (given !== 1) throw new CliError('Give exactly one of --file, --url or --download with --source');
+  if (options.file) return { kind: 'file', path: path.resolve(options.file) };
+  if (options.url) return { kind: 'url', url: options.url };
+  return { kind: 'download' };
+}
+
+/** Files of a directory that a source recognises, in load order (buildings and maps first). */
+export function recognisedFiles(dir: string): { file: string; source: string }[] {
+  const order = new Map(SOURCES.map((s, i) => [s.key, i]));
+  return readdirSync(dir)
+    .map((name) => ({ file: path.join(dir, name), match: sourceForFile(name) }))
+    .filter((x) => x.match && statSync(x.file).isFile())
+    .map((x) => ({ file: x.file, source: x.match!.source.key }))
+    .sort((a, b) => (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0) || a.file.localeCompare(b.file));
+}
+
+export function ingestCommand(): Command {
+  return new Command('ingest')
+    .description('Queue ingest runs for the ingest worker, and watch them')
+    .option('--source <key>', `source key (${SOURCES.length} sources; see --status)`)
+    .option('--file <path>', 'a local file in the source\'s published CSV format')
+    .option('--url <url>', 'a URL serving the source\'s CSV export')
+    .option('--download', 'download from NYC Open Data (skipped when unchanged; incremental when loaded before)')
+    .option('--dir <dir>', 'every recognised file of a directory, in load order (waits for each)')
+    .option('--status', 'show every source with its last run')
+    .option('--wait', 'wait for the run to finish (progress bar on a terminal)')
+    .option('--force', 'queue again even if the same input was already ingested today')
+    .option('--score', 'queue an incremental scoring run when the ingest succeeds')
+    .option('--observed-on <date>', 'day the data was observed: dates status-change events (default today)', isoDay)
+    .option('--json', 'print JSON')
+    .action(async (options: IngestOptions) => {
+      if (options.status) return showStatus(Boolean(options.json));
+      if (options.dir) return ingestDirectory(options);
+      if (!options.source) throw new CliError('Give --source KEY (with --file, --url or --download), --dir DIR, or --status');
+      const input = inputOf(options);
+      await withDataSource((ds) =>
+        withQueue('ingest', async (queue) => {
+          const pool = pgPool(ds);
+          await warnWithoutWorkers(queue, 'npm run start:ingest');
+          const queued = await enqueueIngest(queue, pool, {
+            source: options.source!,
+            input,
+            trigger: 'cli',
+            force: options.force,
+            scoreAfter: options.score,
+            observedOn: options.observedOn,
+          }).catch((error: unknown) => {
+            throw error instanceof IngestRequestError ? new CliError(error.message) : error;
+          });
+          if (!options.wait) {
+            if (options.json) return printJson({ run_id: queued.runId, job_id: queued.jobId, created: queued.created });
+            process.stdout.write(`${queued.created ? 'Queued' : 'Already queued or done today:'} run ${queued.runId} (job ${queued.jobId}).\n`);
+            return;
+          }
+          const run = await waitForRun(pool, queued.runId, options.source!, isInteractive(options.json));
+          if (options.json) printJson({ ...summarize(run), counts: run.counts });
+          else printRows([summarize(run)], false);
+          if (run.status === 'failed') process.exitCode = 1;
+        }),
+      );
+    });
+}
+
+async function showStatus(json: boolean): Promise<void> {
+  await withDataSource(async (ds) => {
+    const rows = await latestRuns(pgPool(ds));
+    printRows(
+      rows.map((r) => ({
+        source: r.source,
+        last_refreshed_at: r.last_refreshed_at,
+        records: Number(r.records),
+        last_run: r.id ?? null,
+        status: r.status ?? 'never_run',
+        read: r.counts?.read ?? null,
+        quarantined: r.counts?.quarantined ?? null,
+        error: r.error ?? null,
+      })),
+      json,
+    );
+  });
+}
+
+async function ingestDirectory(options: IngestOptions): Promise<void> {
+  const files = recognisedFiles(path.resolve(options.dir!));
+  if (files.length === 0) throw new CliError(`No file in ${options.dir} is recognised by a source (e.g. hpd_violations.csv, pluto_latest.csv)`);
+  await withDataSource((ds) =>
+    withQueue('ingest', async (queue) => {
+      const pool = pgPool(ds);
+      await warnWithoutWorkers(queue, 'npm run start:ingest');
+      const summaries: Record<string, unknown>[] = [];
+      for (const { file, source } of files) {
+        const queued = await enqueueIngest(queue, pool, {
+          source,
+          input: { kind: 'file', path: file },
+          trigger: 'cli',
+          force: options.force,
+          observedOn: options.observedOn,
+        });
+        const run = await waitForRun(pool, queued.runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
+        summaries.push({ file: path.basename(file), ...summarize(run) });
+        if (run.status === 'failed') process.exitCode = 1;
+      }
+      printRows(summaries, Boolean(options.json));
+      if (options.score) {
+        await withQueue('scoring', async (scoring) => {
+          const run = await enqueueScoring(scoring, pool, { kind: 'incremental', trigger: 'cli' });
+          if (!options.json) process.stdout.write(`Queued scoring run ${run.runId}.\n`);
+        });
+      }
+    }),
+  );
+}
