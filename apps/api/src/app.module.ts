@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@bhis/config';
 import { AdminModule } from '@bhis/admin-api';
 import { ApiPlatformModule } from '@bhis/api-platform';
+import { PortfolioApiModule } from '@bhis/portfolio';
 import { ReadApiModule } from '@bhis/read-api';
 
 /** The API application: the platform plus the feature modules. */
@@ -10,7 +11,7 @@ export class AppModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ApiPlatformModule.forRoot(config), AdminModule, ReadApiModule],
+      imports: [ApiPlatformModule.forRoot(config), AdminModule, ReadApiModule, PortfolioApiModule],
     };
   }
 }

@@ -58,7 +58,7 @@ async function sourceFreshness(pool: Pool): Promise<SourceFreshnessMap> {
 }
 
 /** The BBLs a run scores, in order, chunk by chunk (keyset pagination). */
-async function nextTargets(pool: Pool, request: ScoringRequest, startedAt: Date, after: string, limit: number): Promise<string[]> {
+async function nextTargets(pool: Pool, request: ScoringRequest, startedAt: string, after: string, limit: number): Promise<string[]> {
   if (request.bbls) {
     const { rows } = await pool.query<{ bbl: string }>(
       `SELECT bbl FROM buildings WHERE bbl = ANY($1::char(10)[]) AND bbl > $2 ORDER BY bbl LIMIT $3`,
@@ -70,18 +70,18 @@ async function nextTargets(pool: Pool, request: ScoringRequest, startedAt: Date,
     request.kind === 'full'
       ? `SELECT bbl FROM buildings WHERE bbl > $1 ORDER BY bbl LIMIT $2`
       : `SELECT d.bbl FROM dirty_buildings d JOIN buildings b ON b.bbl = d.bbl
-          WHERE d.marked_at <= $3 AND d.bbl > $1 ORDER BY d.bbl LIMIT $2`;
+          WHERE d.marked_at <= $3::timestamptz AND d.bbl > $1 ORDER BY d.bbl LIMIT $2`;
   const values = request.kind === 'full' ? [after, limit] : [after, limit, startedAt];
   const { rows } = await pool.query<{ bbl: string }>(sql, values);
   return rows.map((r) => r.bbl);
 }
 
-async function countTargets(pool: Pool, request: ScoringRequest, startedAt: Date): Promise<number> {
+async function countTargets(pool: Pool, request: ScoringRequest, startedAt: string): Promise<number> {
   if (request.bbls) return request.bbls.length;
   const { rows } = await pool.query<{ n: number }>(
     request.kind === 'full'
       ? `SELECT count(*)::int AS n FROM buildings`
-      : `SELECT count(*)::int AS n FROM dirty_buildings WHERE marked_at <= $1`,
+      : `SELECT count(*)::int AS n FROM dirty_buildings WHERE marked_at <= $1::timestamptz`,
     request.kind === 'full' ? [] : [startedAt],
   );
   return rows[0].n;
@@ -96,7 +96,8 @@ async function countTargets(pool: Pool, request: ScoringRequest, startedAt: Date
 export async function runScoring(pool: Pool, request: ScoringRequest): Promise<ScoringCounts> {
   const chunkSize = request.chunkSize ?? 2000;
   const names = stagingNames(request.runId);
-  const startedAt = (await pool.query<{ now: Date }>('SELECT now()')).rows[0].now;
+  // as text: a JS Date would drop the microseconds and miss buildings marked in the same millisecond
+  const startedAt = (await pool.query<{ now: string }>('SELECT now()::text AS now')).rows[0].now;
   const run: RunContext = {
     asOf: request.asOf,
     sources: await sourceFreshness(pool),
@@ -231,9 +232,9 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
         [request.runId, request.asOf, SCORER_ID],
       );
       if (request.bbls) {
-        await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1 AND bbl = ANY($2::char(10)[])`, [startedAt, request.bbls]);
+        await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz AND bbl = ANY($2::char(10)[])`, [startedAt, request.bbls]);
       } else {
-        await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1`, [startedAt]);
+        await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz`, [startedAt]);
       }
     }
     await client.query(

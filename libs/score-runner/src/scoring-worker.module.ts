@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { pgPool } from '@bhis/db';
-import { ScoringJob, startWorker } from '@bhis/queue';
+import { QUEUES, ScoringJob, startWorker } from '@bhis/queue';
+import { enqueueCrossingDispatch } from '@bhis/webhooks';
 import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
 import { finishScoringRun, markScoringRunning, recordScoringProgress } from './run-records';
 import { runScoring, ScoringCounts } from './scoring-run';
@@ -12,24 +13,21 @@ import { runScoring, ScoringCounts } from './scoring-run';
 type ScoreJob = Job<Extract<ScoringJob, { name: 'score' }>['data']>;
 type BackfillJob = Job<Extract<ScoringJob, { name: 'backfill' }>['data']>;
 
-/** Hooks run after a scoring run that changed current scores (the portfolio monitors use it). */
-export const AFTER_SCORING_RUN = Symbol('bhis:after-scoring-run');
-export type AfterScoringRun = (runId: string, counts: ScoringCounts) => Promise<void>;
-
 /** Consumes the `scoring` queue: full and incremental runs, and history backfills. */
 @Injectable()
 export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ScoringProcessor.name);
   private worker: Worker | undefined;
+  private webhooks: Queue | undefined;
 
   constructor(
     @Inject(WORKER_CONFIG) private readonly config: AppConfig,
     @Inject(WORKER_REDIS) private readonly redis: Redis,
     @Inject(WORKER_DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(AFTER_SCORING_RUN) private readonly afterRun: AfterScoringRun[],
   ) {}
 
   onApplicationBootstrap(): void {
+    this.webhooks = new Queue(QUEUES.webhooks, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
     this.worker = startWorker(
       'scoring',
       { score: (job) => this.score(job), backfill: (job) => this.backfill(job) },
@@ -76,7 +74,8 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
           }
         },
       });
-      for (const hook of this.afterRun) await hook(runId, counts);
+      // the portfolio monitors turn the run's grade crossings into webhook deliveries
+      if (counts.crossings > 0 && this.webhooks) await enqueueCrossingDispatch(this.webhooks, runId);
       return counts;
     });
   }
@@ -98,11 +97,9 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
+    await this.webhooks?.close();
   }
 }
 
-@Module({
-  providers: [ScoringProcessor, { provide: AFTER_SCORING_RUN, useValue: [] }],
-  exports: [ScoringProcessor],
-})
+@Module({ providers: [ScoringProcessor] })
 export class ScoringWorkerModule {}

@@ -4,6 +4,7 @@ import { demoCommand } from './commands/demo';
 import { ingestCommand } from './commands/ingest';
 import { keysCommand } from './commands/keys';
 import { scoreCommand } from './commands/score';
+import { synthCommand } from './commands/synth';
 
 export function buildProgram(): Command {
   const program = new Command('bhis')
@@ -15,5 +16,6 @@ export function buildProgram(): Command {
   program.addCommand(demoCommand());
   program.addCommand(ingestCommand());
   program.addCommand(scoreCommand());
+  program.addCommand(synthCommand());
   return program;
 }

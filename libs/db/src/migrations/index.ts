@@ -2,7 +2,8 @@ import { ApiKeys1763700000000 } from './1763700000000-api-keys';
 import { DataModel1763700100000 } from './1763700100000-data-model';
 import { IngestSupport1763700200000 } from './1763700200000-ingest-support';
 import { ScoreDocuments1763700300000 } from './1763700300000-score-documents';
+import { Monitors1763700400000 } from './1763700400000-monitors';
 import { ReadApiIndexes1763700500000 } from './1763700500000-read-api-indexes';
 
 /** Every migration, in order. New migrations are appended here. */
-export const MIGRATIONS = [ApiKeys1763700000000, DataModel1763700100000, IngestSupport1763700200000, ScoreDocuments1763700300000, ReadApiIndexes1763700500000];
+export const MIGRATIONS = [ApiKeys1763700000000, DataModel1763700100000, IngestSupport1763700200000, ScoreDocuments1763700300000, Monitors1763700400000, ReadApiIndexes1763700500000];

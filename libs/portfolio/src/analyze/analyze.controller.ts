@@ -1,0 +1,39 @@
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { DataSource } from 'typeorm';
+import { DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
+import { poolGetter } from '@bhis/db';
+import { successEnvelope } from '@bhis/envelope';
+import { partitionBbls } from '../bbl-list';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '../openapi';
+import { BblListRequestDto, PortfolioAnalysisDto } from './analyze.dto';
+import { analyzePortfolio } from './portfolio-analysis';
+
+@ApiTags('Portfolio')
+@ApiKeyAuth()
+@Controller('api/v1/portfolio/analyze')
+export class AnalyzeController {
+  private readonly pool: ReturnType<typeof poolGetter>;
+
+  constructor(@Inject(DATA_SOURCE) dataSource: DataSource) {
+    this.pool = poolGetter(dataSource);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequireScope('portfolio:read')
+  @ApiOperation({
+    summary: 'Risk analysis of up to 10,000 buildings',
+    description:
+      'Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary. ' +
+      'Costs 1 rate-limit unit per 100 BBLs (at least 5).',
+  })
+  @ApiBody({ type: BblListRequestDto })
+  @ApiEnvelopeResponse(PortfolioAnalysisDto, { description: 'The analysis.' })
+  @ApiErrorResponses('invalid_request', 'too_many_bbls', 'payload_too_large')
+  async analyze(@Req() req: Request, @Body() body: BblListRequestDto) {
+    const analysis = await analyzePortfolio(this.pool(), partitionBbls(body.bbls));
+    return successEnvelope(platformState(req), analysis);
+  }
+}

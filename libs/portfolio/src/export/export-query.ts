@@ -1,0 +1,67 @@
+import { normalizeAddress, parseBorough } from '@bhis/domain';
+import { ApiError } from '@bhis/envelope';
+import { partitionBbls, PORTFOLIO_BBL_LIMIT } from '../bbl-list';
+import type { ExportRequestDto } from './export.dto';
+
+export interface SqlQuery {
+  text: string;
+  values: unknown[];
+}
+
+const COLUMNS = `b.bbl::text AS bbl, b.address, b.borough, b.zipcode, b.residential_units, b.owner_name,
+  s.total_score, s.health_score, s.grade::text AS grade, s.label, s.components, s.counts, s.confidence, s.flags,
+  s.scorer_id, to_char(s.as_of, 'YYYY-MM-DD') AS as_of`;
+
+const FILTERS = ['address', 'borough', 'zipcode', 'grade', 'owner', 'building_class', 'min_score', 'max_score'] as const;
+
+function likeEscape(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The rows of an export: the requested BBLs in request order (invalid and unknown ones skipped), or the
+ * buildings matching the search filters, worst first, at most 10,000.
+ */
+export function buildExportQuery(request: ExportRequestDto): SqlQuery {
+  const used = FILTERS.filter((f) => request[f] !== undefined);
+  if (request.bbls !== undefined) {
+    if (used.length > 0) throw new ApiError('invalid_request', `Send either "bbls" or search filters, not both (got ${used.join(', ')}).`);
+    const { valid } = partitionBbls(request.bbls);
+    return {
+      text: `SELECT ${COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS r(bbl, ord)
+               JOIN building_scores s ON s.bbl = r.bbl::char(10) JOIN buildings b ON b.bbl = s.bbl
+              ORDER BY r.ord`,
+      values: [valid],
+    };
+  }
+  if (used.length === 0) {
+    throw new ApiError('invalid_request', `Send "bbls" or at least one search filter (${FILTERS.join(', ')}).`);
+  }
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (request.address !== undefined) {
+    const normalized = normalizeAddress(request.address);
+    if (!normalized) throw new ApiError('invalid_request', '"address" has no letters or digits.');
+    where.push(`b.address_search LIKE ${param(`%${likeEscape(normalized)}%`)}`);
+  }
+  if (request.borough !== undefined) where.push(`b.borough = ${param(parseBorough(request.borough))}`);
+  if (request.zipcode !== undefined) where.push(`b.zipcode = ${param(request.zipcode)}`);
+  if (request.grade !== undefined) {
+    const grades = (typeof request.grade === 'string' ? request.grade.split(',') : request.grade).map((g) => g.trim().toUpperCase());
+    where.push(`s.grade = ANY (${param(grades)}::bpchar[])`);
+  }
+  if (request.owner !== undefined) where.push(`upper(b.owner_name) LIKE ${param(`%${likeEscape(request.owner.toUpperCase())}%`)}`);
+  if (request.building_class !== undefined) where.push(`b.building_class LIKE ${param(`${likeEscape(request.building_class.toUpperCase())}%`)}`);
+  if (request.min_score !== undefined) where.push(`s.total_score >= ${param(request.min_score)}`);
+  if (request.max_score !== undefined) where.push(`s.total_score <= ${param(request.max_score)}`);
+  return {
+    text: `SELECT ${COLUMNS} FROM building_scores s JOIN buildings b ON b.bbl = s.bbl
+            WHERE ${where.join(' AND ')}
+            ORDER BY s.total_score DESC, s.bbl LIMIT ${PORTFOLIO_BBL_LIMIT}`,
+    values,
+  };
+}

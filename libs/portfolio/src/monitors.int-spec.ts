@@ -1,0 +1,172 @@
+import { Pool } from 'pg';
+import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { call, createKeys, dataOf, errorOf, PortfolioTestApi, startPortfolioApi } from './testing/portfolio-test-api';
+
+interface MonitorView {
+  id: string;
+  name: string;
+  webhook_url: string;
+  grades: string[] | null;
+  bbl_count: number;
+  status: string;
+  bbls?: string[];
+  _links: Record<string, string>;
+}
+
+const PUBLIC_URL = 'http://93.184.215.14/hooks/bhis';
+const BBLS = ['2012340001', '2012340002'];
+
+describe('portfolio monitors API (real Postgres and Redis)', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let api: PortfolioTestApi;
+  let owner: string;
+  let other: string;
+  let readOnly: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 2 });
+    api = await startPortfolioApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix() });
+    [{ key: owner }, { key: other }, { key: readOnly }] = await createKeys(db.url, [
+      { name: 'owner' },
+      { name: 'other' },
+      { name: 'read only', scopes: ['portfolio:read'] },
+    ]);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await pool?.end();
+    await db?.drop();
+  });
+
+  const create = (key: string, body: Record<string, unknown>) => call(api.url, key, 'POST', '/api/v1/portfolio/monitor', body);
+
+  it('creates a monitor and returns its signing secret once', async () => {
+    const res = await create(owner, { name: '  Bronx portfolio ', bbls: [...BBLS, BBLS[0]], webhook_url: PUBLIC_URL, grades: ['F', 'D', 'F'] });
+    expect(res.status).toBe(201);
+    const { monitor, secret } = dataOf<{ monitor: MonitorView; secret: string }>(res);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64').length).toBeGreaterThanOrEqual(24);
+    expect(monitor).toMatchObject({ name: 'Bronx portfolio', webhook_url: PUBLIC_URL, grades: ['D', 'F'], bbl_count: 2, status: 'active', bbls: BBLS });
+    expect(res.headers.get('location')).toBe(`${api.url}/api/v1/portfolio/monitor/${monitor.id}`);
+
+    const read = await call(api.url, owner, 'GET', `/api/v1/portfolio/monitor/${monitor.id}`);
+    expect(read.status).toBe(200);
+    expect(dataOf<{ monitor: MonitorView }>(read).monitor).toMatchObject({ id: monitor.id, bbls: BBLS });
+    expect(read.text).not.toContain(secret);
+    expect((await call(api.url, owner, 'GET', '/api/v1/portfolio/monitor')).text).not.toContain(secret);
+  });
+
+  it('keeps monitors private to the key that created them (404 for any other key)', async () => {
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(owner, { name: 'private', bbls: BBLS, webhook_url: PUBLIC_URL }));
+    for (const [method, path] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['POST', '/test'],
+      ['GET', '/deliveries'],
+    ] as const) {
+      const res = await call(api.url, other, method, `/api/v1/portfolio/monitor/${monitor.id}${path}`);
+      expect(res.status).toBe(404);
+      expect(errorOf(res).code).toBe('not_found');
+    }
+    const list = dataOf<{ monitors: MonitorView[] }>(await call(api.url, other, 'GET', '/api/v1/portfolio/monitor'));
+    expect(list.monitors).toEqual([]);
+    expect((await call(api.url, owner, 'GET', `/api/v1/portfolio/monitor/${monitor.id}`)).status).toBe(200);
+  });
+
+  it('answers 400 for a malformed id and 404 for an unknown one', async () => {
+    expect(errorOf(await call(api.url, owner, 'GET', '/api/v1/portfolio/monitor/not-an-id')).code).toBe('invalid_request');
+    expect(errorOf(await call(api.url, owner, 'GET', '/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000000')).code).toBe('not_found');
+  });
+
+  it('paginates the list with a cursor, newest first, without gaps or duplicates', async () => {
+    const [{ key }] = await createKeys(db.url, [{ name: 'pager' }]);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(dataOf<{ monitor: MonitorView }>(await create(key, { name: `m${i}`, bbls: BBLS, webhook_url: PUBLIC_URL })).monitor.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await call(api.url, key, 'GET', `/api/v1/portfolio/monitor?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...dataOf<{ monitors: MonitorView[] }>(res).monitors.map((m) => m.id));
+      cursor = (res.body as { pagination: { next_cursor: string | null } }).pagination.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    expect(errorOf(await call(api.url, key, 'GET', '/api/v1/portfolio/monitor?cursor=garbage')).code).toBe('invalid_request');
+    expect(errorOf(await call(api.url, key, 'GET', '/api/v1/portfolio/monitor?limit=500')).code).toBe('invalid_request');
+  });
+
+  it('validates BBLs, grades, name and the BBL count', async () => {
+    const bad = await create(owner, { name: 'x', bbls: ['2012340001', '12345', '0000000000'], webhook_url: PUBLIC_URL });
+    expect(errorOf(bad).code).toBe('invalid_bbl');
+    expect(errorOf(bad).message).toContain('"12345"');
+    expect(errorOf(bad).message).toContain('"0000000000"');
+    const tooMany = await create(owner, { name: 'x', bbls: Array.from({ length: 10_001 }, () => '2012340001'), webhook_url: PUBLIC_URL });
+    expect(errorOf(tooMany).code).toBe('too_many_bbls');
+    expect(errorOf(await create(owner, { name: 'x', bbls: BBLS, webhook_url: PUBLIC_URL, grades: ['E'] })).message).toMatch(/grades/);
+    expect(errorOf(await create(owner, { name: 'x'.repeat(101), bbls: BBLS, webhook_url: PUBLIC_URL })).message).toMatch(/name/);
+    expect(errorOf(await create(owner, { name: '   ', bbls: BBLS, webhook_url: PUBLIC_URL })).message).toMatch(/name/);
+    expect(errorOf(await create(owner, { name: 'x', bbls: [], webhook_url: PUBLIC_URL })).code).toBe('invalid_request');
+    expect((await create(readOnly, { name: 'x', bbls: BBLS, webhook_url: PUBLIC_URL })).status).toBe(403);
+  });
+
+  it.each([
+    ['http://10.0.0.1/hook', /private/],
+    ['http://192.168.0.10/hook', /private/],
+    ['http://127.0.0.1:8080/hook', /loopback/],
+    ['http://localhost:8080/hook', /"localhost" resolves to .* loopback/],
+    ['http://[::1]/hook', /loopback/],
+    ['http://169.254.169.254/latest/meta-data/', /link-local/],
+    ['http://[::ffff:169.254.169.254]/', /link-local/],
+    ['http://100.64.0.1/hook', /carrier-grade NAT/],
+    ['ftp://example.com/hook', /http or https/],
+  ])('refuses the webhook URL %s (SSRF)', async (url, problem) => {
+    const res = await create(owner, { name: 'ssrf', bbls: BBLS, webhook_url: url });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).code).toBe('invalid_request');
+    expect(errorOf(res).message).toMatch(/webhook_url/);
+    expect(errorOf(res).message).toMatch(problem);
+  });
+
+  it('queues a signed test event through the outbox and lists deliveries', async () => {
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(owner, { name: 'test me', bbls: BBLS, webhook_url: PUBLIC_URL }));
+    const res = await call(api.url, owner, 'POST', `/api/v1/portfolio/monitor/${monitor.id}/test`);
+    expect(res.status).toBe(202);
+    const { delivery } = dataOf<{ delivery: { id: string; webhook_id: string; event_type: string; status: string } }>(res);
+    expect(delivery).toMatchObject({ event_type: 'monitor.test', status: 'pending', webhook_id: expect.stringMatching(/^msg_[0-9a-f]{32}$/) });
+
+    const { rows } = await pool.query(`SELECT payload FROM webhook_deliveries WHERE id = $1`, [delivery.id]);
+    expect(JSON.parse(rows[0].payload)).toMatchObject({ type: 'monitor.test', data: { monitor_id: monitor.id } });
+
+    const list = await call(api.url, owner, 'GET', `/api/v1/portfolio/monitor/${monitor.id}/deliveries`);
+    expect(list.status).toBe(200);
+    const { deliveries } = dataOf<{ deliveries: { id: string; status: string; attempt_log: unknown[] }[] }>(list);
+    expect(deliveries).toEqual([expect.objectContaining({ id: delivery.id, status: 'pending', attempt_log: [] })]);
+  });
+
+  it('deletes a monitor', async () => {
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(owner, { name: 'delete me', bbls: BBLS, webhook_url: PUBLIC_URL }));
+    const res = await call(api.url, owner, 'DELETE', `/api/v1/portfolio/monitor/${monitor.id}`);
+    expect(res.status).toBe(200);
+    expect(dataOf(res)).toEqual({ id: monitor.id, deleted: true });
+    expect((await call(api.url, owner, 'GET', `/api/v1/portfolio/monitor/${monitor.id}`)).status).toBe(404);
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM monitor_buildings WHERE monitor_id = $1`, [monitor.id]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('accepts loopback targets only when WEBHOOK_ALLOW_LOOPBACK is set', async () => {
+    const local = await startPortfolioApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), WEBHOOK_ALLOW_LOOPBACK: 'true' });
+    try {
+      const ok = await call(local.url, owner, 'POST', '/api/v1/portfolio/monitor', { name: 'local', bbls: BBLS, webhook_url: 'http://127.0.0.1:9999/hook' });
+      expect(ok.status).toBe(201);
+      const viaName = await call(local.url, owner, 'POST', '/api/v1/portfolio/monitor', { name: 'local', bbls: BBLS, webhook_url: 'http://localhost:9999/hook' });
+      expect(viaName.status).toBe(201);
+      const stillPrivate = await call(local.url, owner, 'POST', '/api/v1/portfolio/monitor', { name: 'lan', bbls: BBLS, webhook_url: 'http://10.1.1.1/hook' });
+      expect(stillPrivate.status).toBe(400);
+    } finally {
+      await local.close();
+    }
+  });
+});

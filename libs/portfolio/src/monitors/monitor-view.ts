@@ -1,0 +1,24 @@
+import type { MonitorRecord } from '@bhis/webhooks';
+import type { MonitorDto } from './monitor.dto';
+
+export function monitorLinks(base: string, id: string): Record<string, string> {
+  const self = `${base}/api/v1/portfolio/monitor/${id}`;
+  return { self, deliveries: `${self}/deliveries`, test: `${self}/test` };
+}
+
+/** The API shape of a monitor (never the signing secret). */
+export function monitorView(monitor: MonitorRecord, base: string): MonitorDto {
+  return {
+    id: monitor.id,
+    name: monitor.name,
+    webhook_url: monitor.webhookUrl,
+    grades: monitor.grades,
+    bbl_count: monitor.bblCount,
+    status: monitor.status,
+    disabled_reason: monitor.disabledReason,
+    disabled_at: monitor.disabledAt?.toISOString() ?? null,
+    created_at: monitor.createdAt.toISOString(),
+    updated_at: monitor.updatedAt.toISOString(),
+    _links: monitorLinks(base, monitor.id),
+  };
+}

@@ -1,0 +1,137 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { GRADES } from '@bhis/domain';
+import { MAX_WEBHOOK_URL_LENGTH } from '@bhis/webhooks';
+import { PORTFOLIO_BBL_LIMIT } from '../bbl-list';
+
+export const MONITOR_NAME_MAX = 100;
+
+export class CreateMonitorDto {
+  @ApiProperty({ minLength: 1, maxLength: MONITOR_NAME_MAX, example: 'Bronx portfolio' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MONITOR_NAME_MAX)
+  name!: string;
+
+  @ApiProperty({ type: [String], minItems: 1, maxItems: PORTFOLIO_BBL_LIMIT, example: ['2012340001', '2012340002'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  bbls!: unknown[];
+
+  @ApiProperty({
+    example: 'https://example.com/hooks/bhis',
+    maxLength: MAX_WEBHOOK_URL_LENGTH,
+    description: 'http(s) URL on a public address; private, loopback, link-local and similar targets are refused.',
+  })
+  @IsString()
+  @MaxLength(MAX_WEBHOOK_URL_LENGTH)
+  webhook_url!: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: GRADES,
+    example: ['D', 'F'],
+    description: 'Notify when a building enters or leaves these grades. Omitted: any grade change.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @IsIn(GRADES, { each: true, message: 'each value in grades must be one of A, B, C, D, F' })
+  grades?: string[];
+}
+
+export class ListQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page.' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
+export class MonitorDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() webhook_url!: string;
+  @ApiProperty({ type: [String], nullable: true, enum: GRADES, description: 'null: any grade change.' }) grades!: string[] | null;
+  @ApiProperty() bbl_count!: number;
+  @ApiProperty({ enum: ['active', 'disabled'] }) status!: string;
+  @ApiProperty({ type: String, nullable: true }) disabled_reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) disabled_at!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', format: 'uri' } }) _links!: Record<string, string>;
+}
+
+export class MonitorDetailDto extends MonitorDto {
+  @ApiProperty({ type: [String] }) bbls!: string[];
+}
+
+export class CreatedMonitorDto {
+  @ApiProperty({ type: MonitorDetailDto }) monitor!: MonitorDetailDto;
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Standard Webhooks signing secret. Shown only in this response: store it now.',
+  })
+  secret!: string;
+}
+
+export class MonitorEnvelopeDataDto {
+  @ApiProperty({ type: MonitorDetailDto }) monitor!: MonitorDetailDto;
+}
+
+export class MonitorListDto {
+  @ApiProperty({ type: [MonitorDto] }) monitors!: MonitorDto[];
+}
+
+export class DeletedMonitorDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ example: true }) deleted!: boolean;
+}
+
+export class TestDeliveryDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ example: 'msg_3f1c0b5e9d8a4c2b8e7f6a5d4c3b2a10', description: 'The webhook-id header of this event.' }) webhook_id!: string;
+  @ApiProperty({ example: 'monitor.test' }) event_type!: string;
+  @ApiProperty({ example: 'pending' }) status!: string;
+}
+
+export class TestDeliveryEnvelopeDataDto {
+  @ApiProperty({ type: TestDeliveryDto }) delivery!: TestDeliveryDto;
+}
+
+export class DeliveryAttemptDto {
+  @ApiProperty() attempt!: number;
+  @ApiProperty({ format: 'date-time' }) started_at!: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) finished_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ['delivered', 'retry', 'failed', 'gone', 'interrupted'] }) outcome!: string | null;
+  @ApiProperty({ type: Number, nullable: true }) status_code!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) duration_ms!: number | null;
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+}
+
+export class DeliveryDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() webhook_id!: string;
+  @ApiProperty({ enum: ['building.grade_changed', 'monitor.test'] }) event_type!: string;
+  @ApiProperty({ type: String, nullable: true }) bbl!: string | null;
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'cancelled'] }) status!: string;
+  @ApiProperty() attempts!: number;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) next_attempt_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) delivered_at!: string | null;
+  @ApiProperty({ type: Number, nullable: true }) last_status_code!: number | null;
+  @ApiProperty({ type: String, nullable: true }) last_error!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: [DeliveryAttemptDto] }) attempt_log!: DeliveryAttemptDto[];
+}
+
+export class DeliveryListDto {
+  @ApiProperty({ type: [DeliveryDto] }) deliveries!: DeliveryDto[];
+}

@@ -1,0 +1,26 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AppConfig } from '@bhis/config';
+import { CONFIG, REDIS } from '@bhis/api-platform';
+import { QUEUES } from '@bhis/queue';
+
+/** The `webhooks` queue as the API produces to it (created on first use). */
+@Injectable()
+export class WebhookQueue implements OnApplicationShutdown {
+  private queue: Queue | undefined;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get(): Queue {
+    this.queue ??= new Queue(QUEUES.webhooks, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
+    return this.queue;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue?.close().catch(() => undefined);
+  }
+}

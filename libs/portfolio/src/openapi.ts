@@ -1,0 +1,85 @@
+import { applyDecorators, HttpStatus, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
+import { ERROR_CODES, ErrorCode } from '@bhis/envelope';
+
+export class RateLimitDto {
+  @ApiProperty({ example: 6000 }) limit!: number;
+  @ApiProperty({ example: 5995 }) remaining!: number;
+  @ApiProperty({ example: '2026-11-21T10:01:00.000Z' }) reset_at!: string;
+}
+
+export class MetaDto {
+  @ApiProperty({ example: 'req_0123456789abcdef01234567' }) request_id!: string;
+  @ApiProperty({ example: 'v1' }) api_version!: string;
+  @ApiProperty({ example: '2026-11-21T10:00:00.000Z' }) timestamp!: string;
+  @ApiProperty({ type: RateLimitDto, nullable: true }) rate_limit!: RateLimitDto | null;
+}
+
+export class PaginationDto {
+  @ApiProperty({ example: 25 }) limit!: number;
+  @ApiProperty() has_more!: boolean;
+  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
+}
+
+export class ErrorBodyDto {
+  @ApiProperty({ enum: Object.keys(ERROR_CODES), example: 'invalid_request' }) code!: string;
+  @ApiProperty({ example: 'The "bbls" field must be an array.' }) message!: string;
+  @ApiProperty({ example: 400 }) status!: number;
+  @ApiPropertyOptional({ example: '/api-docs.md#error-invalid-request' }) doc_url?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;
+}
+
+export class ErrorEnvelopeDto {
+  @ApiProperty({ type: ErrorBodyDto }) error!: ErrorBodyDto;
+  @ApiProperty({ type: MetaDto }) meta!: MetaDto;
+}
+
+/** Errors every authenticated endpoint can answer with. */
+const COMMON_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'rate_limit_exceeded', 'internal_error', 'service_unavailable'];
+
+/** A success response in the envelope, with `data` of the given model. */
+export function ApiEnvelopeResponse(model: Type<unknown>, options: { status?: number; description: string; paginated?: boolean }) {
+  return applyDecorators(
+    ApiExtraModels(model, MetaDto, PaginationDto),
+    ApiResponse({
+      status: options.status ?? HttpStatus.OK,
+      description: options.description,
+      schema: {
+        type: 'object',
+        required: ['data', 'meta', 'pagination', '_links'],
+        properties: {
+          data: { $ref: getSchemaPath(model) },
+          meta: { $ref: getSchemaPath(MetaDto) },
+          pagination: options.paginated ? { $ref: getSchemaPath(PaginationDto) } : { type: 'null' },
+          _links: { type: 'object', additionalProperties: { type: 'string', format: 'uri' } },
+        },
+      },
+    }),
+  );
+}
+
+/** One documented response per HTTP status, listing the error codes it carries; plus the common ones. */
+export function ApiErrorResponses(...codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...codes, ...COMMON_ERRORS]) {
+    const status = ERROR_CODES[code].status;
+    const list = byStatus.get(status) ?? [];
+    if (!list.includes(code)) list.push(code);
+    byStatus.set(status, list);
+  }
+  return applyDecorators(
+    ApiExtraModels(ErrorEnvelopeDto),
+    ...[...byStatus.entries()].map(([status, list]) =>
+      ApiResponse({
+        status,
+        description: list.map((code) => `\`${code}\`: ${ERROR_CODES[code].summary}`).join('\n\n'),
+        schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+      }),
+    ),
+  );
+}
+
+/** The two ways to present a key: `Authorization: Bearer` (preferred) and `X-API-Key`. */
+export function ApiKeyAuth() {
+  return applyDecorators(ApiBearerAuth('bearer'), ApiSecurity('api_key'));
+}

@@ -1,0 +1,124 @@
+import type { Pool } from 'pg';
+import { generateSigningSecret } from './signing';
+
+export type MonitorStatus = 'active' | 'disabled';
+
+export interface MonitorRecord {
+  id: string;
+  apiKeyId: string;
+  name: string;
+  webhookUrl: string;
+  /** null: any grade change. */
+  grades: string[] | null;
+  status: MonitorStatus;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  bblCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewMonitor {
+  apiKeyId: string;
+  name: string;
+  webhookUrl: string;
+  grades: string[] | null;
+  /** Valid, distinct BBLs. */
+  bbls: string[];
+}
+
+/** Keyset position in a list ordered by creation time, newest first. */
+export interface ListPosition {
+  createdAt: string;
+  id: string;
+}
+
+interface MonitorRow {
+  id: string;
+  api_key_id: string;
+  name: string;
+  webhook_url: string;
+  grades: string[] | null;
+  status: MonitorStatus;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  bbl_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const MONITOR_COLUMNS = `id, api_key_id, name, webhook_url, grades, status, disabled_reason, disabled_at, bbl_count, created_at, updated_at`;
+
+function toRecord(row: MonitorRow): MonitorRecord {
+  return {
+    id: row.id,
+    apiKeyId: row.api_key_id,
+    name: row.name,
+    webhookUrl: row.webhook_url,
+    grades: row.grades,
+    status: row.status,
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at,
+    bblCount: row.bbl_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Creates a monitor with its buildings; the signing secret is returned here and never again. */
+export async function createMonitor(pool: Pool, input: NewMonitor): Promise<{ monitor: MonitorRecord; secret: string }> {
+  const secret = generateSigningSecret();
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<MonitorRow>(
+      `INSERT INTO monitors (api_key_id, name, webhook_url, grades, signing_secret, bbl_count)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${MONITOR_COLUMNS}`,
+      [input.apiKeyId, input.name, input.webhookUrl, input.grades, secret, input.bbls.length],
+    );
+    await client.query(
+      `INSERT INTO monitor_buildings (monitor_id, bbl) SELECT $1, bbl FROM unnest($2::text[]) AS bbl ON CONFLICT DO NOTHING`,
+      [rows[0].id, input.bbls],
+    );
+    await client.query('COMMIT');
+    return { monitor: toRecord(rows[0]), secret };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The key's monitors, newest first; `limit + 1` rows are read so the caller knows whether more follow. */
+export async function listMonitors(
+  pool: Pool,
+  apiKeyId: string,
+  limit: number,
+  after: ListPosition | null,
+): Promise<{ monitor: MonitorRecord; position: ListPosition }[]> {
+  const { rows } = await pool.query<MonitorRow & { position_at: string }>(
+    `SELECT ${MONITOR_COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at FROM monitors
+      WHERE api_key_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+      ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [apiKeyId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+  );
+  return rows.map((row) => ({ monitor: toRecord(row), position: { createdAt: row.position_at, id: row.id } }));
+}
+
+/** One monitor of the key (another key's monitor is not found). */
+export async function findMonitor(pool: Pool, apiKeyId: string, id: string): Promise<MonitorRecord | null> {
+  const { rows } = await pool.query<MonitorRow>(`SELECT ${MONITOR_COLUMNS} FROM monitors WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+export async function monitorBbls(pool: Pool, id: string): Promise<string[]> {
+  const { rows } = await pool.query<{ bbl: string }>(`SELECT bbl FROM monitor_buildings WHERE monitor_id = $1 ORDER BY bbl`, [id]);
+  return rows.map((r) => r.bbl);
+}
+
+/** Deletes a monitor of the key with its buildings and outbox rows; false when not found. */
+export async function deleteMonitor(pool: Pool, apiKeyId: string, id: string): Promise<boolean> {
+  const { rowCount } = await pool.query(`DELETE FROM monitors WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,28 @@
+// Lets a child process started by a test run TypeScript sources with the workspace's @bhis/* aliases
+// (the same SWC settings as Jest). Usage: node -r ./register-ts.js script.ts
+const Module = require('node:module');
+const path = require('node:path');
+const fs = require('node:fs');
+const { transformSync } = require('@swc/core');
+const root = path.resolve(__dirname, '../../../..');
+const { compilerOptions } = require(path.join(root, 'tsconfig.base.json'));
+
+const aliases = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [alias, path.join(root, target)]));
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return resolve.call(this, aliases[request] ?? request, ...rest);
+};
+
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  });
+  module._compile(code, filename);
+};

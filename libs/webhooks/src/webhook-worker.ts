@@ -1,0 +1,133 @@
+import { Queue, Worker, WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import { QUEUES, startWorker } from '@bhis/queue';
+import { attemptDelivery, DeliveryAttemptOptions } from './delivery-attempt';
+import { cancelPendingOfDisabledMonitors, dispatchCrossings, findDueDeliveries } from './outbox';
+import { enqueueDeliveries, enqueueDelivery } from './producer';
+import { DEFAULT_RETRY_POLICY, RetryPolicy } from './retry-schedule';
+import type { TargetPolicy } from './webhook-url';
+
+export interface WebhookWorkerLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface WebhookWorkerOptions {
+  pool: () => Pool;
+  /** A BullMQ worker connection (maxRetriesPerRequest: null). */
+  connection: Redis;
+  prefix: string;
+  allowLoopback: boolean;
+  /** Per-attempt HTTP timeout (default 10 s). */
+  timeoutMs?: number;
+  /** How long an attempt holds its delivery (default timeout + 20 s). */
+  lockMs?: number;
+  retry?: RetryPolicy;
+  /** How often the outbox is re-read for due deliveries without a job (default 30 s). */
+  sweepIntervalMs?: number;
+  concurrency?: number;
+  /** DNS resolution (tests only). */
+  resolve?: TargetPolicy['resolve'];
+  /** BullMQ worker settings (lock and stalled-job intervals). */
+  workerOptions?: Partial<WorkerOptions>;
+  logger?: WebhookWorkerLogger;
+}
+
+const SILENT: WebhookWorkerLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };
+const SWEEP_BATCH = 1_000;
+
+/**
+ * Consumes the `webhooks` queue: `dispatch-crossings` turns a scoring run's grade crossings into outbox
+ * rows, `deliver` makes one attempt at one delivery. On start and then periodically the outbox is swept:
+ * every due delivery not held by a live worker is (re)queued under its deterministic job id, so nothing
+ * is lost when a worker dies or Redis loses a job, and nothing is queued twice.
+ */
+export class WebhookWorker {
+  private worker: Worker | undefined;
+  private queue: Queue | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<number> | undefined;
+  private readonly attemptOptions: DeliveryAttemptOptions;
+  private readonly logger: WebhookWorkerLogger;
+
+  constructor(private readonly options: WebhookWorkerOptions) {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    this.attemptOptions = {
+      timeoutMs,
+      lockMs: options.lockMs ?? timeoutMs + 20_000,
+      retry: options.retry ?? DEFAULT_RETRY_POLICY,
+      target: { allowLoopback: options.allowLoopback, resolve: options.resolve },
+    };
+    this.logger = options.logger ?? SILENT;
+  }
+
+  async start(): Promise<void> {
+    const { connection, prefix } = this.options;
+    this.queue = new Queue(QUEUES.webhooks, { connection, prefix });
+    this.worker = startWorker(
+      'webhooks',
+      {
+        'dispatch-crossings': (job) => this.dispatch(job.data.scoringRunId),
+        deliver: (job) => this.deliver(job.data.deliveryId),
+      },
+      {
+        connection,
+        prefix,
+        concurrency: this.options.concurrency ?? 8,
+        onFailed: (job, error) => this.logger.error(`webhooks job ${job?.id} failed: ${error.message}`),
+        workerOptions: this.options.workerOptions,
+      },
+    );
+    await this.sweep().catch((error: Error) => this.logger.warn(`outbox sweep failed: ${error.message}`));
+    this.sweepTimer = setInterval(
+      () => void this.sweep().catch((error: Error) => this.logger.warn(`outbox sweep failed: ${error.message}`)),
+      this.options.sweepIntervalMs ?? 30_000,
+    );
+    this.sweepTimer.unref();
+    this.logger.log('webhook delivery worker started');
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await this.sweeping?.catch(() => undefined);
+    await this.worker?.close();
+    await this.queue?.close();
+  }
+
+  /** Re-reads the outbox and queues every due delivery; returns how many were found. */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<number> {
+    const pool = this.options.pool();
+    await cancelPendingOfDisabledMonitors(pool);
+    const due = await findDueDeliveries(pool, SWEEP_BATCH);
+    if (this.queue && due.length > 0) await enqueueDeliveries(this.queue, due.map((d) => ({ id: d.id, attempt: d.attempts + 1 })));
+    return due.length;
+  }
+
+  private async dispatch(scoringRunId: string): Promise<{ deliveries: number }> {
+    const ids = await dispatchCrossings(this.options.pool(), scoringRunId);
+    if (this.queue) await enqueueDeliveries(this.queue, ids.map((id) => ({ id, attempt: 1 })));
+    this.logger.log(`scoring run ${scoringRunId}: ${ids.length} webhook deliveries queued`);
+    return { deliveries: ids.length };
+  }
+
+  private async deliver(deliveryId: string): Promise<string> {
+    const summary = await attemptDelivery(this.options.pool(), deliveryId, this.attemptOptions);
+    if (summary.kind === 'skipped') return 'skipped';
+    const { record, attempt } = summary;
+    if (record.outcome === 'retry' && this.queue) {
+      // if this fails the sweep queues the retry once it is due
+      await enqueueDelivery(this.queue, deliveryId, attempt + 1, record.retryInMs).catch((error: Error) =>
+        this.logger.warn(`could not queue retry of delivery ${deliveryId}: ${error.message}`),
+      );
+    }
+    if (record.outcome === 'gone') this.logger.warn(`monitor of delivery ${deliveryId} disabled: endpoint answered 410`);
+    return record.outcome;
+  }
+}
