@@ -20,4 +20,5 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: pathsToModuleNameMapper(),
   testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],
+  setupFilesAfterEnv: [require.resolve('./tools/jest/timeout.js')],
 };

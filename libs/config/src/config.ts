@@ -47,6 +47,8 @@ const schema = z.object({
   RATE_LIMIT_ANONYMOUS_PER_MIN: int(1, 10_000_000).default(120),
   /** How often the API writes the batched `last_used_at` of keys. */
   KEY_USAGE_FLUSH_MS: int(100, 3_600_000).default(10_000),
+  /** Signs pagination cursors; the same on every instance. Defaults to a value derived from DATABASE_URL. */
+  CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** The demo key the web pages use (a `sk_demo_` key); shown to browsers, so never a live key. */
   WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
   /** Webhook URLs on loopback are refused unless this is set (for local testing only). */

@@ -4,12 +4,16 @@ import type { Pool, PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { copyRow } from './copy-text';
 
+/** Rows are sent to Postgres in chunks of about this many bytes (one stream write per chunk). */
+const CHUNK_BYTES = 256 * 1024;
+
 /**
  * Streams rows into a table with COPY on a connection of its own (a connection runs one COPY at a
  * time), respecting backpressure. The table must exist.
  */
 export class CopyWriter {
   rows = 0;
+  private buffer = '';
 
   private constructor(
     private readonly client: PoolClient,
@@ -30,11 +34,19 @@ export class CopyWriter {
 
   async write(values: readonly unknown[]): Promise<void> {
     this.rows += 1;
-    if (!this.stream.write(copyRow(values))) await once(this.stream, 'drain');
+    this.buffer += copyRow(values);
+    if (this.buffer.length >= CHUNK_BYTES) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const chunk = this.buffer;
+    this.buffer = '';
+    if (chunk && !this.stream.write(chunk)) await once(this.stream, 'drain');
   }
 
   async close(): Promise<void> {
     try {
+      await this.flush();
       const done = once(this.stream, 'finish');
       this.stream.end();
       await done;

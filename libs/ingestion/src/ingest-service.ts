@@ -57,12 +57,25 @@ function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
   };
 }
 
+export interface IngestServiceOptions {
+  /**
+   * Refuse downloads with fewer records than the source's minimum (a truncated export keeps the
+   * previous data). On by default; off only where tiny sample sets are served.
+   */
+  enforceMinimumRows?: boolean;
+}
+
 /** Runs ingest jobs: resolves the input (file, URL, download), loads it and records the run. */
 export class IngestService {
+  private readonly enforceMinimumRows: boolean;
+
   constructor(
     private readonly pool: Pool,
     private readonly socrata: SocrataClient,
-  ) {}
+    options: IngestServiceOptions = {},
+  ) {
+    this.enforceMinimumRows = options.enforceMinimumRows ?? true;
+  }
 
   async run(request: RunRequest): Promise<RunResult> {
     const source = getSource(request.source);
@@ -109,7 +122,7 @@ export class IngestService {
       const length = Number(res.headers.get('content-length'));
       const stream = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
       const load: LoadInput = { kind: 'csv', stream, totalBytes: Number.isFinite(length) && length > 0 ? length : null };
-      return { status: 'succeeded', counts: await loadSource(this.pool, source, load, { ...options, enforceMinimumRows: true }) };
+      return { status: 'succeeded', counts: await loadSource(this.pool, source, load, { ...options, enforceMinimumRows: this.enforceMinimumRows }) };
     }
     return this.download(source, options);
   }
@@ -138,7 +151,7 @@ export class IngestService {
       const since = previous?.last_refreshed_at ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
       const counts = since
         ? await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since) }, options)
-        : await loadSource(this.pool, source, { kind: 'csv', ...(await this.socrata.csvExport(part)) }, { ...options, enforceMinimumRows: true });
+        : await loadSource(this.pool, source, { kind: 'csv', ...(await this.socrata.csvExport(part)) }, { ...options, enforceMinimumRows: this.enforceMinimumRows });
       total = addCounts(total, counts);
     }
     if (!loadedAny) return { status: 'skipped', reason: 'unchanged since the last refresh (rowsUpdatedAt)' };

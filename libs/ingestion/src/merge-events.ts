@@ -38,35 +38,56 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
      SELECT count(DISTINCT line_no) AS records FROM gone`,
   );
 
-  // 2. one row per record key
+  // 2. one row per record key: most files have none repeated, so only the repeated keys are collapsed
+  await client.query(`ANALYZE ${table}`);
   await client.query(`DROP TABLE IF EXISTS pg_temp.merged`);
+  await client.query(`DROP TABLE IF EXISTS pg_temp.repeated`);
   await client.query(`
-    CREATE TEMP TABLE merged ON COMMIT DROP AS
-    WITH ranked AS (
-      SELECT s.*, row_number() OVER (PARTITION BY bbl, source, source_record_id, event_type ORDER BY ${SEVERITY_RANK}, line_no) AS rn,
-             count(*) OVER (PARTITION BY bbl, source, source_record_id, event_type) AS n,
-             min(occurred_on) OVER (PARTITION BY bbl, source, source_record_id, event_type) AS first_on,
-             max(closed_on) OVER (PARTITION BY bbl, source, source_record_id, event_type) AS last_closed
+    CREATE TEMP TABLE repeated ON COMMIT DROP AS
+    SELECT bbl, source, source_record_id, event_type FROM ${table} GROUP BY 1, 2, 3, 4 HAVING count(*) > 1`);
+  const repeatedKeys = await count(client, `SELECT count(*) FROM repeated`);
+  if (repeatedKeys === 0) {
+    await client.query(`
+      CREATE TEMP TABLE merged ON COMMIT DROP AS
+      SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
+             description, attributes, scoring_excluded, 1::bigint AS n
+        FROM ${table}`);
+  } else {
+    await client.query(`
+      CREATE TEMP TABLE merged ON COMMIT DROP AS
+      WITH dup AS (
+        SELECT s.* FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
+      ),
+      ranked AS (
+        SELECT d.*, row_number() OVER w AS rn, count(*) OVER w AS n, min(occurred_on) OVER w AS first_on,
+               max(closed_on) OVER w AS last_closed
+          FROM dup d
+        WINDOW w AS (PARTITION BY bbl, source, source_record_id, event_type ORDER BY ${SEVERITY_RANK}, line_no
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+      ),
+      lists AS (
+        SELECT d.bbl, d.source, d.source_record_id, d.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
+          FROM dup d
+          CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
+          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(d.attributes -> l.name) = 'array' THEN d.attributes -> l.name ELSE '[]'::jsonb END) e
+         GROUP BY 1, 2, 3, 4, 5
+      ),
+      list_objects AS (
+        SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM lists GROUP BY 1, 2, 3, 4
+      )
+      SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
+             s.closed_on, s.description, s.attributes, s.scoring_excluded, 1::bigint AS n
         FROM ${table} s
-    ),
-    lists AS (
-      SELECT s.bbl, s.source, s.source_record_id, s.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
-        FROM ${table} s
-        CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
-        CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.attributes -> l.name) = 'array' THEN s.attributes -> l.name ELSE '[]'::jsonb END) e
-       WHERE (s.bbl, s.source, s.source_record_id, s.event_type) IN (
-               SELECT bbl, source, source_record_id, event_type FROM ranked WHERE n > 1 AND rn = 1)
-       GROUP BY 1, 2, 3, 4, 5
-    ),
-    list_objects AS (
-      SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM lists GROUP BY 1, 2, 3, 4
-    )
-    SELECT r.bbl, r.source, r.source_record_id, r.event_type, r.category, r.severity, r.status,
-           r.first_on AS occurred_on, r.last_closed AS closed_on, r.description,
-           r.attributes || COALESCE(lo.obj, '{}'::jsonb) AS attributes, r.scoring_excluded, r.n
-      FROM ranked r
-      LEFT JOIN list_objects lo USING (bbl, source, source_record_id, event_type)
-     WHERE r.rn = 1`);
+       WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
+                           AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
+      UNION ALL
+      SELECT r.bbl, r.source, r.source_record_id, r.event_type, r.category, r.severity, r.status,
+             r.first_on, r.last_closed, r.description, r.attributes || COALESCE(lo.obj, '{}'::jsonb), r.scoring_excluded, r.n
+        FROM ranked r
+        LEFT JOIN list_objects lo USING (bbl, source, source_record_id, event_type)
+       WHERE r.rn = 1`);
+  }
+  await client.query(`ANALYZE merged`);
   const collapsed = await client.query<{ records: string; rows: string }>(`SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM merged`);
   const duplicatesCollapsed = Number(collapsed.rows[0].rows) - Number(collapsed.rows[0].records);
 

@@ -26,7 +26,7 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
     { provide: READ_POOL, useFactory: (dataSource: DataSource) => poolGetter(dataSource), inject: [DATA_SOURCE] },
     {
       provide: CursorCodec,
-      useFactory: (config: AppConfig) => CursorCodec.fromSecrets(process.env.CURSOR_SECRET, config.DATABASE_URL),
+      useFactory: (config: AppConfig) => CursorCodec.fromSecrets(config.CURSOR_SECRET, config.DATABASE_URL),
       inject: [CONFIG],
     },
     BuildingRepository,

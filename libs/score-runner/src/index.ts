@@ -3,3 +3,5 @@ export * from './producer';
 export * from './run-records';
 export * from './scoring-run';
 export * from './scoring-worker.module';
+export * from './validation';
+export * from './validation-metrics';

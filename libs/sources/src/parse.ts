@@ -137,17 +137,23 @@ function locateBbl(locators: readonly BblLocator[], f: RowFields, resolver: BblR
 interface PartRuntime {
   source: SourceDefinition;
   part: SourcePart;
+  /** The column name each position of the file maps to (trimmed, aliases applied), computed once per file. */
+  columns: string[];
   fieldOptions: RowFieldsOptions;
   resolver: BblResolver | undefined;
   counters: ParseCounters;
 }
 
-function runtime(source: SourceDefinition, part: SourcePart, options: ParseOptions, counters: ParseCounters): PartRuntime {
+function runtime(source: SourceDefinition, part: SourcePart, options: ParseOptions, counters: ParseCounters, header: readonly string[]): PartRuntime {
   counters.part = part.part;
   const year = (options.now ?? new Date()).getUTCFullYear();
   return {
     source,
     part,
+    columns: header.map((name) => {
+      const trimmed = normalizeHeaderName(name);
+      return part.aliases[trimmed] ?? trimmed;
+    }),
     resolver: options.resolver,
     counters,
     fieldOptions: {
@@ -198,19 +204,17 @@ function mapRecord(rt: PartRuntime, values: ReadonlyMap<string, string>): Record
   }
 }
 
-function valuesByName(header: readonly string[], record: readonly string[], aliases: Readonly<Record<string, string>>): Map<string, string> {
+function valuesByName(columns: readonly string[], record: readonly string[]): Map<string, string> {
   const values = new Map<string, string>();
-  header.forEach((name, index) => {
-    const trimmed = normalizeHeaderName(name);
-    values.set(aliases[trimmed] ?? trimmed, record[index] ?? '');
-  });
+  for (let i = 0; i < columns.length; i++) values.set(columns[i], record[i] ?? '');
   return values;
 }
 
+/** Line breaks inside a record's raw text (quoted multi-line values), not counting the one ending it. */
 function newlinesInside(raw: string): number {
-  const body = raw.replace(/\r?\n$/, '');
+  const end = raw.endsWith('\n') ? raw.length - 1 : raw.length;
   let lines = 0;
-  for (const char of body) if (char === '\n') lines += 1;
+  for (let at = raw.indexOf('\n'); at !== -1 && at < end; at = raw.indexOf('\n', at + 1)) lines += 1;
   return lines;
 }
 
@@ -253,14 +257,14 @@ async function* csvRecords(source: SourceDefinition, input: Readable, options: P
     const lineNumber = chunk.info.lines - newlinesInside(chunk.raw);
     if (header === null || rt === null) {
       header = chunk.record;
-      rt = runtime(source, selectPart(source, header, options.part), options, counters);
+      rt = runtime(source, selectPart(source, header, options.part), options, counters, header);
       continue;
     }
     yield* flushSkipped();
     const outcome: RecordOutcome =
       chunk.record.length !== header.length
         ? { kind: 'quarantined', reason: 'wrong_column_count', detail: `${chunk.record.length} columns, expected ${header.length}` }
-        : mapRecord(rt, valuesByName(header, chunk.record, rt.part.aliases));
+        : mapRecord(rt, valuesByName(rt.columns, chunk.record));
     count(counters, outcome);
     yield { lineNumber, raw: chunk.raw, outcome };
   }
@@ -304,7 +308,7 @@ async function* sodaRecords(
 ): AsyncGenerator<ParsedRecord> {
   const part = options.part ? source.parts.find((candidate) => candidate.part === options.part) : source.parts.find((candidate) => candidate.datasetId);
   if (!part) throw new Error(`source ${source.key} has no Open Data part${options.part ? ` named "${options.part}"` : ''}`);
-  const rt = runtime(source, part, options, counters);
+  const rt = runtime(source, part, options, counters, part.header);
   let index = 0;
   for await (const row of rows) {
     index += 1;

@@ -1,10 +1,12 @@
 import { Command } from 'commander';
 import { dbCommand } from './commands/db';
 import { demoCommand } from './commands/demo';
+import { demoSteps } from './commands/demo-steps';
 import { ingestCommand } from './commands/ingest';
 import { keysCommand } from './commands/keys';
 import { scoreCommand } from './commands/score';
 import { synthCommand } from './commands/synth';
+import { validateCommand } from './commands/validate';
 
 export function buildProgram(): Command {
   const program = new Command('bhis')
@@ -13,9 +15,10 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: true });
   program.addCommand(dbCommand());
   program.addCommand(keysCommand());
-  program.addCommand(demoCommand());
+  program.addCommand(demoCommand(demoSteps));
   program.addCommand(ingestCommand());
   program.addCommand(scoreCommand());
   program.addCommand(synthCommand());
+  program.addCommand(validateCommand());
   return program;
 }

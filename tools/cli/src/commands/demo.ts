@@ -1,9 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { createApiKey, migrate } from '@bhis/db';
+import { createApiKey, migrate, pgPool } from '@bhis/db';
+import { hashApiKey } from '@bhis/domain';
 import { CliError, config, repoRoot, withDataSource } from '../context';
+import { interestingBuildings } from './demo-steps';
 
 /** One step of the demo; later steps (synthetic city, ingest, scoring) are appended as they exist. */
 export interface DemoStep {
@@ -11,12 +13,30 @@ export interface DemoStep {
   run(): Promise<void>;
 }
 
-function startApp(name: 'api' | 'ingest' | 'scoring', logDir: string): ChildProcess {
+/**
+ * The demo key: reused from data/demo-key while it is valid, otherwise created (and written there,
+ * readable by this user only). The server keeps only its hash, as for every key.
+ */
+async function demoKey(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'demo-key');
+  const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+  return withDataSource(async (ds) => {
+    if (saved) {
+      const valid = await ds.query(`SELECT 1 FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`, [hashApiKey(saved)]);
+      if (valid.length) return saved;
+    }
+    const created = await createApiKey(ds, { name: 'demo', kind: 'demo' });
+    writeFileSync(file, `${created.key}\n`, { mode: 0o600 });
+    return created.key;
+  });
+}
+
+function startApp(name: 'api' | 'ingest' | 'scoring', logDir: string, env: NodeJS.ProcessEnv): ChildProcess {
   const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
   const root = repoRoot();
   const child = spawn(process.execPath, [path.join(root, 'tools/build/run.js'), name], {
     cwd: root,
-    env: process.env,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);
@@ -58,8 +78,10 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
         stopAll();
         process.exit(0);
       });
-      say('2. Starting the ingest and scoring workers and the API (logs in data/logs/)...');
-      children.push(startApp('ingest', logDir), startApp('scoring', logDir), startApp('api', logDir));
+      const key = await demoKey(path.resolve(cfg.DATA_DIR));
+      const env = { ...process.env, WEB_DEMO_KEY: key };
+      say(`2. Starting the ingest and scoring workers and the API (logs in ${logDir})...`);
+      children.push(startApp('ingest', logDir, env), startApp('scoring', logDir, env), startApp('api', logDir, env));
       const base = `http://127.0.0.1:${cfg.PORT}`;
       await waitForHealth(`${base}/api/v1/health`, 60_000);
 
@@ -69,10 +91,16 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
         await step.run();
       }
 
-      const demo = await withDataSource((ds) => createApiKey(ds, { name: 'demo', kind: 'demo' }));
+      const buildings = await withDataSource((ds) => interestingBuildings(pgPool(ds)));
+      if (buildings.length) {
+        say('\nBuildings to look at:');
+        for (const b of buildings) say(`  ${b.bbl}  ${b.grade} (${b.total_score})  ${b.address}  - ${b.why}`);
+      }
       say(`\nThe API is up at ${base}/api/v1 (docs: ${base}/docs).`);
-      say(`Demo key (read-only, ${cfg.RATE_LIMIT_DEMO_PER_MIN} requests/min): ${demo.key}`);
-      say(`\n  curl -s -H "Authorization: Bearer ${demo.key}" ${base}/api/v1 | head -c 600\n`);
+      say(`Demo key (read-only, ${cfg.RATE_LIMIT_DEMO_PER_MIN} requests/min): ${key}`);
+      const example = buildings[0]?.bbl;
+      say(`\n  curl -s -H "Authorization: Bearer ${key}" ${base}/api/v1/buildings/${example ?? '1000010001'}\n`);
+      if (example) say(`In a browser: ${base}/buildings/${example}`);
       if (!options.serve) {
         stopAll();
         return;

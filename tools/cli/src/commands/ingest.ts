@@ -80,9 +80,11 @@ function inputOf(options: IngestOptions): IngestInput {
 export function recognisedFiles(dir: string): { file: string; source: string }[] {
   const order = new Map(SOURCES.map((s, i) => [s.key, i]));
   return readdirSync(dir)
-    .map((name) => ({ file: path.join(dir, name), match: sourceForFile(name) }))
-    .filter((x) => x.match && statSync(x.file).isFile())
-    .map((x) => ({ file: x.file, source: x.match!.source.key }))
+    .flatMap((name) => {
+      const file = path.join(dir, name);
+      const match = sourceForFile(name);
+      return match && statSync(file).isFile() ? [{ file, source: match.source.key }] : [];
+    })
     .sort((a, b) => (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0) || a.file.localeCompare(b.file));
 }
 
@@ -102,15 +104,16 @@ export function ingestCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (options: IngestOptions) => {
       if (options.status) return showStatus(Boolean(options.json));
-      if (options.dir) return ingestDirectory(options);
-      if (!options.source) throw new CliError('Give --source KEY (with --file, --url or --download), --dir DIR, or --status');
+      if (options.dir) return ingestDirectory(options.dir, options);
+      const source = options.source;
+      if (!source) throw new CliError('Give --source KEY (with --file, --url or --download), --dir DIR, or --status');
       const input = inputOf(options);
       await withDataSource((ds) =>
         withQueue('ingest', async (queue) => {
           const pool = pgPool(ds);
           await warnWithoutWorkers(queue, 'npm run start:ingest');
           const queued = await enqueueIngest(queue, pool, {
-            source: options.source!,
+            source,
             input,
             trigger: 'cli',
             force: options.force,
@@ -124,7 +127,7 @@ export function ingestCommand(): Command {
             process.stdout.write(`${queued.created ? 'Queued' : 'Already queued or done today:'} run ${queued.runId} (job ${queued.jobId}).\n`);
             return;
           }
-          const run = await waitForRun(pool, queued.runId, options.source!, isInteractive(options.json));
+          const run = await waitForRun(pool, queued.runId, source, isInteractive(options.json));
           if (options.json) printJson({ ...summarize(run), counts: run.counts });
           else printRows([summarize(run)], false);
           if (run.status === 'failed') process.exitCode = 1;
@@ -152,9 +155,9 @@ async function showStatus(json: boolean): Promise<void> {
   });
 }
 
-async function ingestDirectory(options: IngestOptions): Promise<void> {
-  const files = recognisedFiles(path.resolve(options.dir!));
-  if (files.length === 0) throw new CliError(`No file in ${options.dir} is recognised by a source (e.g. hpd_violations.csv, pluto_latest.csv)`);
+async function ingestDirectory(dir: string, options: IngestOptions): Promise<void> {
+  const files = recognisedFiles(path.resolve(dir));
+  if (files.length === 0) throw new CliError(`No file in ${dir} is recognised by a source (e.g. hpd_violations.csv, pluto_latest.csv)`);
   await withDataSource((ds) =>
     withQueue('ingest', async (queue) => {
       const pool = pgPool(ds);

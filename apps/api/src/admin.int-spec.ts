@@ -1,0 +1,93 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { createTestKey, startTestApi, TestApi } from './testing/test-api';
+
+const FIXTURE = path.resolve(__dirname, '../../../../shared/fixtures/nyc-open-data/hpd_litigations.csv');
+
+describe('admin endpoints and the queue dashboard', () => {
+  let db: TestDatabase;
+  let api: TestApi;
+  let dataDir: string;
+  let admin: string;
+  let live: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'bhis-admin-'));
+    copyFileSync(FIXTURE, path.join(dataDir, 'hpd_litigations.csv'));
+    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), DATA_DIR: dataDir });
+    admin = (await createTestKey(db.url, { scopes: ['admin'] })).key;
+    live = (await createTestKey(db.url)).key;
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await db?.drop();
+  });
+
+  const post = (route: string, key: string, body: unknown) =>
+    fetch(`${api.url}${route}`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const get = (route: string, key: string) => fetch(`${api.url}${route}`, { headers: { Authorization: `Bearer ${key}` } });
+
+  it('needs the admin scope', async () => {
+    const res = await post('/api/v1/admin/ingest', live, { source: 'hpd_litigations', download: true });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.message).toContain('"admin"');
+  });
+
+  it('queues an ingest of a file in the data directory, once, and shows its run', async () => {
+    const first = await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv' });
+    expect(first.status).toBe(202);
+    const body = await first.json();
+    expect(body.data).toEqual({ run_id: expect.any(String), job_id: expect.stringMatching(/^ingest\.hpd_litigations\./), created: true });
+    expect(body._links.self).toBe(`${api.url}/api/v1/admin/ingest/${body.data.run_id}`);
+
+    const again = await (await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv' })).json();
+    expect(again.data).toEqual({ ...body.data, created: false });
+
+    const run = await get(`/api/v1/admin/ingest/${body.data.run_id}`, admin);
+    expect(run.status).toBe(200);
+    expect((await run.json()).data).toEqual(expect.objectContaining({ id: body.data.run_id, source: 'hpd_litigations', status: 'queued', trigger: 'admin_api' }));
+  });
+
+  it.each([
+    [{ source: 'hpd_litigations' }, /exactly one of/],
+    [{ source: 'hpd_litigations', file: 'x.csv', download: true }, /exactly one of/],
+    [{ source: 'no_such_source', download: true }, /Unknown source/],
+    [{ source: 'hpd_litigations', file: '../../etc/passwd' }, /inside the server's data directory/],
+    [{ source: 'hpd_litigations', url: 'ftp://example.org/x.csv' }, /"url" must be an http\(s\) URL/],
+    [{ source: 'hpd_litigations', download: true, extra: 1 }, /extra/],
+  ])('refuses %j with 400', async (body, message) => {
+    const res = await post('/api/v1/admin/ingest', admin, body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toEqual(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) }));
+  });
+
+  it('queues scoring runs and shows them; unknown and malformed run ids are 404 and 400', async () => {
+    const res = await post('/api/v1/admin/score', admin, { full: true });
+    expect(res.status).toBe(202);
+    const { data } = await res.json();
+    const run = await (await get(`/api/v1/admin/score/${data.run_id}`, admin)).json();
+    expect(run.data).toEqual(expect.objectContaining({ id: data.run_id, kind: 'full', status: 'queued', trigger: 'admin_api' }));
+    expect((await get('/api/v1/admin/score/00000000-0000-4000-8000-000000000000', admin)).status).toBe(404);
+    expect((await get('/api/v1/admin/score/not-a-uuid', admin)).status).toBe(400);
+    expect((await post('/api/v1/admin/score', admin, { bbls: ['123'] })).status).toBe(400);
+  });
+
+  it('protects the queue dashboard with an admin key (HTTP Basic password or Bearer)', async () => {
+    const anonymous = await fetch(`${api.url}/admin/queues`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
+    const basic = (key: string) => ({ headers: { Authorization: `Basic ${Buffer.from(`admin:${key}`).toString('base64')}` } });
+    expect((await fetch(`${api.url}/admin/queues`, basic(live))).status).toBe(401);
+    const page = await fetch(`${api.url}/admin/queues`, basic(admin));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<html/i);
+    const queues = await fetch(`${api.url}/admin/queues/api/queues`, { headers: { Authorization: `Bearer ${admin}` } });
+    expect(queues.status).toBe(200);
+    const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
+    expect(names).toEqual(['ingest', 'scoring', 'webhooks']);
+  });
+});

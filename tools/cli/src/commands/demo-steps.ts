@@ -1,0 +1,96 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Pool } from 'pg';
+import { pgPool } from '@bhis/db';
+import { enqueueIngest } from '@bhis/ingestion';
+import { enqueueBackfill, enqueueScoring } from '@bhis/score-runner';
+import { generateCity } from '@bhis/synth';
+import { CliError, config, withDataSource } from '../context';
+import { withQueue } from '../queues';
+import type { DemoStep } from './demo';
+import { recognisedFiles, waitForRun } from './ingest';
+import { waitForScoring } from './score';
+
+/** The demo city: a few thousand buildings, so that it is generated, loaded and scored in about a minute. */
+export const DEMO_CITY = { buildings: 2000, seed: 'demo' } as const;
+const HISTORY_MONTHS = 12;
+
+const say = (line: string) => process.stdout.write(`   ${line}\n`);
+
+function cityDir(): string {
+  return path.resolve(config().DATA_DIR, 'demo-city');
+}
+
+async function generate(): Promise<void> {
+  const dir = cityDir();
+  const marker = path.join(dir, '.complete');
+  const wanted = JSON.stringify(DEMO_CITY);
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) {
+    say(`already generated in ${dir}`);
+    return;
+  }
+  const report = await generateCity({ buildings: DEMO_CITY.buildings, seed: DEMO_CITY.seed, outDir: dir });
+  writeFileSync(marker, wanted);
+  say(`${report.buildings} buildings, ${report.eventRows.toLocaleString('en-US')} event rows in ${report.files.length} files (${(report.elapsedMs / 1000).toFixed(1)} s)`);
+}
+
+async function ingest(): Promise<void> {
+  const files = recognisedFiles(cityDir());
+  await withDataSource((ds) =>
+    withQueue('ingest', async (queue) => {
+      const pool = pgPool(ds);
+      let rows = 0;
+      let quarantined = 0;
+      const started = Date.now();
+      for (const { file, source } of files) {
+        const queued = await enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli' });
+        const run = await waitForRun(pool, queued.runId, source, false);
+        if (run.status === 'failed') throw new CliError(`Ingest of ${path.basename(file)} failed: ${run.error}`);
+        rows += run.counts.read ?? 0;
+        quarantined += run.counts.quarantined ?? 0;
+      }
+      say(`${files.length} files, ${rows.toLocaleString('en-US')} rows read, ${quarantined} quarantined (see: npm run bhis -- ingest --status) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }),
+  );
+}
+
+async function score(): Promise<void> {
+  await withDataSource((ds) =>
+    withQueue('scoring', async (queue) => {
+      const pool = pgPool(ds);
+      const started = Date.now();
+      const current = await enqueueScoring(queue, pool, { kind: 'full', trigger: 'cli', force: true });
+      const run = await waitForScoring(pool, current.runId, false);
+      if (run.status === 'failed') throw new CliError(`Scoring failed: ${run.error}`);
+      const history = await enqueueBackfill(queue, pool, { months: HISTORY_MONTHS, trigger: 'cli' });
+      const backfill = await waitForScoring(pool, history.runId, false);
+      if (backfill.status === 'failed') throw new CliError(`History backfill failed: ${backfill.error}`);
+      say(`${run.counts.buildings} buildings scored, ${HISTORY_MONTHS} months of history in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }),
+  );
+}
+
+/** A few buildings worth looking at first. */
+export async function interestingBuildings(pool: Pool): Promise<{ why: string; bbl: string; address: string; grade: string; total_score: number }[]> {
+  const pick = async (why: string, where: string, order: string) => {
+    const { rows } = await pool.query<{ bbl: string; address: string; grade: string; total_score: number }>(
+      `SELECT s.bbl, b.address, s.grade, s.total_score FROM building_scores s JOIN buildings b USING (bbl)
+        WHERE ${where} ORDER BY ${order} LIMIT 1`,
+    );
+    return rows.map((r) => ({ why, ...r }));
+  };
+  return [
+    ...(await pick('distressed (F)', `s.grade = 'F'`, 's.total_score DESC, b.residential_units DESC')),
+    ...(await pick('excellent (A), a large building', `s.grade = 'A'`, 'b.residential_units DESC')),
+    ...(await pick('active FDNY vacate', `'fdny-vacate-active' = ANY(s.flags)`, 's.total_score DESC')),
+    ...(await pick('in the Alternative Enforcement Program', `'aep-active' = ANY(s.flags)`, 's.total_score DESC')),
+  ];
+}
+
+export function demoSteps(): DemoStep[] {
+  return [
+    { title: `Generating a synthetic city (${DEMO_CITY.buildings} buildings, 15 years, the 25 real file formats)...`, run: generate },
+    { title: 'Ingesting every file through the ingest worker...', run: ingest },
+    { title: 'Scoring every building, and a year of monthly history...', run: score },
+  ];
+}
