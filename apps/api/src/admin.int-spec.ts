@@ -4,6 +4,14 @@ import path from 'node:path';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
 
+interface Body {
+  data: Record<string, unknown> & { run_id: string };
+  error: { code: string; message: string };
+  _links: Record<string, string>;
+}
+
+const json = async (res: Response): Promise<Body> => (await res.json()) as Body;
+
 const FIXTURE = path.resolve(__dirname, '../../../../shared/fixtures/nyc-open-data/hpd_litigations.csv');
 
 describe('admin endpoints and the queue dashboard', () => {
@@ -34,22 +42,22 @@ describe('admin endpoints and the queue dashboard', () => {
   it('needs the admin scope', async () => {
     const res = await post('/api/v1/admin/ingest', live, { source: 'hpd_litigations', download: true });
     expect(res.status).toBe(403);
-    expect((await res.json()).error.message).toContain('"admin"');
+    expect((await json(res)).error.message).toContain('"admin"');
   });
 
   it('queues an ingest of a file in the data directory, once, and shows its run', async () => {
     const first = await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv' });
     expect(first.status).toBe(202);
-    const body = await first.json();
+    const body = await json(first);
     expect(body.data).toEqual({ run_id: expect.any(String), job_id: expect.stringMatching(/^ingest\.hpd_litigations\./), created: true });
     expect(body._links.self).toBe(`${api.url}/api/v1/admin/ingest/${body.data.run_id}`);
 
-    const again = await (await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv' })).json();
+    const again = await json(await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv' }));
     expect(again.data).toEqual({ ...body.data, created: false });
 
     const run = await get(`/api/v1/admin/ingest/${body.data.run_id}`, admin);
     expect(run.status).toBe(200);
-    expect((await run.json()).data).toEqual(expect.objectContaining({ id: body.data.run_id, source: 'hpd_litigations', status: 'queued', trigger: 'admin_api' }));
+    expect((await json(run)).data).toEqual(expect.objectContaining({ id: body.data.run_id, source: 'hpd_litigations', status: 'queued', trigger: 'admin_api' }));
   });
 
   it.each([
@@ -62,14 +70,14 @@ describe('admin endpoints and the queue dashboard', () => {
   ])('refuses %j with 400', async (body, message) => {
     const res = await post('/api/v1/admin/ingest', admin, body);
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toEqual(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) }));
+    expect((await json(res)).error).toEqual(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) }));
   });
 
   it('queues scoring runs and shows them; unknown and malformed run ids are 404 and 400', async () => {
     const res = await post('/api/v1/admin/score', admin, { full: true });
     expect(res.status).toBe(202);
-    const { data } = await res.json();
-    const run = await (await get(`/api/v1/admin/score/${data.run_id}`, admin)).json();
+    const { data } = await json(res);
+    const run = await json(await get(`/api/v1/admin/score/${data.run_id}`, admin));
     expect(run.data).toEqual(expect.objectContaining({ id: data.run_id, kind: 'full', status: 'queued', trigger: 'admin_api' }));
     expect((await get('/api/v1/admin/score/00000000-0000-4000-8000-000000000000', admin)).status).toBe(404);
     expect((await get('/api/v1/admin/score/not-a-uuid', admin)).status).toBe(400);

@@ -4,6 +4,7 @@ import { AdminModule } from '@bhis/admin-api';
 import { ApiPlatformModule } from '@bhis/api-platform';
 import { PortfolioApiModule } from '@bhis/portfolio';
 import { ReadApiModule } from '@bhis/read-api';
+import { WebModule } from '@bhis/web';
 
 /** The API application: the platform plus the feature modules. */
 @Module({})
@@ -11,7 +12,7 @@ export class AppModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ApiPlatformModule.forRoot(config), AdminModule, ReadApiModule, PortfolioApiModule],
+      imports: [ApiPlatformModule.forRoot(config), AdminModule, ReadApiModule, PortfolioApiModule, WebModule],
     };
   }
 }

@@ -1,0 +1,158 @@
+import { createBhisClient, type BhisClient, type Building } from '@bhis/client';
+import { ERROR_CODES } from '@bhis/envelope';
+import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { seedCity, SEEDED_CITY } from './testing/seed-city';
+import { createTestKey, startTestApi, TestApi } from './testing/test-api';
+
+jest.setTimeout(30_000);
+
+/** The typed client (generated from the OpenAPI document) against the real API: the document cannot lie. */
+describe('typed client against the API', () => {
+  let db: TestDatabase;
+  let api: TestApi;
+  let client: BhisClient;
+  const [first, second] = SEEDED_CITY;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await seedCity(db.url);
+    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix() });
+    const { key } = await createTestKey(db.url);
+    client = createBhisClient(api.url, key);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await db?.drop();
+  });
+
+  it('looks up a building', async () => {
+    const { data, error, response } = await client.GET('/buildings/{bbl}', { params: { path: { bbl: first.bbl } } });
+    expect(error).toBeUndefined();
+    expect(response.headers.get('x-ratelimit-limit')).toBe('6000');
+    const building: Building = data!.data;
+    expect(building.bbl).toBe(first.bbl);
+    expect(building.scores?.total_score).toBe(first.score);
+    expect(building.scores?.grade).toBe('F');
+    expect(building.scores?.components.living_conditions.score).toBe(first.components[0]);
+    expect(building.confidence?.dimensions.coverage).toBe(0.92);
+    expect(data!._links.events).toBe(`${api.url}/api/v1/buildings/${first.bbl}/events`);
+  });
+
+  it('answers errors in the documented envelope', async () => {
+    const { error, response } = await client.GET('/buildings/{bbl}', { params: { path: { bbl: '1234' } } });
+    expect(response.status).toBe(400);
+    expect(error?.error.code).toBe('invalid_bbl');
+    expect(error?.error.doc_url).toBe('/api-docs.md#error-invalid-bbl');
+  });
+
+  it('looks up a batch', async () => {
+    const { data } = await client.POST('/buildings/batch', { body: { bbls: [first.bbl, '1000010001', 'nope'] } });
+    expect(data!.data.summary).toEqual({ requested: 3, found: 1, not_found: 1, invalid: 1 });
+    expect(data!.data.results.map((r) => r.status)).toEqual(['found', 'not_found', 'invalid']);
+  });
+
+  it('searches by address', async () => {
+    const { data } = await client.GET('/buildings/search', { params: { query: { address: '125 w 45th st' } } });
+    const buildings = data!.data.buildings;
+    expect(buildings[0].bbl).toBe(second.bbl);
+    expect(buildings[0].grade).toBe('B');
+    expect(data!.pagination.limit).toBe(25);
+  });
+
+  it('lists events and the trajectory', async () => {
+    const events = await client.GET('/buildings/{bbl}/events', { params: { path: { bbl: first.bbl }, query: { limit: '5' } } }); // read-api documents limit as a string
+    expect(events.data!.data.events).toHaveLength(5);
+    expect(events.data!.data.events[0].occurred_on).toBe('2026-11-15');
+    expect(events.data!.pagination.has_more).toBe(true);
+
+    const trajectory = await client.GET('/buildings/{bbl}/trajectory', { params: { path: { bbl: first.bbl } } });
+    expect(trajectory.data!.data.points.map((p) => p.total_score)).toEqual(first.history.map((h) => h.score));
+  });
+
+  it('analyzes a portfolio', async () => {
+    const { data } = await client.POST('/portfolio/analyze', { body: { bbls: SEEDED_CITY.map((b) => b.bbl) } });
+    const analysis = data!.data;
+    expect(analysis.summary.found).toBe(SEEDED_CITY.length);
+    expect(analysis.worst_buildings[0].bbl).toBe(first.bbl);
+  });
+
+  it('lists the sources', async () => {
+    const { data } = await client.GET('/sources');
+    expect(data!.data.sources.length).toBe(25);
+    expect(typeof data!.data.sources[0].key).toBe('string');
+  });
+
+  it('serves the health check and the document without a key', async () => {
+    const anonymous = createBhisClient(api.url, 'unused');
+    const health = await fetch(`${api.url}/api/v1/health`);
+    expect(health.status).toBe(200);
+    const document = await anonymous.GET('/openapi.json');
+    expect(document.data?.openapi).toBe('3.1.0');
+  });
+});
+
+describe('reference files', () => {
+  let db: TestDatabase;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix() });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await db?.drop();
+  });
+
+  const get = async (path: string) => {
+    const res = await fetch(`${api.url}${path}`);
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  };
+
+  it('/llms.txt follows the llms.txt format and links the Markdown files', async () => {
+    const { status, type, text } = await get('/llms.txt');
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/plain/);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('# Building Health Intelligence Service');
+    expect(lines.find((l) => l.startsWith('>'))).toBeDefined();
+    expect(text).toContain('## Optional');
+    expect(text).toContain(`- [API reference (Markdown)](${api.url}/api-docs.md): `);
+    expect(text).toContain(`(${api.url}/methodology.md)`);
+    for (const line of lines.filter((l) => l.startsWith('- '))) expect(line).toMatch(/^- \[[^\]]+\]\(http[^)]+\): .+/);
+  });
+
+  it('/api-docs.md documents every endpoint with curl and has the anchor of every error code', async () => {
+    const { status, type, text } = await get('/api-docs.md');
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/markdown/);
+    for (const heading of ['GET /buildings/{bbl}', 'POST /buildings/batch', 'GET /buildings/search', 'POST /portfolio/analyze', 'GET /sources']) {
+      expect(text).toContain(`### ${heading}`);
+    }
+    expect(text).toContain(`curl -s '${api.url}/api/v1/buildings/1000010001'`);
+    for (const code of Object.keys(ERROR_CODES)) expect(text).toContain(`<a id="error-${code.replace(/_/g, '-')}"></a>`);
+  });
+
+  it('/methodology.md is docs/methodology.md', async () => {
+    const { status, text } = await get('/methodology.md');
+    expect(status).toBe(200);
+    expect(text).toContain('# Methodology: distress score');
+  });
+
+  it('pages carry a self-only Content-Security-Policy', async () => {
+    for (const path of ['/', '/docs', '/methodology', '/buildings/1010150001']) {
+      const res = await fetch(`${api.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+    const home = await get('/');
+    expect(home.text).toContain('The operator must configure a demo API key');
+    expect(home.text).not.toMatch(/sk_(live|demo)_[A-Za-z0-9_-]{20,}/);
+    expect((await fetch(`${api.url}/buildings/0000000000`)).status).toBe(404);
+    expect((await fetch(`${api.url}/assets/web/nope.js`)).status).toBe(404);
+    expect((await fetch(`${api.url}/assets/swagger-ui/../../package.json`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,41 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, operations, paths } from './schema';
+
+export type { components, operations, paths };
+
+/** A client of the Building Health Intelligence Service, typed from its OpenAPI document. */
+export type BhisClient = Client<paths>;
+
+type Schemas = components['schemas'];
+export type Building = Schemas['BuildingDto'];
+export type BuildingSummary = Schemas['BuildingSummaryDto'];
+export type BuildingEvent = Schemas['EventDto'];
+export type TrajectoryPoint = Schemas['TrajectoryPointDto'];
+export type PortfolioAnalysis = Schemas['PortfolioAnalysisDto'];
+export type DataSourceStatus = Schemas['SourceDto'];
+export type ErrorEnvelope = Schemas['ErrorEnvelope'];
+
+export const API_BASE_PATH = '/api/v1';
+
+/** `https://host` and `https://host/api/v1/` both name the API at `https://host/api/v1`. */
+export function apiBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  return trimmed.endsWith(API_BASE_PATH) ? trimmed : `${trimmed}${API_BASE_PATH}`;
+}
+
+export interface BhisClientOptions {
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Creates a typed client: `client.GET('/buildings/{bbl}', { params: { path: { bbl } } })`.
+ * `baseUrl` is the API's base URL (the site root works too); the key is sent as a Bearer token.
+ */
+export function createBhisClient(baseUrl: string, apiKey: string, options: BhisClientOptions = {}): BhisClient {
+  return createClient<paths>({
+    baseUrl: apiBaseUrl(baseUrl),
+    headers: { Authorization: `Bearer ${apiKey}` },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}

@@ -1,0 +1,135 @@
+import { createReadStream } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '@bhis/config';
+import { baseUrl, CONFIG, Public } from '@bhis/api-platform';
+import { renderMethodology } from '@bhis/scoring';
+import { docsScript, pageScript } from './browser/page-script';
+import { OPENAPI_DOCUMENT } from './generated/openapi-document';
+import { PAGE_CSP } from './pages/html';
+import { buildingPage, docsPage, homePage, methodologyPage, notFoundPage } from './pages/pages';
+import { SITE_CSS } from './pages/site-css';
+import { renderApiDocs } from './reference/api-docs-markdown';
+import { renderLlmsTxt } from './reference/llms-txt';
+
+const BBL_PATTERN = /^[1-5](?!00000)\d{5}\d{4}$/;
+
+/** Built once: the page scripts as the browser gets them. */
+const WEB_ASSETS: Record<string, { type: string; body: string }> = {
+  'site.css': { type: 'text/css; charset=utf-8', body: SITE_CSS },
+  'app.js': { type: 'text/javascript; charset=utf-8', body: `(${pageScript.toString()})();\n` },
+  'docs.js': { type: 'text/javascript; charset=utf-8', body: `(${docsScript.toString()})();\n` },
+};
+
+/** The files of swagger-ui-dist the /docs page loads, served from the installed package. */
+const SWAGGER_UI_FILES: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/** The reference files and pages at the site root; no API key needed. */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class WebController {
+  private readonly methodology = renderMethodology();
+  private readonly pages = new Map<string, string>();
+
+  constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
+
+  @Get('api/v1/openapi.json')
+  openApi(@Res() res: Response): void {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(OPENAPI_DOCUMENT);
+  }
+
+  @Get('llms.txt')
+  llmsTxt(@Req() req: Request, @Res() res: Response): void {
+    this.sendText(res, 'text/plain; charset=utf-8', renderLlmsTxt(this.siteUrl(req)));
+  }
+
+  @Get('api-docs.md')
+  apiDocs(@Req() req: Request, @Res() res: Response): void {
+    this.sendText(res, 'text/markdown; charset=utf-8', renderApiDocs(OPENAPI_DOCUMENT, this.siteUrl(req)));
+  }
+
+  @Get('methodology.md')
+  methodologyMarkdown(@Res() res: Response): void {
+    this.sendText(res, 'text/markdown; charset=utf-8', this.methodology);
+  }
+
+  @Get()
+  home(@Res() res: Response): void {
+    this.sendPage(res, 200, homePage(this.demoKey()));
+  }
+
+  @Get('buildings/:bbl')
+  building(@Param('bbl') bbl: string, @Res() res: Response): void {
+    if (!BBL_PATTERN.test(bbl)) {
+      this.sendPage(res, 404, notFoundPage(this.demoKey(), `"${bbl.slice(0, 40)}" is not a BBL: a BBL is 10 digits (borough 1-5, block, lot).`));
+      return;
+    }
+    this.sendPage(res, 200, buildingPage(this.demoKey(), bbl));
+  }
+
+  @Get('methodology')
+  methodologyHtml(@Res() res: Response): void {
+    this.sendPage(res, 200, this.cached('methodology', () => methodologyPage(this.methodology)));
+  }
+
+  @Get('docs')
+  docs(@Res() res: Response): void {
+    this.sendPage(res, 200, this.cached('docs', docsPage));
+  }
+
+  @Get('assets/web/:file')
+  webAsset(@Param('file') file: string, @Res() res: Response): void {
+    const asset = Object.prototype.hasOwnProperty.call(WEB_ASSETS, file) ? WEB_ASSETS[file] : undefined;
+    if (!asset) return void this.sendText(res.status(404), 'text/plain; charset=utf-8', 'Not found.\n');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    this.sendText(res, asset.type, asset.body);
+  }
+
+  @Get('assets/swagger-ui/:file')
+  swaggerUiAsset(@Param('file') file: string, @Res() res: Response): void {
+    const type = Object.prototype.hasOwnProperty.call(SWAGGER_UI_FILES, file) ? SWAGGER_UI_FILES[file] : undefined;
+    if (!type) return void this.sendText(res.status(404), 'text/plain; charset=utf-8', 'Not found.\n');
+    res.setHeader('Content-Type', type);
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    createReadStream(join(SWAGGER_UI_DIR, file)).pipe(res);
+  }
+
+  private demoKey(): string | null {
+    return this.config.WEB_DEMO_KEY ?? null;
+  }
+
+  private siteUrl(req: Request): string {
+    return baseUrl(req, this.config.PUBLIC_BASE_URL);
+  }
+
+  private cached(name: string, render: () => string): string {
+    let page = this.pages.get(name);
+    if (page === undefined) {
+      page = render();
+      this.pages.set(name, page);
+    }
+    return page;
+  }
+
+  private sendText(res: Response, type: string, body: string): void {
+    res.setHeader('Content-Type', type);
+    res.send(body);
+  }
+
+  private sendPage(res: Response, status: number, html: string): void {
+    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.status(status);
+    this.sendText(res, 'text/html; charset=utf-8', html);
+  }
+}
+

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { WebController } from './web.controller';
+
+/** The reference files (/llms.txt, /api-docs.md, /methodology.md, the OpenAPI document) and the pages. */
+@Module({ controllers: [WebController] })
+export class WebModule {}
