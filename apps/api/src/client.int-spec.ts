@@ -61,7 +61,7 @@ describe('typed client against the API', () => {
   });
 
   it('lists events and the trajectory', async () => {
-    const events = await client.GET('/buildings/{bbl}/events', { params: { path: { bbl: first.bbl }, query: { limit: '5' } } }); // read-api documents limit as a string
+    const events = await client.GET('/buildings/{bbl}/events', { params: { path: { bbl: first.bbl }, query: { limit: 5 } } });
     expect(events.data!.data.events).toHaveLength(5);
     expect(events.data!.data.events[0].occurred_on).toBe('2026-11-15');
     expect(events.data!.pagination.has_more).toBe(true);

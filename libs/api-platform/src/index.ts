@@ -15,3 +15,4 @@ export * from './scope.guard';
 export * from './tokens';
 export * from './validation';
 export * from './logger';
+export * from './openapi';

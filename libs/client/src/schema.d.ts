@@ -806,11 +806,14 @@ export interface components {
             share: number;
         };
         MetaDto: {
-            /** @example req_0123456789abcdef01234567 */
+            /** @example req_5f0c6b1e9a3d4c2b1a0f9e8d */
             request_id: string;
             /** @example v1 */
             api_version: string;
-            /** @example 2026-11-21T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
             timestamp: string;
             rate_limit: components["schemas"]["RateLimitDto"] | null;
         };
@@ -867,6 +870,7 @@ export interface components {
             /** @example 25 */
             limit: number;
             has_more: boolean;
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
             next_cursor: string | null;
         };
         PortfolioAnalysisDto: {
@@ -1527,13 +1531,13 @@ export interface operations {
                 /** @description Building class prefix: a letter, optionally followed by a digit (`D` or `D7`). */
                 building_class?: string;
                 /** @description Minimum total_score (0-100, inclusive). */
-                min_score?: string;
+                min_score?: number;
                 /** @description Maximum total_score (0-100, inclusive). */
-                max_score?: string;
+                max_score?: number;
                 /** @description Order: `-total_score` (most distressed first), `total_score`, `address` (normalized address), or `relevance` (address queries only). Default: relevance with `address`, otherwise -total_score. */
                 sort?: "relevance" | "total_score" | "-total_score" | "address";
                 /** @description Page size, 1-100 (default 25). */
-                limit?: string;
+                limit?: number;
                 /** @description The `pagination.next_cursor` of the previous page (same filters and sort). */
                 cursor?: string;
             };
@@ -1644,7 +1648,7 @@ export interface operations {
                 /** @description Events on or before this date (YYYY-MM-DD, inclusive). */
                 until?: string;
                 /** @description Page size, 1-100 (default 25). */
-                limit?: string;
+                limit?: number;
                 /** @description The `pagination.next_cursor` of the previous page (same filters). */
                 cursor?: string;
             };
@@ -1696,7 +1700,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1-100 (default 25). */
-                limit?: string;
+                limit?: number;
                 /** @description The `pagination.next_cursor` of the previous page. */
                 cursor?: string;
             };

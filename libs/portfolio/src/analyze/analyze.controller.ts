@@ -6,7 +6,7 @@ import { DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
 import { successEnvelope } from '@bhis/envelope';
 import { partitionBbls } from '../bbl-list';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '../openapi';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { BblListRequestDto, PortfolioAnalysisDto } from './analyze.dto';
 import { analyzePortfolio } from './portfolio-analysis';
 

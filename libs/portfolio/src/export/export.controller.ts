@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE, RequireScope } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
-import { ApiErrorResponses, ApiKeyAuth } from '../openapi';
+import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CSV_COLUMNS } from './csv-columns';
 import { streamCsv } from './csv-stream';
 import { ExportRequestDto } from './export.dto';

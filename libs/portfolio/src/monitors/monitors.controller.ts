@@ -5,7 +5,7 @@ import type { AppConfig } from '@bhis/config';
 import { authenticatedKey, baseUrl, CONFIG, platformState, RequireScope } from '@bhis/api-platform';
 import { successEnvelope } from '@bhis/envelope';
 import { decodeListCursor, paginate } from '../list-cursor';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '../openapi';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import {
   CreatedMonitorDto,
   CreateMonitorDto,

@@ -6,7 +6,7 @@ import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
 import { successEnvelope } from '@bhis/envelope';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '../openapi';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { sourceStatuses } from './source-status';
 
 class SourceRunDto {

@@ -6,7 +6,7 @@ import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
 import { ApiError } from '@bhis/envelope';
 import { BatchEnvelopeDto, BatchRequestDto } from '../dto/batch.dto';
 import { BuildingEnvelopeDto } from '../dto/building.dto';
-import { ApiErrors, ApiKeyAuth } from '../shared/api-docs';
+import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { parsePathBbl } from '../shared/path-bbl';
 import { sendCacheable, sendUncached, withMember } from '../shared/json-response';
 import { rejectUnknownParams, singleParam } from '../shared/query-params';
@@ -35,7 +35,7 @@ export class BuildingsController {
   })
   @ApiBody({ type: BatchRequestDto })
   @ApiOkResponse({ type: BatchEnvelopeDto })
-  @ApiErrors('invalid_request', 'too_many_bbls', 'payload_too_large')
+  @ApiErrorResponses('invalid_request', 'too_many_bbls', 'payload_too_large')
   async batch(@Body() body: unknown, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     rejectUnknownParams(query, []);
     const request = parseBatchRequest(body);
@@ -65,7 +65,7 @@ export class BuildingsController {
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'An ETag from an earlier response.' })
   @ApiOkResponse({ type: BuildingEnvelopeDto })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
-  @ApiErrors('invalid_bbl', 'invalid_request', 'building_not_found')
+  @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
   async lookup(@Param('bbl') rawBbl: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (rawBbl === 'batch') {
       throw new ApiError('method_not_allowed', 'GET is not allowed on /api/v1/buildings/batch; allowed: POST.', { headers: { Allow: 'POST' } });

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { BuildingDto } from './building.dto';
-import { MetaDto } from './envelope.dto';
+import { MetaDto } from '@bhis/api-platform';
 
 export class BatchRequestDto {
   @ApiProperty({

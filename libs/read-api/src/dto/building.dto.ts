@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { GRADES } from '@bhis/domain';
-import { BuildingLinksDto, MetaDto } from './envelope.dto';
+import { MetaDto } from '@bhis/api-platform';
+import { BuildingLinksDto } from './envelope.dto';
 
 export class ComponentScoreDto {
   @ApiProperty({ description: '0-100, one decimal; higher is more distressed.', example: 62.4 }) score!: number;

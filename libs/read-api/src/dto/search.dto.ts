@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { GRADES } from '@bhis/domain';
-import { MetaDto, PaginationDto, SelfLinksDto } from './envelope.dto';
+import { MetaDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
 
 export class BuildingSummaryDto {
   @ApiProperty({ example: '1010150001' }) bbl!: string;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COMPONENT_KEYS, GRADES } from '@bhis/domain';
-import { MetaDto, PaginationDto, SelfLinksDto } from './envelope.dto';
+import { MetaDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
 
 export class TrajectoryPointDto {
   @ApiProperty({ type: String, format: 'date', example: '2026-11-20' }) as_of!: string;

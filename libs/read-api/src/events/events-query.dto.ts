@@ -20,7 +20,7 @@ export class EventsQueryDto {
   @ApiPropertyOptional({ description: 'Events on or before this date (YYYY-MM-DD, inclusive).', example: '2024-12-31' })
   @IsOptional() @IsString() until?: string;
 
-  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 25).', example: '25' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size, 1-100 (default 25).', example: 25 })
   @IsOptional() @IsString() limit?: string;
 
   @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page (same filters).' })

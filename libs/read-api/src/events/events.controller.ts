@@ -5,7 +5,7 @@ import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
 import { ApiError } from '@bhis/envelope';
 import { EventsEnvelopeDto } from '../dto/event.dto';
-import { ApiErrors, ApiKeyAuth } from '../shared/api-docs';
+import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
 import { sendCacheable, withMember } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
@@ -55,7 +55,7 @@ export class EventsController {
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
   @ApiOkResponse({ type: EventsEnvelopeDto })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
-  @ApiErrors('invalid_bbl', 'invalid_request', 'building_not_found')
+  @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
   async list(@Param('bbl') rawBbl: string, @Query() query: EventsQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const bbl = parsePathBbl(rawBbl);
     const params = parseEventsParams(query);

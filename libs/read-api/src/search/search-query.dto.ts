@@ -25,10 +25,10 @@ export class SearchQueryDto {
   @ApiPropertyOptional({ description: 'Building class prefix: a letter, optionally followed by a digit (`D` or `D7`).', example: 'D' })
   @IsOptional() @IsString() building_class?: string;
 
-  @ApiPropertyOptional({ description: 'Minimum total_score (0-100, inclusive).', example: '60' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, description: 'Minimum total_score (0-100, inclusive).', example: 60 })
   @IsOptional() @IsString() min_score?: string;
 
-  @ApiPropertyOptional({ description: 'Maximum total_score (0-100, inclusive).', example: '100' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, description: 'Maximum total_score (0-100, inclusive).', example: 100 })
   @IsOptional() @IsString() max_score?: string;
 
   @ApiPropertyOptional({
@@ -37,7 +37,7 @@ export class SearchQueryDto {
   })
   @IsOptional() @IsString() sort?: string;
 
-  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 25).', example: '25' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size, 1-100 (default 25).', example: 25 })
   @IsOptional() @IsString() limit?: string;
 
   @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page (same filters and sort).' })

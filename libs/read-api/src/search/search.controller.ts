@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
 import { SearchEnvelopeDto } from '../dto/search.dto';
-import { ApiErrors, ApiKeyAuth } from '../shared/api-docs';
+import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
 import { sendCacheable } from '../shared/json-response';
 import { selfLink } from '../shared/self-link';
@@ -34,7 +34,7 @@ export class SearchController {
   })
   @ApiOkResponse({ type: SearchEnvelopeDto })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
-  @ApiErrors('invalid_request')
+  @ApiErrorResponses('invalid_request')
   async find(@Query() query: SearchQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const params = parseSearchParams(query);
     const filtersKey = JSON.stringify(params.filters);

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 
 export class TrajectoryQueryDto {
-  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 25).', example: '25' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size, 1-100 (default 25).', example: 25 })
   @IsOptional() @IsString() limit?: string;
 
   @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page.' })

@@ -574,9 +574,12 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "required": false,
             "schema": {
               "examples": [
-                "60"
+                60
               ],
-              "type": "string"
+              "format": "int32",
+              "maximum": 100,
+              "minimum": 0,
+              "type": "integer"
             }
           },
           {
@@ -586,9 +589,12 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "required": false,
             "schema": {
               "examples": [
-                "100"
+                100
               ],
-              "type": "string"
+              "format": "int32",
+              "maximum": 100,
+              "minimum": 0,
+              "type": "integer"
             }
           },
           {
@@ -612,10 +618,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "name": "limit",
             "required": false,
             "schema": {
+              "default": 25,
               "examples": [
-                "25"
+                25
               ],
-              "type": "string"
+              "format": "int32",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer"
             }
           },
           {
@@ -899,10 +909,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "name": "limit",
             "required": false,
             "schema": {
+              "default": 25,
               "examples": [
-                "25"
+                25
               ],
-              "type": "string"
+              "format": "int32",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer"
             }
           },
           {
@@ -1014,10 +1028,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "name": "limit",
             "required": false,
             "schema": {
+              "default": 25,
               "examples": [
-                "25"
+                25
               ],
-              "type": "string"
+              "format": "int32",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer"
             }
           },
           {
@@ -4366,8 +4384,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         "properties": {
           "request_id": {
             "examples": [
-              "req_0123456789abcdef01234567"
+              "req_5f0c6b1e9a3d4c2b1a0f9e8d"
             ],
+            "pattern": "^req_[0-9a-f]{24}$",
             "type": "string"
           },
           "api_version": {
@@ -4380,6 +4399,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "examples": [
               "2026-11-21T10:00:00.000Z"
             ],
+            "format": "date-time",
             "type": "string"
           },
           "rate_limit": {
@@ -4611,6 +4631,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "boolean"
           },
           "next_cursor": {
+            "description": "Pass as `cursor` to get the next page; null on the last page.",
             "type": [
               "string",
               "null"

@@ -2,28 +2,34 @@ import { applyDecorators, HttpStatus, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_CODES, ErrorCode } from '@bhis/envelope';
 
+/** The envelope's models, shared by every feature module so the OpenAPI document has one of each. */
 export class RateLimitDto {
   @ApiProperty({ example: 6000 }) limit!: number;
-  @ApiProperty({ example: 5995 }) remaining!: number;
-  @ApiProperty({ example: '2026-11-21T10:01:00.000Z' }) reset_at!: string;
+  @ApiProperty({ example: 5999 }) remaining!: number;
+  @ApiProperty({ example: '2026-11-21T10:01:00.000Z', format: 'date-time' }) reset_at!: string;
 }
 
 export class MetaDto {
-  @ApiProperty({ example: 'req_0123456789abcdef01234567' }) request_id!: string;
+  @ApiProperty({ example: 'req_5f0c6b1e9a3d4c2b1a0f9e8d', pattern: '^req_[0-9a-f]{24}$' }) request_id!: string;
   @ApiProperty({ example: 'v1' }) api_version!: string;
-  @ApiProperty({ example: '2026-11-21T10:00:00.000Z' }) timestamp!: string;
+  @ApiProperty({ example: '2026-11-21T10:00:00.000Z', format: 'date-time' }) timestamp!: string;
   @ApiProperty({ type: RateLimitDto, nullable: true }) rate_limit!: RateLimitDto | null;
 }
 
 export class PaginationDto {
   @ApiProperty({ example: 25 }) limit!: number;
   @ApiProperty() has_more!: boolean;
-  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` to get the next page; null on the last page.' })
+  next_cursor!: string | null;
+}
+
+export class SelfLinksDto {
+  @ApiProperty({ format: 'uri' }) self!: string;
 }
 
 export class ErrorBodyDto {
-  @ApiProperty({ enum: Object.keys(ERROR_CODES), example: 'invalid_request' }) code!: string;
-  @ApiProperty({ example: 'The "bbls" field must be an array.' }) message!: string;
+  @ApiProperty({ enum: Object.keys(ERROR_CODES), example: 'invalid_bbl' }) code!: string;
+  @ApiProperty({ example: 'Invalid BBL "12345": a BBL must be exactly 10 digits.' }) message!: string;
   @ApiProperty({ example: 400 }) status!: number;
   @ApiPropertyOptional({ example: '/api-docs.md#error-invalid-request' }) doc_url?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;
