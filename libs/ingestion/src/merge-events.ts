@@ -22,9 +22,8 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
 /**
  * Merges a run's staged events into `events` (inside the caller's transaction):
  * 1. events on BBLs outside the building universe are counted and dropped;
- * 2. rows of the same record are collapsed (the most severe row leads; list attributes are
- *    concatenated; the earliest date and the latest closing date are kept), the same rules as
- *    mergeHpdComplaintEvents in @bhis/sources;
+ * 2. rows of the same record are collapsed (the most severe row leads; list attributes such as an
+ *    HPD complaint's problems are concatenated; the earliest date and the latest closing date are kept);
  * 3. 311 requests that are also HPD complaints are kept as evidence but marked as duplicates;
  * 4. status changes against the stored records become events dated `observedOn`;
  * 5. the upsert writes new and changed rows only (row_hash), and marks their buildings dirty.

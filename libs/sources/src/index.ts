@@ -3,7 +3,6 @@ export * from './classification';
 export * from './definition';
 export * from './facts';
 export * from './header';
-export * from './hpd-complaint-merge';
 export * from './parse';
 export * from './registry';
 export * from './row-fields';

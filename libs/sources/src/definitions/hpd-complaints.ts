@@ -8,7 +8,7 @@ const HEADER = headerOf(
 
 /**
  * One event per problem row, keyed by the COMPLAINT id: rows of the same complaint share
- * source_record_id and the loader merges them (mergeHpdComplaintEvents) by concatenating
+ * source_record_id and the loader merges them (libs/ingestion merge-events.ts) by concatenating
  * `attributes.problems` and `attributes.unique_keys_311`.
  */
 export const hpdComplaints = defineSource({
