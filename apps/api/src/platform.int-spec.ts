@@ -192,6 +192,9 @@ describe('API platform (real Postgres and Redis)', () => {
     expectErrorEnvelope(unknown, 400, 'invalid_request');
     expect((unknown.body.error as { message: string }).message).toContain('extra');
     expect((await post('{"bbls": ["1"]}')).body).toEqual({ count: 1 });
+    const deep = await post(`{"bbls": ${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    expectErrorEnvelope(deep, 400, 'invalid_request');
+    expect((deep.body.error as { message: string }).message).toMatch(/nests deeper than 64 levels/);
   });
 
   it('413 payload_too_large over 1 MiB', async () => {

@@ -8,9 +8,8 @@ import { Pool } from 'pg';
 import { createRun, enqueueIngest, getRun, loadSource, syncSourceCatalog } from '@bhis/ingestion';
 import { QUEUES } from '@bhis/queue';
 import { getSource } from '@bhis/sources';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { createTestDatabase, NodeProcess, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { writeViolationsFile } from './support/big-file';
-import { AppProcess, poll } from './support/processes';
 
 const BBLS = Array.from({ length: 400 }, (_, i) => `3${String(1000 + i).padStart(5, '0')}0001`);
 const ROWS = 150_000;
@@ -43,7 +42,7 @@ describe('an ingest worker killed half-way through a file', () => {
   let db: TestDatabase;
   let cleanPool: Pool;
   let pool: Pool;
-  const workers: AppProcess[] = [];
+  const workers: NodeProcess[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'bhis-e2e-'));
@@ -80,7 +79,7 @@ describe('an ingest worker killed half-way through a file', () => {
     expect((await fingerprint(pool)).events).toBe(5_000);
 
     const env = { DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), WORKER_LOCK_MS: '4000', LOG_LEVEL: 'warn' };
-    const first = AppProcess.start('ingest', { ...env, LOG_LEVEL: 'info' });
+    const first = NodeProcess.app('ingest', { ...env, LOG_LEVEL: 'info' });
     workers.push(first);
     await first.waitFor('ingest worker started');
 
@@ -98,7 +97,7 @@ describe('an ingest worker killed half-way through a file', () => {
       // while nobody works on it, readers still see the previous data
       expect((await fingerprint(pool)).events).toBe(5_000);
 
-      const second = AppProcess.start('ingest', env);
+      const second = NodeProcess.app('ingest', env);
       workers.push(second);
       const run = await poll('the run to succeed', async () => {
         const r = await getRun(pool, queued.runId);

@@ -16,3 +16,4 @@ export * from './tokens';
 export * from './validation';
 export * from './logger';
 export * from './openapi';
+export * from './json-depth';

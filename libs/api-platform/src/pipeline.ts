@@ -5,6 +5,7 @@ import type { ApiKeyStore } from './api-key-store';
 import { sendError, toApiError } from './errors';
 import type { RateLimiter } from './rate-limiter';
 import { writeRateLimitHeaders } from './rate-limit-headers';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 import { isLargeBodyPath, requestCost } from './request-cost';
 import { PlatformRequest, PlatformRequestState } from './request-context';
 
@@ -78,6 +79,9 @@ function bodyParsing(): RequestHandler {
         state.bodyError = (BODY_ERRORS[type] ?? BODY_ERRORS['entity.parse.failed'])(err as { limit?: number });
         // the rest of an oversized body is not read: close the connection after answering
         if (type === 'entity.too.large') res.setHeader('Connection', 'close');
+      } else if (jsonDepthExceeds(req.body, MAX_JSON_DEPTH)) {
+        state.bodyError = new ApiError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+        req.body = undefined;
       }
       next();
     });

@@ -28,3 +28,4 @@ describe('requestCost', () => {
     expect(isLargeBodyPath('/api/v1/buildings/batch')).toBe(false);
   });
 });
+

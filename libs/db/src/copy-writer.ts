@@ -14,12 +14,17 @@ const CHUNK_BYTES = 256 * 1024;
 export class CopyWriter {
   rows = 0;
   private buffer = '';
+  /** A failure of the COPY statement (e.g. a constraint or a cancelled statement) between writes. */
+  private failure: Error | undefined;
 
   private constructor(
     private readonly client: PoolClient,
     private readonly stream: Writable,
     readonly table: string,
-  ) {}
+  ) {
+    // without a listener, an error between two writes would be thrown at the process level
+    stream.on('error', (error: Error) => (this.failure ??= error));
+  }
 
   static async open(pool: Pool, table: string, prepare?: (client: PoolClient) => Promise<void>): Promise<CopyWriter> {
     const client = await pool.connect();
@@ -33,12 +38,14 @@ export class CopyWriter {
   }
 
   async write(values: readonly unknown[]): Promise<void> {
+    if (this.failure) throw this.failure;
     this.rows += 1;
     this.buffer += copyRow(values);
     if (this.buffer.length >= CHUNK_BYTES) await this.flush();
   }
 
   private async flush(): Promise<void> {
+    if (this.failure) throw this.failure;
     const chunk = this.buffer;
     this.buffer = '';
     if (chunk && !this.stream.write(chunk)) await once(this.stream, 'drain');

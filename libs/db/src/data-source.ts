@@ -9,6 +9,11 @@ export interface DataSourceOptions {
   url: string;
   poolSize?: number;
   applicationName?: string;
+  /**
+   * Statement timeout of every connection (ms); 0 for none. The API keeps the default so that no
+   * request holds a connection for long; workers run long COPYs and merges and pass 0.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** The one way to build a TypeORM DataSource: explicit migrations, never `synchronize`. */
@@ -26,8 +31,8 @@ export function createDataSource(options: DataSourceOptions): DataSource {
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      // a query never holds a connection forever (e.g. during a Postgres restart)
-      statement_timeout: 60_000,
+      // a request's query never holds a connection forever (e.g. during a Postgres restart)
+      statement_timeout: options.statementTimeoutMs ?? 60_000,
     },
   });
 }

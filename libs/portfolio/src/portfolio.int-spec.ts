@@ -173,6 +173,35 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       expect(rows[1][CSV_COLUMNS.indexOf('living_conditions_score')]).toBe('');
     });
 
+    it('gives its connection back when clients leave before or during an export', async () => {
+      const small = await startPortfolioApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_LIVE_PER_MIN: '1000000', DATABASE_POOL_SIZE: '3' });
+      try {
+        const bbls = ['1000010001', '1000010002', '1000010003', '1000010004', '1000010005'];
+        const abandoned = Array.from({ length: 20 }, async (_, i) => {
+          const controller = new AbortController();
+          const request = fetch(`${small.url}/api/v1/export/csv`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ bbls }),
+            signal: controller.signal,
+          }).then((res) => res.body?.cancel(), () => undefined);
+          setTimeout(() => controller.abort(), i % 4 === 0 ? 0 : i * 3);
+          await request.catch(() => undefined);
+        });
+        await Promise.all(abandoned);
+        // with a pool of 3, one leaked connection per abandoned export would leave nothing for this
+        const res = await call(small.url, key, 'POST', '/api/v1/export/csv', { bbls });
+        expect(res.status).toBe(200);
+        expect(parseCsv(res.text)).toHaveLength(bbls.length + 1);
+        const stuck = await pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`,
+        );
+        expect(stuck.rows[0].n).toBe(0);
+      } finally {
+        await small.close();
+      }
+    });
+
     it('refuses bad requests before streaming', async () => {
       const both = await call(api.url, key, 'POST', '/api/v1/export/csv', { bbls: ['1000010001'], grade: 'F' });
       expect(errorOf(both).code).toBe('invalid_request');

@@ -1,1 +1,4 @@
 export * from './test-database';
+export * from './polling';
+export * from './processes';
+export * from './repo';

@@ -66,10 +66,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, fully migrated database for one test file. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const template = await ensureTemplate();
-  const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+/** A new database copied from a template (retried while another clone of the same template is running). */
+export async function cloneDatabase(template: string, namePrefix: string): Promise<TestDatabase> {
+  const name = `${namePrefix}${randomBytes(6).toString('hex')}`;
   await withAdmin(async (admin) => {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -77,7 +76,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         return;
       } catch (error) {
         // "source database is being accessed by other users": another worker is cloning it right now
-        if ((error as { code?: string }).code !== '55006' || attempt >= 20) throw error;
+        if ((error as { code?: string }).code !== '55006' || attempt >= 30) throw error;
         await new Promise((r) => setTimeout(r, 100 * attempt));
       }
     }
@@ -87,6 +86,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: urlFor(name),
     drop: () => withAdmin(async (admin) => void (await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
   };
+}
+
+/** A fresh, fully migrated database for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  return cloneDatabase(await ensureTemplate(), TEST_DB_PREFIX);
 }
 
 /** A unique Redis namespace for one test file. */

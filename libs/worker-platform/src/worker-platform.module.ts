@@ -31,7 +31,8 @@ export class WorkerPlatformModule implements OnApplicationShutdown {
         {
           provide: WORKER_DATA_SOURCE,
           useFactory: async () => {
-            const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: appName });
+            // a whole file is one COPY and one merge: no statement timeout in the workers
+            const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: appName, statementTimeoutMs: 0 });
             return ds.initialize();
           },
         },

@@ -1,0 +1,135 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
+import path from 'node:path';
+import { BUILT_ENTRY, repoRoot } from './repo';
+
+const KEEP_OUTPUT_CHARS = 64_000;
+
+export type AppName = 'api' | 'ingest' | 'scoring';
+
+/** A built app (or any node script) running as a child process; keeps the tail of its output. */
+export class NodeProcess {
+  private tail = '';
+  private stopping = false;
+  /** Rejects when the process exits without being asked to (a crash, or killed by someone else). */
+  readonly died: Promise<never>;
+
+  private constructor(
+    readonly label: string,
+    readonly child: ChildProcess,
+  ) {
+    const keep = (d: Buffer): void => {
+      this.tail = (this.tail + d.toString()).slice(-KEEP_OUTPUT_CHARS);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.died = new Promise<never>((_resolve, reject) => {
+      child.on('exit', (code, signal) => {
+        if (!this.stopping) reject(new Error(`${label} (pid ${child.pid}) exited unexpectedly (${code ?? signal}):\n${this.tail.slice(-2000)}`));
+      });
+    });
+    this.died.catch(() => undefined);
+  }
+
+  static app(name: AppName, env: Record<string, string>): NodeProcess {
+    return NodeProcess.script(name, path.join(repoRoot(), BUILT_ENTRY[name]), [], env);
+  }
+
+  static script(label: string, file: string, args: readonly string[], env: Record<string, string>): NodeProcess {
+    const child = spawn(process.execPath, [file, ...args], {
+      cwd: repoRoot(),
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new NodeProcess(label, child);
+  }
+
+  get output(): string {
+    return this.tail;
+  }
+
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error(`${this.label} has no pid`);
+    return this.child.pid;
+  }
+
+  get exited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  async waitFor(text: string | RegExp, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (typeof text === 'string' ? this.tail.includes(text) : text.test(this.tail)) return;
+      if (this.exited) throw new Error(`${this.label} exited (${this.child.exitCode ?? this.child.signalCode}):\n${this.tail.slice(-3000)}`);
+      await sleep(100);
+    }
+    throw new Error(`${this.label} did not print ${String(text)} within ${timeoutMs} ms:\n${this.tail.slice(-3000)}`);
+  }
+
+  /** SIGKILL: no shutdown hooks, no cleanup, like a crash. */
+  async kill9(): Promise<void> {
+    if (this.exited) return;
+    this.stopping = true;
+    const exited = once(this.child, 'exit');
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    this.stopping = true;
+    const exited = once(this.child, 'exit');
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export async function waitForHealth(baseUrl: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/api/v1/health`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`API at ${baseUrl} not healthy within ${timeoutMs} ms`);
+}
+
+/** A loopback port the OS says is free right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export interface ProcessMemory {
+  /** resident set size now, bytes */
+  rssBytes: number;
+  /** peak resident set size since the process started (VmHWM), bytes */
+  peakRssBytes: number;
+}
+
+/** VmRSS and VmHWM from /proc/<pid>/status (Linux). */
+export function readProcessMemory(pid: number): ProcessMemory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) * 1024 : 0;
+  };
+  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
+}

@@ -1,0 +1,226 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Pool } from 'pg';
+import { NodeProcess, readProcessMemory, sleep } from '@bhis/testing';
+import { runCliJsonTimed } from '@bhis/testing';
+
+/** The synthetic city's report as printed by `bhis synth --json` (the fields the benchmark uses). */
+export interface CityReport {
+  seed: number | string;
+  buildings: number;
+  asOf: string;
+  outDir: string;
+  files: { source: string; file: string; rows: number; bytes: number }[];
+  eventRows: number;
+  totalRows: number;
+  totalBytes: number;
+  elapsedMs: number;
+  eventsPerBuilding: { mean: number; median: number; p99: number; max: number; atLeast10000: number };
+}
+
+export const BUILDINGS_PER_PERCENT = 4_450;
+export const CITY_SEED = '1';
+export const CITY_AS_OF = '2026-11-01';
+
+/** Generates the city (or reuses one generated earlier with the same size and seed). */
+export async function ensureCity(dir: string, buildings: number): Promise<{ report: CityReport; reused: boolean; command: string }> {
+  const reportFile = `${dir}.synth.json`;
+  const command = `bhis synth --buildings ${buildings} --seed ${CITY_SEED} --as-of ${CITY_AS_OF} --out ${dir} --json`;
+  if (existsSync(reportFile) && statSync(reportFile).size > 0) {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as CityReport;
+    if (report.buildings === buildings && String(report.seed) === CITY_SEED && report.files.every((f) => existsSync(path.resolve(dir, f.file)))) return { report, reused: true, command };
+  }
+  const { value } = await runCliJsonTimed<CityReport>(['synth', '--buildings', String(buildings), '--seed', CITY_SEED, '--as-of', CITY_AS_OF, '--out', dir, '--json'], {});
+  writeFileSync(reportFile, JSON.stringify(value, null, 2));
+  return { report: value, reused: false, command };
+}
+
+/** One file's row of `bhis ingest --dir ... --json`. */
+export interface IngestSummaryRow {
+  file: string;
+  source: string;
+  status: string;
+  read: number | null;
+  loaded: number | null;
+  quarantined: number | null;
+  seconds: number | null;
+  error: string | null;
+}
+
+export interface SourceIngestResult {
+  source: string;
+  file: string;
+  status: string;
+  rows: number;
+  bytes: number;
+  seconds: number;
+  rowsPerSecond: number;
+  megabytesPerSecond: number;
+}
+
+export interface IngestResult {
+  command: string;
+  wallSeconds: number;
+  rows: number;
+  bytes: number;
+  rowsPerSecond: number;
+  megabytesPerSecond: number;
+  perSource: SourceIngestResult[];
+  largestFile: string;
+  workerPeakRssBytes: number;
+}
+
+function rate(amount: number, seconds: number): number {
+  return seconds > 0 ? amount / seconds : 0;
+}
+
+/** Samples a process's VmRSS until stopped; returns the highest value seen. */
+export class PeakRssSampler {
+  private peak = 0;
+  private running = true;
+  private readonly loop: Promise<void>;
+
+  constructor(pid: number, everyMs = 250) {
+    this.loop = (async () => {
+      while (this.running) {
+        try {
+          this.peak = Math.max(this.peak, readProcessMemory(pid).rssBytes);
+        } catch {
+          return;
+        }
+        await sleep(everyMs);
+      }
+    })();
+  }
+
+  async stop(): Promise<number> {
+    this.running = false;
+    await this.loop;
+    return this.peak;
+  }
+}
+
+/** Ingests every file of the city through the real ingest worker (the CLI queues and waits). */
+export async function ingestCity(dir: string, env: Record<string, string>, worker: NodeProcess): Promise<IngestResult> {
+  const command = `bhis ingest --dir ${dir} --observed-on ${CITY_AS_OF} --json`;
+  const sampler = new PeakRssSampler(worker.pid);
+  const { value, elapsedMs } = await runCliJsonTimed<IngestSummaryRow[]>(['ingest', '--dir', dir, '--observed-on', CITY_AS_OF, '--json'], env, [worker]);
+  const peakSampled = await sampler.stop();
+  const workerPeakRssBytes = Math.max(peakSampled, readProcessMemory(worker.pid).peakRssBytes);
+  const perSource = value.map((row): SourceIngestResult => {
+    const bytes = statSync(path.join(dir, row.file)).size;
+    const seconds = row.seconds ?? 0;
+    const rows = row.read ?? 0;
+    return {
+      source: row.source,
+      file: row.file,
+      status: row.status,
+      rows,
+      bytes,
+      seconds,
+      rowsPerSecond: Math.round(rate(rows, seconds)),
+      megabytesPerSecond: Math.round(rate(bytes / 1e6, seconds) * 10) / 10,
+    };
+  });
+  const failed = perSource.filter((s) => s.status !== 'succeeded' && s.status !== 'skipped');
+  if (failed.length > 0) throw new Error(`ingest failed for ${failed.map((f) => f.source).join(', ')}: ${value.map((v) => v.error).filter(Boolean).join('; ')}`);
+  const rows = perSource.reduce((sum, s) => sum + s.rows, 0);
+  const bytes = perSource.reduce((sum, s) => sum + s.bytes, 0);
+  const wallSeconds = elapsedMs / 1000;
+  const largest = [...perSource].sort((a, b) => b.bytes - a.bytes)[0];
+  return {
+    command,
+    wallSeconds,
+    rows,
+    bytes,
+    rowsPerSecond: Math.round(rate(rows, wallSeconds)),
+    megabytesPerSecond: Math.round(rate(bytes / 1e6, wallSeconds) * 10) / 10,
+    perSource,
+    largestFile: largest?.file ?? '',
+    workerPeakRssBytes,
+  };
+}
+
+/**
+ * The ingest figures of an earlier run, read back from ingest_runs (for --reuse-data): per-source
+ * durations as the worker recorded them, wall time from the first queued to the last finished run.
+ */
+export async function ingestResultFromRuns(pool: Pool, dir: string): Promise<IngestResult> {
+  const { rows } = await pool.query<{ source: string; input: string; status: string; read: string | null; duration_ms: number | null }>(
+    `SELECT source, input, status, counts->>'read' AS read, duration_ms FROM ingest_runs ORDER BY queued_at`,
+  );
+  const wall = await pool.query<{ seconds: number }>(`SELECT extract(epoch FROM max(finished_at) - min(queued_at))::float8 AS seconds FROM ingest_runs`);
+  const perSource = rows.map((row): SourceIngestResult => {
+    const file = path.basename(row.input ?? '');
+    const bytes = statSync(path.join(dir, file)).size;
+    const seconds = (row.duration_ms ?? 0) / 1000;
+    const read = Number(row.read ?? 0);
+    return { source: row.source, file, status: row.status, rows: read, bytes, seconds, rowsPerSecond: Math.round(rate(read, seconds)), megabytesPerSecond: Math.round(rate(bytes / 1e6, seconds) * 10) / 10 };
+  });
+  const totalRows = perSource.reduce((sum, s) => sum + s.rows, 0);
+  const bytes = perSource.reduce((sum, s) => sum + s.bytes, 0);
+  const wallSeconds = wall.rows[0]?.seconds ?? 0;
+  const largest = [...perSource].sort((a, b) => b.bytes - a.bytes)[0];
+  return {
+    command: `bhis ingest --dir ${dir} --observed-on ${CITY_AS_OF} --json`,
+    wallSeconds,
+    rows: totalRows,
+    bytes,
+    rowsPerSecond: Math.round(rate(totalRows, wallSeconds)),
+    megabytesPerSecond: Math.round(rate(bytes / 1e6, wallSeconds) * 10) / 10,
+    perSource,
+    largestFile: largest?.file ?? '',
+    workerPeakRssBytes: 0,
+  };
+}
+
+/** `bhis score ... --wait --json` output (the fields the benchmark uses). */
+interface ScoreSummary {
+  run_id: string;
+  kind: string;
+  status: string;
+  buildings: number | null;
+  seconds: number | null;
+  error: string | null;
+}
+
+export interface ScoringResult {
+  command: string;
+  kind: string;
+  buildings: number;
+  seconds: number;
+  buildingsPerSecond: number;
+  workerPeakRssBytes: number;
+}
+
+async function score(args: string[], env: Record<string, string>, worker: NodeProcess): Promise<ScoringResult> {
+  const sampler = new PeakRssSampler(worker.pid);
+  const { value } = await runCliJsonTimed<ScoreSummary>(['score', ...args, '--as-of', CITY_AS_OF, '--force', '--wait', '--json'], env, [worker]);
+  const peak = await sampler.stop();
+  if (value.status !== 'succeeded') throw new Error(`scoring run ${value.run_id} ${value.status}: ${value.error ?? ''}`);
+  const seconds = value.seconds ?? 0;
+  const buildings = value.buildings ?? 0;
+  return {
+    command: `bhis score ${args.map((a) => `${a} `).join('')}--as-of ${CITY_AS_OF} --force --wait --json`,
+    kind: value.kind,
+    buildings,
+    seconds,
+    buildingsPerSecond: Math.round(rate(buildings, seconds)),
+    workerPeakRssBytes: peak,
+  };
+}
+
+export function scoreFull(env: Record<string, string>, worker: NodeProcess): Promise<ScoringResult> {
+  return score(['--full'], env, worker);
+}
+
+/**
+ * An incremental run over a share of the buildings, marked as changed the way an ingest marks them
+ * (rows in dirty_buildings): what a daily refresh touching that share costs.
+ */
+export async function scoreIncremental(pool: Pool, share: number, env: Record<string, string>, worker: NodeProcess): Promise<ScoringResult & { dirtyShare: number }> {
+  await pool.query(`DELETE FROM dirty_buildings`);
+  await pool.query(`INSERT INTO dirty_buildings (bbl) SELECT bbl FROM buildings WHERE abs(hashtext(bbl)) % 1000 < $1`, [Math.round(share * 1000)]);
+  const result = await score([], env, worker);
+  return { ...result, dirtyShare: share };
+}

@@ -1,0 +1,137 @@
+import { createWriteStream, createReadStream } from 'node:fs';
+import { stat, unlink } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Client, Pool } from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { EVENT_PARTITIONS, migrate } from '@bhis/db';
+
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops and recreates a database, then applies every migration. Returns its URL. */
+export async function recreateDatabase(adminUrl: string, database: string): Promise<string> {
+  if (!/^[a-z0-9_]+$/.test(database)) throw new Error(`unsafe database name ${database}`);
+  await withClient(adminUrl, async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${database}"`);
+  });
+  const url = databaseUrl(adminUrl, database);
+  await migrate(url);
+  return url;
+}
+
+export async function serverVersion(url: string): Promise<string> {
+  return withClient(url, async (client) => (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? 'unknown');
+}
+
+export interface TableSize {
+  table: string;
+  rows: number;
+  /** heap + TOAST of the table (all partitions), bytes */
+  tableBytes: number;
+  indexBytes: number;
+  totalBytes: number;
+  indexes: { index: string; bytes: number }[];
+}
+
+/** Size of every table of the public schema (partitions summed into their parent) and of each index. */
+export async function tableSizes(pool: Pool): Promise<TableSize[]> {
+  const tables = await pool.query<{ table: string; table_bytes: string; index_bytes: string; total_bytes: string }>(
+    `WITH parts AS (
+       -- a plain table stands for itself; a partitioned one for all its partitions
+       SELECT c.oid AS parent, CASE WHEN c.relkind = 'p' THEN t.relid ELSE c.oid END AS relid
+         FROM pg_class c LEFT JOIN LATERAL pg_partition_tree(c.oid) t ON c.relkind = 'p'
+        WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+     )
+     SELECT c.relname AS table,
+            (SELECT sum(pg_table_size(p.relid)) FROM parts p WHERE p.parent = c.oid) AS table_bytes,
+            (SELECT sum(pg_indexes_size(p.relid)) FROM parts p WHERE p.parent = c.oid) AS index_bytes,
+            (SELECT sum(pg_total_relation_size(p.relid)) FROM parts p WHERE p.parent = c.oid) AS total_bytes
+       FROM pg_class c
+      WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      ORDER BY 4 DESC`,
+  );
+  const indexes = await pool.query<{ table: string; index: string; bytes: string }>(
+    `SELECT c.relname AS table, i.relname AS index,
+            CASE WHEN i.relkind = 'I' THEN (SELECT sum(pg_relation_size(t.relid)) FROM pg_partition_tree(i.oid) t) ELSE pg_relation_size(i.oid) END AS bytes
+       FROM pg_index x
+       JOIN pg_class i ON i.oid = x.indexrelid
+       JOIN pg_class c ON c.oid = x.indrelid
+      WHERE c.relnamespace = 'public'::regnamespace AND NOT c.relispartition
+      ORDER BY 3 DESC`,
+  );
+  const result: TableSize[] = [];
+  for (const row of tables.rows) {
+    const count = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${row.table}"`);
+    result.push({
+      table: row.table,
+      rows: Number(count.rows[0]?.n ?? 0),
+      tableBytes: Number(row.table_bytes),
+      indexBytes: Number(row.index_bytes),
+      totalBytes: Number(row.total_bytes),
+      indexes: indexes.rows.filter((i) => i.table === row.table).map((i) => ({ index: i.index, bytes: Number(i.bytes) })),
+    });
+  }
+  return result;
+}
+
+export interface CopyCeiling {
+  rows: number;
+  bytes: number;
+  copyOutSeconds: number;
+  copyInSeconds: number;
+  rowsPerSecond: number;
+  megabytesPerSecond: number;
+}
+
+const CEILING_TABLE = 'bench_copy_ceiling_events';
+
+/**
+ * The ingest ceiling: COPY the normalized events out to a file, then COPY them back into an empty
+ * table identical to `events` (same columns, keys, indexes and hash partitions). No parsing, no
+ * normalization, no merge: the fastest Postgres can take these rows on this machine.
+ */
+export async function measureCopyCeiling(url: string, file: string): Promise<CopyCeiling> {
+  return withClient(url, async (client) => {
+    const outStarted = Date.now();
+    await pipeline(client.query(copyTo(`COPY (SELECT * FROM events) TO STDOUT`)), createWriteStream(file));
+    const copyOutSeconds = (Date.now() - outStarted) / 1000;
+    const bytes = (await stat(file)).size;
+    await client.query(`DROP TABLE IF EXISTS ${CEILING_TABLE}`);
+    await client.query(`CREATE TABLE ${CEILING_TABLE} (LIKE events INCLUDING ALL) PARTITION BY HASH (bbl)`);
+    for (let i = 0; i < EVENT_PARTITIONS; i++) {
+      await client.query(`CREATE TABLE ${CEILING_TABLE}_p${i} PARTITION OF ${CEILING_TABLE} FOR VALUES WITH (MODULUS ${EVENT_PARTITIONS}, REMAINDER ${i})`);
+    }
+    try {
+      const inStarted = Date.now();
+      const copy = client.query(copyFrom(`COPY ${CEILING_TABLE} FROM STDIN`));
+      await pipeline(createReadStream(file), copy);
+      const copyInSeconds = (Date.now() - inStarted) / 1000;
+      const rows = Number(copy.rowCount ?? 0);
+      return {
+        rows,
+        bytes,
+        copyOutSeconds,
+        copyInSeconds,
+        rowsPerSecond: Math.round(rows / copyInSeconds),
+        megabytesPerSecond: Math.round((bytes / 1e6 / copyInSeconds) * 10) / 10,
+      };
+    } finally {
+      await client.query(`DROP TABLE IF EXISTS ${CEILING_TABLE}`);
+      await unlink(file).catch(() => undefined);
+    }
+  });
+}

@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+import { databaseUrl, measureCopyCeiling, recreateDatabase, serverVersion, tableSizes } from './database';
+import { BUILDINGS_PER_PERCENT, ensureCity, ingestCity, IngestResult, ingestResultFromRuns, scoreFull, scoreIncremental } from './data-setup';
+import { runHttpBenchmark } from './http/run-http';
+import { loadTargets } from './http/targets';
+import { describeMachine } from './machine';
+import { NodeProcess } from '@bhis/testing';
+import { renderMarkdown } from './render';
+import { buildProjects, repoRoot } from '@bhis/testing';
+import { BenchmarkFile, BenchmarkRun } from './results';
+
+interface BenchOptions {
+  sizesOnly: boolean;
+  httpOnly: boolean;
+  scale: number;
+  connections: number;
+  httpSeconds: number;
+  http: boolean;
+  reuseData: boolean;
+  build: boolean;
+  adminUrl: string;
+  redisUrl: string;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!(n > 0) || n > 100) throw new InvalidArgumentError('must be a number above 0 and at most 100');
+  return n;
+}
+
+function log(line: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+async function redisVersion(url: string): Promise<string> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    return /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? 'unknown';
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function startWorker(name: 'ingest' | 'scoring', env: Record<string, string>): NodeProcess {
+  return NodeProcess.app(name, { ...env, LOG_LEVEL: 'info' });
+}
+
+/** Measures the table and index sizes of an existing benchmark database again (the rest of its run stays). */
+async function remeasureSizes(options: BenchOptions): Promise<void> {
+  const root = repoRoot();
+  const results = readResults(root);
+  const run = results.runs[String(options.scale)];
+  if (!run) throw new Error(`no ${options.scale}% run in docs/benchmarks.json`);
+  const pool = new Pool({ connectionString: databaseUrl(options.adminUrl, run.database), max: 1 });
+  try {
+    run.tables = await tableSizes(pool);
+  } finally {
+    await pool.end();
+  }
+  writeResults(root, results);
+  log(`sizes of ${run.database} measured again`);
+}
+
+/** Runs the HTTP benchmarks again on the existing benchmark database (the rest of its run stays). */
+async function rerunHttp(options: BenchOptions, argv: string[]): Promise<void> {
+  const root = repoRoot();
+  if (options.build) buildProjects(['api']);
+  const results = readResults(root);
+  const run = results.runs[String(options.scale)];
+  if (!run) throw new Error(`no ${options.scale}% run in docs/benchmarks.json`);
+  const pool = new Pool({ connectionString: databaseUrl(options.adminUrl, run.database), max: 2 });
+  try {
+    const targets = await loadTargets(pool);
+    log(`HTTP again on ${run.database}: ${options.connections} connections, ${options.httpSeconds} s per scenario`);
+    run.http = await runHttpBenchmark({
+      databaseUrl: databaseUrl(options.adminUrl, run.database),
+      redisPrefix: `bhis_bench_${randomBytes(4).toString('hex')}`,
+      connections: options.connections,
+      secondsPerScenario: options.httpSeconds,
+      targets,
+      log,
+    });
+    run.httpCommand = `npm run bench -- ${argv.join(' ')}`;
+    run.httpAt = new Date().toISOString();
+  } finally {
+    await pool.end();
+  }
+  writeResults(root, results);
+}
+
+async function run(options: BenchOptions, argv: string[]): Promise<void> {
+  if (options.sizesOnly) return remeasureSizes(options);
+  if (options.httpOnly) return rerunHttp(options, argv);
+  const root = repoRoot();
+  const startedAt = new Date().toISOString();
+  const loadAverageAtStart = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  if (options.build) {
+    log('building api, ingest, scoring and cli');
+    buildProjects(['api', 'ingest', 'scoring', 'cli']);
+  }
+  const database = `bhis_bench_${String(options.scale).replace('.', '_')}`;
+  const url = databaseUrl(options.adminUrl, database);
+  const machine = describeMachine({ postgres: await serverVersion(options.adminUrl), redis: await redisVersion(options.redisUrl) });
+  const buildings = Math.round(options.scale * BUILDINGS_PER_PERCENT);
+  const cityDir = path.join(root, 'data/bench', `city-${options.scale}`);
+
+  log(`city: ${buildings} buildings in ${cityDir}`);
+  const city = await ensureCity(cityDir, buildings);
+  log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows, ${Math.round(city.report.totalBytes / 1e6)} MB`);
+
+  const redisPrefix = `bhis_bench_${randomBytes(4).toString('hex')}`;
+  const env = { DATABASE_URL: url, REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix };
+  const pool = new Pool({ connectionString: url, max: 2 });
+  let ingest: IngestResult | null = null;
+  let copyCeiling: BenchmarkRun['copyCeiling'] = null;
+  let scoring: BenchmarkRun['scoring'] = null;
+  try {
+    if (!options.reuseData) {
+      log(`database ${database}: recreate and migrate`);
+      await recreateDatabase(options.adminUrl, database);
+    }
+    const ingestWorker = startWorker('ingest', env);
+    const scoringWorker = startWorker('scoring', env);
+    try {
+      await ingestWorker.waitFor('ingest worker started');
+      await scoringWorker.waitFor('scoring worker started');
+      if (options.reuseData) {
+        log('ingest: reusing the data of the earlier run (figures read back from ingest_runs)');
+        ingest = await ingestResultFromRuns(pool, cityDir);
+      } else {
+        log('ingest through the ingest worker');
+        ingest = await ingestCity(cityDir, env, ingestWorker);
+      }
+      log(`ingest: ${ingest.rows} rows in ${ingest.wallSeconds.toFixed(1)} s = ${ingest.rowsPerSecond} rows/s, ${ingest.megabytesPerSecond} MB/s`);
+      log('scoring: full');
+      const full = await scoreFull(env, scoringWorker);
+      log(`scoring full: ${full.buildings} buildings in ${full.seconds} s`);
+      const incremental = await scoreIncremental(pool, 0.02, env, scoringWorker);
+      log(`scoring incremental: ${incremental.buildings} buildings in ${incremental.seconds} s`);
+      scoring = { full, incremental };
+    } finally {
+      await ingestWorker.stop();
+      await scoringWorker.stop();
+    }
+    log('COPY ceiling of the events table');
+    copyCeiling = await measureCopyCeiling(url, path.join(cityDir, '..', `events-${options.scale}.copy`));
+    log(`COPY: ${copyCeiling.rows} rows in ${copyCeiling.copyInSeconds.toFixed(1)} s = ${copyCeiling.rowsPerSecond} rows/s`);
+    await pool.query('VACUUM (ANALYZE)');
+    const tables = await tableSizes(pool);
+    let http: BenchmarkRun['http'] = null;
+    if (options.http) {
+      log(`HTTP: ${options.connections} connections, ${options.httpSeconds} s per scenario`);
+      const targets = await loadTargets(pool);
+      http = await runHttpBenchmark({ databaseUrl: url, redisPrefix, connections: options.connections, secondsPerScenario: options.httpSeconds, targets, log });
+    }
+    const previous = readResults(root);
+    const earlier = previous.runs[String(options.scale)];
+    const result: BenchmarkRun = {
+      scalePercent: options.scale,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      command: `npm run bench -- ${argv.join(' ')}`.trim(),
+      machine,
+      loadAverageAtStart,
+      database,
+      city: {
+        buildings: city.report.buildings,
+        seed: String(city.report.seed),
+        asOf: city.report.asOf,
+        files: city.report.files.filter((f) => f.source !== 'truth').length,
+        rows: city.report.totalRows,
+        eventRows: city.report.eventRows,
+        bytes: city.report.totalBytes,
+        eventsPerBuilding: city.report.eventsPerBuilding,
+        generationSeconds: Math.round(city.report.elapsedMs / 100) / 10,
+        generationCommand: city.command,
+        reused: city.reused,
+      },
+      ingest,
+      copyCeiling,
+      ingestToCopyRatio: null,
+      scoring,
+      tables,
+      http: http ?? earlier?.http ?? null,
+    };
+    if (result.ingest && result.copyCeiling) result.ingestToCopyRatio = Math.round((result.ingest.rowsPerSecond / result.copyCeiling.rowsPerSecond) * 1000) / 1000;
+    previous.runs[String(options.scale)] = result;
+    writeResults(root, previous);
+    log('wrote docs/benchmarks.json and docs/benchmarks.md');
+  } finally {
+    await pool.end();
+  }
+}
+
+function readResults(root: string): BenchmarkFile {
+  const file = path.join(root, 'docs/benchmarks.json');
+  if (!existsSync(file)) return { runs: {} };
+  return JSON.parse(readFileSync(file, 'utf8')) as BenchmarkFile;
+}
+
+function writeResults(root: string, results: BenchmarkFile): void {
+  mkdirSync(path.join(root, 'docs'), { recursive: true });
+  writeFileSync(path.join(root, 'docs/benchmarks.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(path.join(root, 'docs/benchmarks.md'), renderMarkdown(results));
+}
+
+const program = new Command('bench')
+  .description('Benchmark ingest, scoring and the HTTP API on a synthetic city; writes docs/benchmarks.{json,md}')
+  .option('--scale <percent>', 'city size in percent of New York (1 = 4,450 buildings)', positive, 1)
+  .option('--connections <n>', 'concurrent HTTP connections', (v) => Math.max(1, Number(v)), 32)
+  .option('--http-seconds <n>', 'seconds per HTTP scenario', (v) => Math.max(1, Number(v)), 12)
+  .option('--no-http', 'skip the HTTP benchmarks')
+  .option('--reuse-data', 'keep the database of an earlier run: no ingest (its figures are read back from ingest_runs); scoring, COPY and HTTP run again')
+  .option('--no-build', 'use the existing builds of the apps')
+  .option('--http-only', 'only run the HTTP benchmarks again, on the existing benchmark database')
+  .option('--sizes-only', 'only measure the table and index sizes of the existing benchmark database again')
+  .option('--admin-url <url>', 'Postgres maintenance database', process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+  .option('--redis-url <url>', 'Redis', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
+  .action(async (options: BenchOptions) => run(options, process.argv.slice(2)));
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

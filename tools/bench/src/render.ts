@@ -1,0 +1,167 @@
+import type { BenchmarkFile, BenchmarkRun } from './results';
+
+const FULL_CITY_BUILDINGS = 445_000;
+
+const mb = (bytes: number): string => (bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 });
+const num = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+function table(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.map(String).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function runSection(run: BenchmarkRun): string {
+  const parts: string[] = [];
+  const m = run.machine;
+  parts.push(`## ${run.scalePercent}% of the city (${num(run.city.buildings)} buildings)`);
+  parts.push(
+    [
+      `- Date: ${run.startedAt} to ${run.finishedAt}`,
+      `- Command: \`${run.command}\``,
+      `- Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.kernel}; Node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}`,
+      `- Load average when the run started: ${run.loadAverageAtStart.join(' / ')} (other work shared the machine: treat the numbers as lower bounds)`,
+      `- Data: \`${run.city.generationCommand}\` — ${run.city.files} files, ${num(run.city.rows)} rows (${num(run.city.eventRows)} event rows), ${mb(run.city.bytes)} MB of CSV; ` +
+        `events per building: median ${run.city.eventsPerBuilding.median}, p99 ${run.city.eventsPerBuilding.p99}, max ${num(run.city.eventsPerBuilding.max)}; generated in ${run.city.generationSeconds} s`,
+      `- Database: \`${run.database}\` (fresh, migrated)`,
+    ].join('\n'),
+  );
+  if (run.ingest) {
+    const i = run.ingest;
+    parts.push(`### Ingest (the real ingest worker, \`${i.command}\`)`);
+    parts.push(
+      `Overall: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
+        `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).`,
+    );
+    parts.push(
+      table(
+        ['source', 'file', 'rows', 'MB', 'seconds', 'rows/s', 'MB/s'],
+        [...i.perSource].sort((a, b) => b.bytes - a.bytes).map((s) => [s.source, s.file, num(s.rows), mb(s.bytes), s.seconds, num(s.rowsPerSecond), s.megabytesPerSecond]),
+      ),
+    );
+  }
+  if (run.copyCeiling) {
+    const c = run.copyCeiling;
+    parts.push('### Ceiling: raw COPY of the normalized rows');
+    parts.push(
+      `\`COPY (SELECT * FROM events) TO STDOUT\` into a file (${mb(c.bytes)} MB, ${num(c.rows)} rows, ${c.copyOutSeconds} s), then \`COPY ... FROM STDIN\` into an empty table ` +
+        `identical to \`events\` (same keys, indexes and 16 hash partitions): **${num(c.rowsPerSecond)} rows/s, ${c.megabytesPerSecond} MB/s** (${c.copyInSeconds} s). ` +
+        (run.ingestToCopyRatio !== null ? `End-to-end ingest runs at **${(run.ingestToCopyRatio * 100).toFixed(1)}%** of this ceiling.` : ''),
+    );
+  }
+  if (run.scoring) {
+    const { full, incremental } = run.scoring;
+    parts.push('### Scoring (the real scoring worker)');
+    parts.push(
+      table(
+        ['run', 'command', 'buildings', 'seconds', 'buildings/s', 'worker peak RSS MB'],
+        [
+          ['full', `\`${full.command}\``, num(full.buildings), full.seconds, num(full.buildingsPerSecond), mb(full.workerPeakRssBytes)],
+          [`incremental (${incremental.dirtyShare * 100}% of buildings marked changed)`, `\`${incremental.command}\``, num(incremental.buildings), incremental.seconds, num(incremental.buildingsPerSecond), mb(incremental.workerPeakRssBytes)],
+        ],
+      ),
+    );
+  }
+  if (run.tables.length > 0) {
+    parts.push('### Disk (after `VACUUM (ANALYZE)`)');
+    const total = run.tables.reduce((s, t) => s + t.totalBytes, 0);
+    parts.push(`Database total: ${mb(total)} MB.`);
+    parts.push(
+      table(
+        ['table', 'rows', 'table MB', 'indexes MB', 'total MB', 'indexes (MB)'],
+        run.tables
+          .filter((t) => t.totalBytes > 64 * 1024)
+          .map((t) => [t.table, num(t.rows), mb(t.tableBytes), mb(t.indexBytes), mb(t.totalBytes), t.indexes.map((i) => `${i.index} ${mb(i.bytes)}`).join('; ')]),
+      ),
+    );
+  }
+  if (run.http) {
+    const h = run.http;
+    parts.push(`### HTTP (the built API as a process; autocannon, ${h.connections} connections, ${h.secondsPerScenario} s per scenario after a warm-up of 3 requests per connection)`);
+    if (run.httpCommand) parts.push(`HTTP measured again at ${run.httpAt ?? '?'} with \`${run.httpCommand}\` on the same database.`);
+    parts.push(
+      `API settings: ${Object.entries(h.apiEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; one key with a raised rate limit. The load generator runs on the same 2 CPUs as the API and Postgres. ` +
+        `Lookup body: ${h.lookupBodyBytes} bytes.`,
+    );
+    parts.push(
+      table(
+        ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'MB/s', 'statuses', 'server peak RSS MB'],
+        [...h.scenarios, h.ceiling].map((r) => [
+          r.name,
+          num(r.requestsPerSecond),
+          r.latencyP50Ms,
+          r.latencyP99Ms,
+          r.latencyMaxMs,
+          r.megabytesPerSecond,
+          Object.entries(r.statusCounts).map(([code, n]) => `${code}: ${num(n)}`).join(', ') + (r.errors ? `, errors: ${r.errors}` : ''),
+          r.serverPeakRssBytes !== null ? mb(r.serverPeakRssBytes) : '-',
+        ]),
+      ),
+    );
+    parts.push(`Lookup / bare-server ratio: **${h.lookupToCeilingRatio}**. API peak RSS over the whole HTTP run (VmHWM): ${mb(h.apiPeakRssBytes)} MB; RSS after: ${mb(h.apiRssAfterBytes)} MB.`);
+  }
+  return parts.join('\n\n');
+}
+
+function scaleCurve(runs: BenchmarkRun[]): string {
+  const rows = runs
+    .filter((r) => r.http)
+    .map((r) => {
+      const lookup = r.http?.scenarios.find((s) => s.name === 'lookup');
+      const heavy = r.http?.scenarios.find((s) => s.name.startsWith('events page, heaviest'));
+      const total = r.tables.reduce((s, t) => s + t.totalBytes, 0);
+      return [`${r.scalePercent}%`, num(r.city.buildings), num(r.city.eventRows), mb(total), lookup ? num(lookup.requestsPerSecond) : '-', lookup?.latencyP50Ms ?? '-', lookup?.latencyP99Ms ?? '-', heavy?.latencyP99Ms ?? '-'];
+    });
+  return table(['scale', 'buildings', 'event rows (CSV)', 'database MB', 'lookup req/s', 'lookup p50 ms', 'lookup p99 ms', 'heaviest events page p99 ms'], rows);
+}
+
+function fullCityEstimate(runs: BenchmarkRun[]): string {
+  const basis = [...runs].filter((r) => r.ingest).sort((a, b) => b.scalePercent - a.scalePercent)[0];
+  if (!basis?.ingest) return 'No ingest measurement yet.';
+  const factor = FULL_CITY_BUILDINGS / basis.city.buildings;
+  const rows = basis.ingest.rows * factor;
+  const bytes = basis.ingest.bytes * factor;
+  const dbBytes = basis.tables.reduce((s, t) => s + t.totalBytes, 0) * factor;
+  const hours = rows / basis.ingest.rowsPerSecond / 3600;
+  const copyHours = basis.copyCeiling ? rows / basis.copyCeiling.rowsPerSecond / 3600 : null;
+  const scoringMinutes = basis.scoring ? (basis.scoring.full.seconds * factor) / 60 : null;
+  return [
+    `Linear extrapolation from the ${basis.scalePercent}% run (x${num(factor)}); **not run**: it needs about ${num(bytes / 1e9)} GB of CSV and, at the measured ` +
+      `${num(basis.ingest.rowsPerSecond)} rows/s, about **${num(hours)} hours** of ingest.`,
+    '',
+    table(
+      ['', 'estimate'],
+      [
+        ['rows to ingest', num(rows)],
+        ['CSV', `${num(bytes / 1e9)} GB`],
+        ['database on disk', `${num(dbBytes / 1e9)} GB`],
+        ['ingest at the measured rate', `${num(hours)} h`],
+        ['ingest at the COPY ceiling', copyHours !== null ? `${num(copyHours)} h` : '-'],
+        ['full scoring', scoringMinutes !== null ? `${num(scoringMinutes)} min` : '-'],
+      ],
+    ),
+  ].join('\n');
+}
+
+export function renderMarkdown(file: BenchmarkFile): string {
+  const runs = Object.values(file.runs).sort((a, b) => a.scalePercent - b.scalePercent);
+  return [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench -- --scale <percent>` (the harness in `tools/bench`); the same numbers, machine-readable, are in `docs/benchmarks.json`. ' +
+      'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01; reused when already generated), ingests it through the ' +
+      'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), measures the raw COPY ceiling and the disk size of every table ' +
+      'and index, then loads the built API (a separate process, real keys and rate limiting, Redis and Postgres on loopback) with autocannon and compares it with a bare ' +
+      '`node:http` server answering a JSON body of the same size. Benchmarks are separate from the tests (`npm test` never runs them).',
+    '',
+    '## Scale curve',
+    '',
+    scaleCurve(runs),
+    '',
+    ...(file.notes && file.notes.length > 0 ? ['### Notes', '', ...file.notes.map((n) => `- ${n}`), ''] : []),
+    '### The whole city (100% = 445,000 buildings, about 140M events)',
+    '',
+    fullCityEstimate(runs),
+    '',
+    ...runs.map(runSection).flatMap((s) => [s, '']),
+  ].join('\n');
+}

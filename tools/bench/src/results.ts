@@ -1,0 +1,47 @@
+import type { CopyCeiling, TableSize } from './database';
+import type { IngestResult, ScoringResult } from './data-setup';
+import type { HttpBenchmark } from './http/run-http';
+import type { MachineInfo } from './machine';
+
+export interface CitySummary {
+  buildings: number;
+  seed: string;
+  asOf: string;
+  files: number;
+  rows: number;
+  eventRows: number;
+  bytes: number;
+  eventsPerBuilding: { mean: number; median: number; p99: number; max: number; atLeast10000: number };
+  generationSeconds: number;
+  generationCommand: string;
+  reused: boolean;
+}
+
+/** Everything one `npm run bench -- --scale N` measured. */
+export interface BenchmarkRun {
+  scalePercent: number;
+  startedAt: string;
+  finishedAt: string;
+  command: string;
+  machine: MachineInfo;
+  /** 1/5/15-minute load averages when the run started: other work on the machine */
+  loadAverageAtStart: number[];
+  database: string;
+  city: CitySummary;
+  ingest: IngestResult | null;
+  copyCeiling: CopyCeiling | null;
+  /** ingest rows/s divided by the raw COPY rows/s */
+  ingestToCopyRatio: number | null;
+  scoring: { full: ScoringResult; incremental: ScoringResult & { dirtyShare: number } } | null;
+  tables: TableSize[];
+  http: HttpBenchmark | null;
+  /** set when the HTTP benchmarks were run again later with --http-only */
+  httpCommand?: string;
+  httpAt?: string;
+}
+
+export interface BenchmarkFile {
+  runs: Record<string, BenchmarkRun>;
+  /** findings and runs that could not be made, shown under the scale curve (kept across runs) */
+  notes?: string[];
+}
