@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { CopyWriter } from './copy-writer';
+import { CopyWriter } from '@bhis/db';
 
 describe('CopyWriter (real Postgres)', () => {
   let db: TestDatabase;
