@@ -13,7 +13,7 @@ import { waitForScoring } from './score';
 
 /** The demo city: a few thousand buildings, so that it is generated, loaded and scored in about a minute. */
 export const DEMO_CITY = { buildings: 2000, seed: 'demo' } as const;
-const HISTORY_MONTHS = 12;
+const HISTORY_MONTHS = 6;
 
 const say = (line: string) => process.stdout.write(`   ${line}\n`);
 
@@ -91,6 +91,6 @@ export function demoSteps(): DemoStep[] {
   return [
     { title: `Generating a synthetic city (${DEMO_CITY.buildings} buildings, 15 years, the 25 real file formats)...`, run: generate },
     { title: 'Ingesting every file through the ingest worker...', run: ingest },
-    { title: 'Scoring every building, and a year of monthly history...', run: score },
+    { title: `Scoring every building, and ${HISTORY_MONTHS} months of monthly history...`, run: score },
   ];
 }

@@ -74,10 +74,13 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
 
       const children: ChildProcess[] = [];
       const stopAll = () => children.forEach((c) => c.kill('SIGTERM'));
-      process.on('SIGINT', () => {
-        stopAll();
-        process.exit(0);
-      });
+      // Ctrl-C (SIGINT) or a process manager (SIGTERM): the services stop with the demo
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        process.on(signal, () => {
+          stopAll();
+          process.exit(0);
+        });
+      }
       const key = await demoKey(path.resolve(cfg.DATA_DIR));
       const env = { ...process.env, WEB_DEMO_KEY: key };
       say(`2. Starting the ingest and scoring workers and the API (logs in ${logDir})...`);
