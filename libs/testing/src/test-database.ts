@@ -84,8 +84,28 @@ export async function cloneDatabase(template: string, namePrefix: string): Promi
   return {
     name,
     url: urlFor(name),
-    drop: () => withAdmin(async (admin) => void (await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
+    drop: () => dropDatabase(name),
   };
+}
+
+/**
+ * Drops a test database. Connections of pools that were just ended can take a moment to close, and
+ * `WITH (FORCE)` would terminate them (their clients then see "terminating connection due to
+ * administrator command"), so a plain drop is retried first and FORCE is the last resort.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  await withAdmin(async (admin) => {
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006') throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
 }
 
 /** A fresh, fully migrated database for one test file. */
