@@ -2,8 +2,9 @@ import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsArray, IsString } from 'class-validator';
 import { Client } from 'pg';
 import { RequireScope } from '@bhis/api-platform';
+import { ChangeListener } from '@bhis/db';
 import { REQUEST_ID_PATTERN } from '@bhis/envelope';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
 
 class EchoBody {
@@ -162,6 +163,30 @@ describe('API platform (real Postgres and Redis)', () => {
     }
   });
 
+  it('keeps known keys in memory, and checks Postgres on every request while notifications are down', async () => {
+    const listener = api.app.get(ChangeListener);
+    await poll('the notification listener', async () => listener.isLive() || null, 10_000, 20);
+    const victim = await createTestKey(db.url);
+    expect((await call(api, '/api/v1', bearer(victim.key))).status).toBe(200);
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      // a revocation Postgres does not announce is not seen: the key is served from memory
+      await pg.query('ALTER TABLE api_keys DISABLE TRIGGER api_keys_changed');
+      await pg.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [victim.id]);
+      await pg.query('ALTER TABLE api_keys ENABLE TRIGGER api_keys_changed');
+      expect((await call(api, '/api/v1', bearer(victim.key))).status).toBe(200);
+      // the notification connection is lost: nothing is served from memory until it is back
+      await pg.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'bhis-api-listener' AND datname = current_database()`);
+      await poll('the listener to notice', async () => !listener.isLive() || null, 5_000, 5);
+      expectErrorEnvelope(await call(api, '/api/v1', bearer(victim.key)), 401, 'invalid_api_key');
+      await poll('the listener to be back', async () => listener.isLive() || null, 10_000, 20);
+      expectErrorEnvelope(await call(api, '/api/v1', bearer(victim.key)), 401, 'invalid_api_key');
+    } finally {
+      await pg.end();
+    }
+  });
+
   it('403 insufficient_scope names the missing scope; a key with the scope passes', async () => {
     const res = await call(api, '/api/v1/test/admin-only', bearer(live.key));
     expectErrorEnvelope(res, 403, 'insufficient_scope');
@@ -261,6 +286,8 @@ describe('API platform (real Postgres and Redis)', () => {
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} \d+/);
     expect(res.text).toContain('http_request_duration_seconds_bucket');
+    await poll('the notification listener', async () => api.app.get(ChangeListener).isLive() || null, 10_000, 20);
+    expect((await call(api, '/metrics')).text).toMatch(/^bhis_change_notifications_up 1$/m);
   });
 
   it('builds links from PUBLIC_BASE_URL, and honours X-Forwarded-* only from a trusted proxy', async () => {

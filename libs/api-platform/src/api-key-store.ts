@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { CHANGE_CHANNELS, ChangeListener, NotifiedCache } from '@bhis/db';
 import { ApiKeyKind, hashApiKey, hashesEqual, parsePresentedKey, Scope } from '@bhis/domain';
 
 export interface AuthenticatedKey {
@@ -22,22 +23,33 @@ interface KeyRow {
   key_hash: string;
   scopes: Scope[];
   rate_limit_per_min: number | null;
-  expired: boolean;
+  expires_at: Date | null;
   revoked: boolean;
 }
 
+/** The most keys kept in memory (known keys only: an unknown key is looked up every time). */
+const CACHED_KEYS = 10_000;
+
 /**
- * Checks presented keys against Postgres on every request (so a revocation is effective at once on
- * every instance) and records `last_used_at` in batches instead of one write per request.
+ * Checks presented keys and records `last_used_at` in batches instead of one write per request.
+ *
+ * Known keys are kept in memory by the hash of the presented key. Every change of `api_keys` (revocation,
+ * expiry, scopes, deletion) is announced by Postgres at commit and empties the cache of every instance,
+ * so a revocation holds on the next request; while the notification connection is down, every request
+ * is checked in Postgres. See docs/adr/0006-in-memory-caches.md.
  */
 export class ApiKeyStore {
   private readonly usedSince = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly cache: NotifiedCache<KeyRow>;
 
   constructor(
     private readonly pool: () => Pool,
     private readonly flushEveryMs: number,
-  ) {}
+    listener: ChangeListener,
+  ) {
+    this.cache = new NotifiedCache<KeyRow>(listener, [CHANGE_CHANNELS.apiKeys], { maxEntries: CACHED_KEYS });
+  }
 
   start(): void {
     this.timer ??= setInterval(() => void this.flushUsage().catch(() => undefined), this.flushEveryMs);
@@ -54,20 +66,10 @@ export class ApiKeyStore {
     const parsed = parsePresentedKey(presented);
     if (!parsed) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
-    const { rows } = await this.pool().query<KeyRow>({
-      name: 'api_key_by_prefix',
-      text: `SELECT id, name, kind, prefix, key_hash, scopes, rate_limit_per_min,
-                    (expires_at IS NOT NULL AND expires_at <= now()) AS expired,
-                    (revoked_at IS NOT NULL) AS revoked
-               FROM api_keys WHERE prefix = $1`,
-      values: [parsed.prefix],
-    });
-    // compare against every candidate so the time taken does not depend on which one matches
-    let match: KeyRow | undefined;
-    for (const row of rows) if (hashesEqual(row.key_hash, hash)) match = row;
+    const match = this.cache.get(hash) ?? (await this.load(parsed.prefix, hash));
     if (!match) return { ok: false, reason: 'unknown' };
     if (match.revoked) return { ok: false, reason: 'revoked' };
-    if (match.expired) return { ok: false, reason: 'expired' };
+    if (match.expires_at !== null && match.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
     this.usedSince.add(match.id);
     return {
       ok: true,
@@ -80,6 +82,22 @@ export class ApiKeyStore {
         rateLimitPerMin: match.rate_limit_per_min,
       },
     };
+  }
+
+  private async load(prefix: string, hash: string): Promise<KeyRow | undefined> {
+    const generation = this.cache.generation();
+    const { rows } = await this.pool().query<KeyRow>({
+      name: 'api_key_by_prefix',
+      text: `SELECT id, name, kind, prefix, key_hash, scopes, rate_limit_per_min, expires_at,
+                    (revoked_at IS NOT NULL) AS revoked
+               FROM api_keys WHERE prefix = $1`,
+      values: [prefix],
+    });
+    // compare against every candidate so the time taken does not depend on which one matches
+    let match: KeyRow | undefined;
+    for (const row of rows) if (hashesEqual(row.key_hash, hash)) match = row;
+    if (match) this.cache.setIfUnchanged(generation, hash, match);
+    return match;
   }
 
   async flushUsage(): Promise<void> {

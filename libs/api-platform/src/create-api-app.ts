@@ -4,14 +4,13 @@ import { HttpAdapterHost, NestFactory, Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import type pino from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { AppConfig } from '@bhis/config';
+import { accessLog } from './access-log';
 import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
 import { installPipeline } from './pipeline';
 import { RateLimiter } from './rate-limiter';
-import { platformState } from './request-context';
 import { ScopeGuard } from './scope.guard';
 import { PINO_LOGGER } from './tokens';
 import { apiValidationPipe } from './validation';
@@ -48,23 +47,12 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
       demo: config.RATE_LIMIT_DEMO_PER_MIN,
       anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MIN,
     },
-    before: [
-      pinoHttp({
-        logger,
-        genReqId: (req) => platformState(req as never).requestId,
-        customProps: (req) => {
-          const auth = (req as never as { platform?: ReturnType<typeof platformState> }).platform?.auth;
-          return auth?.state === 'valid' ? { key_prefix: auth.key.prefix } : {};
-        },
-        serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
-      }),
-      app.get(ApiMetrics).middleware,
-    ],
+    before: [accessLog(logger), app.get(ApiMetrics).middleware],
   });
 
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
   app.useGlobalPipes(apiValidationPipe());
-  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost)));
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
   app.enableShutdownHooks();
   return app;
 }

@@ -1,8 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Injectable, NotFoundException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import type pino from 'pino';
 import { ApiError } from '@bhis/envelope';
 import { sendError, toApiError } from './errors';
+import type { PlatformRequest } from './request-context';
 
 interface RouteLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -13,7 +15,10 @@ interface RouteLayer {
 @Catch()
 @Injectable()
 export class ApiExceptionFilter implements ExceptionFilter {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly logger: pino.Logger,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -24,8 +29,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       error = this.notFoundOrWrongMethod(req);
     }
     if (error.code === 'internal_error' || error.code === 'service_unavailable') {
-      (req as Request & { log?: { error: (o: object, m: string) => void } }).log?.error(
-        { err: exception },
+      this.logger.error(
+        { req_id: (req as Partial<PlatformRequest>).platform?.requestId, err: exception },
         error.code === 'internal_error' ? 'unhandled error' : 'backing service unavailable',
       );
     }

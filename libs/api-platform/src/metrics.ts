@@ -1,8 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ChangeListener } from '@bhis/db';
 import { platformState } from './request-context';
 
-/** Prometheus metrics of the API process: request counts and latency by route and status. */
+/**
+ * Prometheus metrics of the API process: request counts and latency by route and status, and whether
+ * the change notifications behind the in-memory caches are received (0: every request reads Postgres).
+ */
+@Injectable()
 export class ApiMetrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
@@ -19,8 +25,16 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  constructor(changes: ChangeListener) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'bhis_change_notifications_up',
+      help: '1 while the API receives change notifications from Postgres (in-memory caches in use), else 0',
+      registers: [this.registry],
+      collect() {
+        this.set(changes.isLive() ? 1 : 0);
+      },
+    });
   }
 
   middleware = (req: Request, res: Response, next: NextFunction): void => {

@@ -4,7 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
-import { createDataSource, poolGetter } from '@bhis/db';
+import { ChangeListener, createDataSource, poolGetter } from '@bhis/db';
 import { producerConnection } from '@bhis/queue';
 import { ApiKeyStore } from './api-key-store';
 import { BackingServiceIndicators, HealthController } from './health.controller';
@@ -25,6 +25,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: ApiKeyStore,
+    private readonly changes: ChangeListener,
   ) {}
 
   static forRoot(config: AppConfig): DynamicModule {
@@ -42,11 +43,12 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           // not initialized here: the API starts even while Postgres is down, and answers 503 until it is back
           useFactory: () => createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'bhis-api' }),
         },
-        { provide: REDIS, useFactory: () => producerConnection(config.REDIS_URL, { lazyConnect: false }) },
+        { provide: REDIS, useFactory: () => producerConnection(config.REDIS_URL, { lazyConnect: false, enableAutoPipelining: true }) },
+        { provide: ChangeListener, useFactory: () => new ChangeListener(config.DATABASE_URL, { applicationName: 'bhis-api-listener' }) },
         {
           provide: ApiKeyStore,
-          useFactory: (ds: DataSource) => new ApiKeyStore(poolGetter(ds), config.KEY_USAGE_FLUSH_MS),
-          inject: [DATA_SOURCE],
+          useFactory: (ds: DataSource, changes: ChangeListener) => new ApiKeyStore(poolGetter(ds), config.KEY_USAGE_FLUSH_MS, changes),
+          inject: [DATA_SOURCE, ChangeListener],
         },
         {
           provide: RateLimiter,
@@ -56,7 +58,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
         ApiMetrics,
         BackingServiceIndicators,
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, ApiMetrics],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, ApiMetrics, ChangeListener],
     };
   }
 
@@ -65,6 +67,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     await this.dataSource.initialize().catch(() => undefined);
     if (!this.dataSource.isInitialized) this.retryInitialize();
     this.keys.start();
+    this.changes.start();
   }
 
   private retryInitialize(): void {
@@ -78,6 +81,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.reconnectTimer);
     await this.keys.stop();
+    await this.changes.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     this.redis.disconnect();
   }

@@ -47,6 +47,13 @@ const schema = z.object({
   RATE_LIMIT_ANONYMOUS_PER_MIN: int(1, 10_000_000).default(120),
   /** How often the API writes the batched `last_used_at` of keys. */
   KEY_USAGE_FLUSH_MS: int(100, 3_600_000).default(10_000),
+  /**
+   * Memory for building documents kept by each API instance (0 turns the cache off). Entries are
+   * dropped on every change of the scores or buildings (Postgres notifications); see docs/adr/0006.
+   */
+  DOCUMENT_CACHE_MB: int(0, 65_536).default(256),
+  /** Memory for rendered pages of events, emptied at every change of events or buildings (0 turns it off). */
+  EVENTS_CACHE_MB: int(0, 65_536).default(64),
   /** Signs pagination cursors; the same on every instance. Defaults to a value derived from DATABASE_URL. */
   CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** The demo key the web pages use (a `sk_demo_` key); shown to browsers, so never a live key. */

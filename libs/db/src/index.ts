@@ -6,3 +6,5 @@ export * from './database-admin';
 export * from './entities/api-key.entity';
 export { MIGRATIONS } from './migrations';
 export { EVENT_PARTITIONS } from './migrations/1763700100000-data-model';
+export * from './change-listener';
+export * from './notified-cache';

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { ChangeListener } from '@bhis/db';
+import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { auth, call, data, expectError, postJson } from './testing/http';
 import { seedBuildings, rescore } from './testing/seed';
 import { createReadTestKey, ReadTestApi, startReadApi } from './testing/test-api';
@@ -122,6 +123,31 @@ describe('building lookup and batch (real Postgres and Redis)', () => {
       expect(changed.status).toBe(200);
       expect(changed.headers.get('etag')).not.toBe(etag);
       await rescore(client, '1010150001', 71);
+    });
+
+    it('serves documents from memory until Postgres announces a change of the scores (lookup and batch)', async () => {
+      const listener = api.app.get(ChangeListener);
+      await poll('the notification listener', async () => listener.isLive() || null, 10_000, 20);
+      const score = async () => {
+        const lookup = data<{ scores: { total_score: number } }>(await get('/api/v1/buildings/1010150001')).scores.total_score;
+        const batch = data<{ results: { building: { scores: { total_score: number } } }[] }>(
+          await call(`${api.url}/api/v1/buildings/batch`, postJson(key, { bbls: ['1010150001'] })),
+        ).results[0]?.building.scores.total_score;
+        return [lookup, batch];
+      };
+      expect(await score()).toEqual([71, 71]);
+      try {
+        // a change Postgres does not announce shows that the documents come from memory
+        await client.query('ALTER TABLE building_scores DISABLE TRIGGER building_scores_documents_changed');
+        await rescore(client, '1010150001', 73);
+        expect(await score()).toEqual([71, 71]);
+      } finally {
+        await client.query('ALTER TABLE building_scores ENABLE TRIGGER building_scores_documents_changed');
+      }
+      await rescore(client, '1010150001', 74);
+      expect(await score()).toEqual([74, 74]);
+      await rescore(client, '1010150001', 71);
+      expect(await score()).toEqual([71, 71]);
     });
 
     it('needs the buildings:read scope', async () => {

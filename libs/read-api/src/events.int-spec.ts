@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { ChangeListener } from '@bhis/db';
+import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { auth, call, CallResult, data, expectError, pagination } from './testing/http';
 import { seedBuildings, seedEvents, seedHistory } from './testing/seed';
 import { createReadTestKey, ReadTestApi, startReadApi } from './testing/test-api';
@@ -170,6 +171,24 @@ describe('events and trajectory (real Postgres and Redis)', () => {
       expect((await get(path, { 'If-None-Match': etag })).status).toBe(304);
       await client.query(`UPDATE events SET status = 'closed' WHERE bbl = $1 AND source_record_id = 'rec-0'`, [BUSY]);
       expect((await get(path, { 'If-None-Match': etag })).status).toBe(200);
+    });
+    it('serves pages from memory until Postgres announces a change of the events', async () => {
+      const listener = api.app.get(ChangeListener);
+      await poll('the notification listener', async () => listener.isLive() || null, 10_000, 20);
+      const path = `/api/v1/buildings/${BUSY}/events?limit=3&source=dob_violations`;
+      const statuses = async () => events(await get(path)).map((e) => e.status);
+      const before = await statuses();
+      expect(before).toHaveLength(3);
+      try {
+        // a change Postgres does not announce shows that the page comes from memory
+        await client.query('ALTER TABLE events DISABLE TRIGGER events_changed');
+        await client.query(`UPDATE events SET status = 'cached?' WHERE bbl = $1 AND source = 'dob_violations'`, [BUSY]);
+        expect(await statuses()).toEqual(before);
+      } finally {
+        await client.query('ALTER TABLE events ENABLE TRIGGER events_changed');
+      }
+      await client.query(`UPDATE events SET status = 'announced' WHERE bbl = $1 AND source = 'dob_violations'`, [BUSY]);
+      expect(await statuses()).toEqual(['announced', 'announced', 'announced']);
     });
   });
 

@@ -6,6 +6,7 @@ import { poolGetter } from '@bhis/db';
 import { BuildingRepository } from './buildings/building.repository';
 import { BuildingsController } from './buildings/buildings.controller';
 import { EventsController } from './events/events.controller';
+import { EventsPageCache } from './events/events-page-cache';
 import { EventsRepository } from './events/events.repository';
 import { SearchController } from './search/search.controller';
 import { SearchRepository } from './search/search.repository';
@@ -32,6 +33,7 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
     BuildingRepository,
     SearchRepository,
     EventsRepository,
+    EventsPageCache,
     TrajectoryRepository,
   ],
 })

@@ -13,10 +13,13 @@ function urlFor(database: string): string {
   return u.toString();
 }
 
-/** The template name changes whenever the migration list changes, so templates are never stale. */
+/**
+ * The template name changes whenever the migration list or a migration's code changes, so templates
+ * are never stale (a migration edited before it is released included).
+ */
 function templateName(): string {
   const fingerprint = createHash('sha1')
-    .update(MIGRATIONS.map((m) => m.name).join(','))
+    .update(MIGRATIONS.map((m) => `${m.name}\n${m.prototype.up.toString()}`).join('\n'))
     .digest('hex')
     .slice(0, 12);
   return `${TEMPLATE_PREFIX}${fingerprint}`;

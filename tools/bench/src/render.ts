@@ -76,7 +76,7 @@ function runSection(run: BenchmarkRun): string {
   }
   if (run.http) {
     const h = run.http;
-    parts.push(`### HTTP (the built API as a process; autocannon, ${h.connections} connections, ${h.secondsPerScenario} s per scenario after a warm-up of 3 requests per connection)`);
+    parts.push(`### HTTP (the built API as a process; autocannon, ${h.connections} connections unless the table says otherwise, ${h.secondsPerScenario} s per scenario after a warm-up of 3 requests per connection; the lookup warm-up requests each building of its working set once)`);
     if (run.httpCommand) parts.push(`HTTP measured again at ${run.httpAt ?? '?'} with \`${run.httpCommand}\` on the same database.`);
     parts.push(
       `API settings: ${Object.entries(h.apiEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; one key with a raised rate limit. The load generator runs on the same 2 CPUs as the API and Postgres. ` +
@@ -84,9 +84,10 @@ function runSection(run: BenchmarkRun): string {
     );
     parts.push(
       table(
-        ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'MB/s', 'statuses', 'server peak RSS MB'],
+        ['scenario', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'MB/s', 'statuses', 'server peak RSS MB'],
         [...h.scenarios, h.ceiling].map((r) => [
           r.name,
+          r.connections,
           num(r.requestsPerSecond),
           r.latencyP50Ms,
           r.latencyP99Ms,

@@ -54,7 +54,7 @@ export async function seedCityFiles(): Promise<{ dir: string; files: CityFile[] 
 
 function templateName(): string {
   const fingerprint = createHash('sha1')
-    .update([MIGRATIONS.map((m) => m.name).join(','), SEED_CITY_BUILDINGS, SEED, CITY_AS_OF, PREVIOUS_AS_OF].join('|'))
+    .update([MIGRATIONS.map((m) => `${m.name}\n${m.prototype.up.toString()}`).join('\n'), SEED_CITY_BUILDINGS, SEED, CITY_AS_OF, PREVIOUS_AS_OF].join('|'))
     .digest('hex')
     .slice(0, 10);
   return `bhis_rel_tpl_${fingerprint}`;

@@ -1,5 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
+import type { AppConfig } from '@bhis/config';
+import { CONFIG } from '@bhis/api-platform';
+import { CHANGE_CHANNELS, ChangeListener, NotifiedCache } from '@bhis/db';
+import { digestOf } from '../shared/json-response';
 import { READ_POOL } from '../shared/tokens';
 import { BUILDING_DOCUMENT_SQL, EXPLANATION_SQL } from './building-documents.sql';
 
@@ -9,6 +13,14 @@ export interface BuildingDocumentRow {
   document: string;
   /** The explanation as JSON text (only when asked for). */
   explanation?: string;
+  /** `digestOf(document)`, for documents kept in memory. */
+  digest?: string;
+}
+
+interface CachedDocument {
+  text: string;
+  /** Computed on the first single lookup (a batch does not need it). */
+  digest?: string;
 }
 
 const LOOKUP = {
@@ -33,21 +45,70 @@ const BATCH = {
           WHERE b.bbl = ANY($1::bpchar[])`,
 };
 
-/** Reads building documents (prepared statements: parsed and planned once per connection). */
+/** JS strings take two bytes a character; the rest is the entry's own overhead. */
+const documentBytes = (value: CachedDocument): number => value.text.length * 2 + 120;
+
+/**
+ * Reads building documents (prepared statements: parsed and planned once per connection). Documents
+ * are kept in memory up to DOCUMENT_CACHE_MB and dropped at every change of `buildings` or
+ * `building_scores`, announced by Postgres (see NotifiedCache); explanations are always read.
+ */
 @Injectable()
 export class BuildingRepository {
-  constructor(@Inject(READ_POOL) private readonly pool: () => Pool) {}
+  private readonly cache: NotifiedCache<CachedDocument> | null;
 
-  async findOne(bbl: string, withExplanation: boolean): Promise<BuildingDocumentRow | null> {
-    const statement = withExplanation ? LOOKUP_WITH_EXPLANATION : LOOKUP;
-    const { rows } = await this.pool().query<BuildingDocumentRow>({ ...statement, values: [bbl] });
-    return rows[0] ?? null;
+  constructor(
+    @Inject(READ_POOL) private readonly pool: () => Pool,
+    @Inject(CONFIG) config: AppConfig,
+    changes: ChangeListener,
+  ) {
+    const maxBytes = config.DOCUMENT_CACHE_MB * 1024 * 1024;
+    this.cache =
+      maxBytes > 0
+        ? new NotifiedCache<CachedDocument>(changes, [CHANGE_CHANNELS.buildingDocuments], {
+            // lru-cache sizes its index arrays by the entry limit: bound it by the city (445,000 buildings)
+            maxEntries: Math.min(Math.ceil(maxBytes / 1024), 1_000_000),
+            maxBytes,
+            sizeOf: documentBytes,
+          })
+        : null;
   }
 
-  /** Documents of the BBLs that exist, by BBL. */
+  async findOne(bbl: string, withExplanation: boolean): Promise<BuildingDocumentRow | null> {
+    if (withExplanation) {
+      const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP_WITH_EXPLANATION, values: [bbl] });
+      return rows[0] ?? null;
+    }
+    const cached = this.cache?.get(bbl);
+    if (cached) {
+      cached.digest ??= digestOf(cached.text);
+      return { bbl, document: cached.text, digest: cached.digest };
+    }
+    const generation = this.cache?.generation() ?? 0;
+    const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP, values: [bbl] });
+    const row = rows[0];
+    if (!row) return null;
+    const digest = digestOf(row.document);
+    this.cache?.setIfUnchanged(generation, bbl, { text: row.document, digest });
+    return { ...row, digest };
+  }
+
+  /** Documents of the BBLs that exist, by BBL: from memory where kept, the rest in one statement. */
   async findMany(bbls: readonly string[]): Promise<Map<string, string>> {
-    if (bbls.length === 0) return new Map();
-    const { rows } = await this.pool().query<BuildingDocumentRow>({ ...BATCH, values: [bbls] });
-    return new Map(rows.map((row) => [row.bbl, row.document]));
+    const found = new Map<string, string>();
+    const missing: string[] = [];
+    for (const bbl of bbls) {
+      const cached = this.cache?.get(bbl);
+      if (cached) found.set(bbl, cached.text);
+      else missing.push(bbl);
+    }
+    if (missing.length === 0) return found;
+    const generation = this.cache?.generation() ?? 0;
+    const { rows } = await this.pool().query<BuildingDocumentRow>({ ...BATCH, values: [missing] });
+    for (const row of rows) {
+      found.set(row.bbl, row.document);
+      this.cache?.setIfUnchanged(generation, row.bbl, { text: row.document });
+    }
+    return found;
   }
 }

@@ -79,6 +79,7 @@ export class BuildingsController {
     const base = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/buildings/${bbl}`;
     sendCacheable(req, res, {
       data: withExplanation ? withMember(row.document, 'explanation', row.explanation ?? 'null') : row.document,
+      ...(withExplanation ? {} : { dataDigest: row.digest }),
       pagination: null,
       links: { self: base, events: `${base}/events`, trajectory: `${base}/trajectory` },
     });

@@ -6,11 +6,12 @@ import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
 import { ApiError } from '@bhis/envelope';
 import { EventsEnvelopeDto } from '../dto/event.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
-import { CursorCodec } from '../shared/cursor';
-import { sendCacheable, withMember } from '../shared/json-response';
+import { CursorCodec, CursorPosition } from '../shared/cursor';
+import { digestOf, sendCacheable, withMember } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
 import { selfLink } from '../shared/self-link';
-import { parseEventsParams } from './events-params';
+import { EventFilters, parseEventsParams } from './events-params';
+import { EventsPageCache, RenderedEventsPage } from './events-page-cache';
 import { EventsQueryDto } from './events-query.dto';
 import { EventRow, EventsRepository } from './events.repository';
 import { sourceUrl } from './source-url';
@@ -40,6 +41,7 @@ function eventJson(bbl: string, row: EventRow): string {
 export class EventsController {
   constructor(
     private readonly events: EventsRepository,
+    private readonly pages: EventsPageCache,
     private readonly cursors: CursorCodec,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
@@ -61,14 +63,30 @@ export class EventsController {
     const params = parseEventsParams(query);
     const filtersKey = JSON.stringify([bbl, params.filters]);
     const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, filtersKey, params.cursor, ['date?', 'digits']);
-    const page = await this.events.page(bbl, params.filters, position, params.limit);
-    if (!page.found) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
-    const last = page.rows[page.rows.length - 1];
-    const nextCursor = page.hasMore && last ? this.cursors.encode(ENDPOINT, filtersKey, [last.occurred_on, last.id]) : null;
+    const page = await this.pages.get(JSON.stringify([filtersKey, position, params.limit]), () =>
+      this.render(bbl, filtersKey, params.filters, position, params.limit),
+    );
+    if (!page) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
     sendCacheable(req, res, {
-      data: `{"bbl":"${bbl}","events":[${page.rows.map((row) => eventJson(bbl, row)).join(',')}]}`,
-      pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: nextCursor },
+      data: page.data,
+      dataDigest: page.dataDigest,
+      pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: page.nextCursor },
       links: { self: selfLink(baseUrl(req, this.config.PUBLIC_BASE_URL), req), building: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/buildings/${bbl}` },
     });
+  }
+
+  /** One page read and rendered; null when the building is not in the data set. */
+  private async render(bbl: string, filtersKey: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<RenderedEventsPage | null> {
+    const page = await this.events.page(bbl, filters, position, limit);
+    if (!page.found) return null;
+    const last = page.rows[page.rows.length - 1];
+    const data = `{"bbl":"${bbl}","events":[${page.rows.map((row) => eventJson(bbl, row)).join(',')}]}`;
+    return {
+      data,
+      dataDigest: digestOf(data),
+      hasMore: page.hasMore,
+      // cursors are deterministic: the same page always links to the same next one
+      nextCursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, filtersKey, [last.occurred_on, last.id]) : null,
+    };
   }
 }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 
 /** Data from the benchmark city that the HTTP scenarios draw from. */
 export interface HttpTargets {
+  /** The working set of the lookup scenario (kept in the API's document cache once requested). */
   lookupBbls: string[];
   lightBuilding: { bbl: string; events: number };
   heavyBuilding: { bbl: string; events: number };

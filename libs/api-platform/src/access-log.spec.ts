@@ -1,0 +1,60 @@
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import express from 'express';
+import pino from 'pino';
+import { accessLog } from './access-log';
+import type { PlatformRequest } from './request-context';
+
+async function serve(level: pino.Level, status: number): Promise<Record<string, unknown>[]> {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const app = express();
+  app.use((req, _res, next) => {
+    (req as PlatformRequest).platform = {
+      requestId: 'req_test',
+      startedAt: process.hrtime.bigint(),
+      auth: { state: 'valid', key: { id: 'k', name: 'n', kind: 'live', prefix: 'sk_live_AbCdEfGh', scopes: [], rateLimitPerMin: null } },
+      rateLimit: null,
+      cost: 1,
+      bodyError: null,
+    };
+    next();
+  });
+  app.use(accessLog(pino({ level }, sink)));
+  app.get('/x', (_req, res) => res.status(status).send('{}'));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    await (await fetch(`http://127.0.0.1:${port}/x?q=1`, { headers: { authorization: 'Bearer sk_live_AbCdEfGhsecretsecret' } })).text();
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    server.close();
+  }
+  return lines;
+}
+
+describe('access log', () => {
+  it('writes one line per request with id, route, status, time and the key prefix, never the key', async () => {
+    const [line, ...rest] = await serve('info', 200);
+    expect(rest).toHaveLength(0);
+    expect(line).toEqual(
+      expect.objectContaining({ level: 30, msg: 'request completed', req_id: 'req_test', req: { method: 'GET', url: '/x?q=1' }, res: { statusCode: 200 }, key_prefix: 'sk_live_AbCdEfGh' }),
+    );
+    expect(typeof line?.responseTime).toBe('number');
+    expect(JSON.stringify(line)).not.toContain('secret');
+  });
+
+  it('logs 5xx answers at error level', async () => {
+    expect((await serve('info', 503))[0]).toEqual(expect.objectContaining({ level: 50, res: { statusCode: 503 } }));
+  });
+
+  it('writes nothing above info', async () => {
+    expect(await serve('warn', 200)).toEqual([]);
+  });
+});
