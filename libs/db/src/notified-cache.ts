@@ -10,10 +10,10 @@ export interface NotifiedCacheOptions<V> {
 }
 
 /**
- * An in-memory LRU cache that is emptied by a change notification (of any of its channels) and serves nothing while the
- * notification connection is down. A value read from Postgres is kept only if no change was
- * announced while it was being read (`generation()` before the read, `setIfUnchanged` after), so a
- * read that raced with a change never leaves a stale entry behind.
+ * An in-memory LRU cache that is emptied by a change notification on any of its channels and serves
+ * nothing while the notification connection is down. A value read from Postgres is kept only if no
+ * change was announced while it was being read (`generation()` before the read, `setIfUnchanged`
+ * after), so a read that raced with a change never leaves a stale entry behind.
  */
 export class NotifiedCache<V extends object> {
   private readonly lru: LRUCache<string, V>;
