@@ -79,6 +79,21 @@ describe('change notifications and the caches built on them', () => {
     expect(documents.get('c')).toBeDefined();
   });
 
+  it('keeps nothing with a budget of 0 bytes, and reads through otherwise', async () => {
+    const off = new NotifiedCache<{ v: string }>(listener, [CHANGE_CHANNELS.buildingDocuments], { maxBytes: 0, sizeOf: (e) => e.v.length });
+    let reads = 0;
+    const load = async () => {
+      reads += 1;
+      return { v: 'x' };
+    };
+    await off.getOrLoad('k', load);
+    await off.getOrLoad('k', load);
+    expect(reads).toBe(2);
+    await documents.getOrLoad('read-through', load);
+    await documents.getOrLoad('read-through', load);
+    expect(reads).toBe(3);
+  });
+
   it('serves nothing from memory while the notification connection is down, and comes back by itself', async () => {
     fill(keys);
     const { rows } = await sql.query<{ n: number }>(

@@ -66,7 +66,7 @@ export class ApiKeyStore {
     const parsed = parsePresentedKey(presented);
     if (!parsed) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
-    const match = this.cache.get(hash) ?? (await this.load(parsed.prefix, hash));
+    const match = await this.cache.getOrLoad(hash, () => this.load(parsed.prefix, hash));
     if (!match) return { ok: false, reason: 'unknown' };
     if (match.revoked) return { ok: false, reason: 'revoked' };
     if (match.expires_at !== null && match.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
@@ -85,7 +85,6 @@ export class ApiKeyStore {
   }
 
   private async load(prefix: string, hash: string): Promise<KeyRow | undefined> {
-    const generation = this.cache.generation();
     const { rows } = await this.pool().query<KeyRow>({
       name: 'api_key_by_prefix',
       text: `SELECT id, name, kind, prefix, key_hash, scopes, rate_limit_per_min, expires_at,
@@ -96,7 +95,6 @@ export class ApiKeyStore {
     // compare against every candidate so the time taken does not depend on which one matches
     let match: KeyRow | undefined;
     for (const row of rows) if (hashesEqual(row.key_hash, hash)) match = row;
-    if (match) this.cache.setIfUnchanged(generation, hash, match);
     return match;
   }
 

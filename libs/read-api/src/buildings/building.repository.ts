@@ -19,7 +19,7 @@ export interface BuildingDocumentRow {
 
 interface CachedDocument {
   text: string;
-  /** Computed on the first single lookup (a batch does not need it). */
+  /** Computed on the first single lookup that needs it (a batch does not). */
   digest?: string;
 }
 
@@ -55,23 +55,17 @@ const documentBytes = (value: CachedDocument): number => value.text.length * 2 +
  */
 @Injectable()
 export class BuildingRepository {
-  private readonly cache: NotifiedCache<CachedDocument> | null;
+  private readonly cache: NotifiedCache<CachedDocument>;
 
   constructor(
     @Inject(READ_POOL) private readonly pool: () => Pool,
     @Inject(CONFIG) config: AppConfig,
     changes: ChangeListener,
   ) {
-    const maxBytes = config.DOCUMENT_CACHE_MB * 1024 * 1024;
-    this.cache =
-      maxBytes > 0
-        ? new NotifiedCache<CachedDocument>(changes, [CHANGE_CHANNELS.buildingDocuments], {
-            // lru-cache sizes its index arrays by the entry limit: bound it by the city (445,000 buildings)
-            maxEntries: Math.min(Math.ceil(maxBytes / 1024), 1_000_000),
-            maxBytes,
-            sizeOf: documentBytes,
-          })
-        : null;
+    this.cache = new NotifiedCache<CachedDocument>(changes, [CHANGE_CHANNELS.buildingDocuments], {
+      maxBytes: config.DOCUMENT_CACHE_MB * 1024 * 1024,
+      sizeOf: documentBytes,
+    });
   }
 
   async findOne(bbl: string, withExplanation: boolean): Promise<BuildingDocumentRow | null> {
@@ -79,18 +73,13 @@ export class BuildingRepository {
       const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP_WITH_EXPLANATION, values: [bbl] });
       return rows[0] ?? null;
     }
-    const cached = this.cache?.get(bbl);
-    if (cached) {
-      cached.digest ??= digestOf(cached.text);
-      return { bbl, document: cached.text, digest: cached.digest };
-    }
-    const generation = this.cache?.generation() ?? 0;
-    const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP, values: [bbl] });
-    const row = rows[0];
-    if (!row) return null;
-    const digest = digestOf(row.document);
-    this.cache?.setIfUnchanged(generation, bbl, { text: row.document, digest });
-    return { ...row, digest };
+    const document = await this.cache.getOrLoad(bbl, async () => {
+      const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP, values: [bbl] });
+      return rows[0] && { text: rows[0].document };
+    });
+    if (!document) return null;
+    document.digest ??= digestOf(document.text);
+    return { bbl, document: document.text, digest: document.digest };
   }
 
   /** Documents of the BBLs that exist, by BBL: from memory where kept, the rest in one statement. */
@@ -98,16 +87,16 @@ export class BuildingRepository {
     const found = new Map<string, string>();
     const missing: string[] = [];
     for (const bbl of bbls) {
-      const cached = this.cache?.get(bbl);
+      const cached = this.cache.get(bbl);
       if (cached) found.set(bbl, cached.text);
       else missing.push(bbl);
     }
     if (missing.length === 0) return found;
-    const generation = this.cache?.generation() ?? 0;
+    const generation = this.cache.generation();
     const { rows } = await this.pool().query<BuildingDocumentRow>({ ...BATCH, values: [missing] });
     for (const row of rows) {
       found.set(row.bbl, row.document);
-      this.cache?.setIfUnchanged(generation, row.bbl, { text: row.document });
+      this.cache.setIfUnchanged(generation, row.bbl, { text: row.document });
     }
     return found;
   }

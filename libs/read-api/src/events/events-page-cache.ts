@@ -17,27 +17,17 @@ export interface RenderedEventsPage {
  */
 @Injectable()
 export class EventsPageCache {
-  private readonly cache: NotifiedCache<RenderedEventsPage> | null;
+  private readonly cache: NotifiedCache<RenderedEventsPage>;
 
   constructor(@Inject(CONFIG) config: AppConfig, changes: ChangeListener) {
-    const maxBytes = config.EVENTS_CACHE_MB * 1024 * 1024;
-    this.cache =
-      maxBytes > 0
-        ? new NotifiedCache<RenderedEventsPage>(changes, [CHANGE_CHANNELS.events, CHANGE_CHANNELS.buildingDocuments], {
-            maxEntries: Math.min(Math.ceil(maxBytes / 4096), 1_000_000),
-            maxBytes,
-            sizeOf: (page) => page.data.length * 2 + 200,
-          })
-        : null;
+    this.cache = new NotifiedCache<RenderedEventsPage>(changes, [CHANGE_CHANNELS.events, CHANGE_CHANNELS.buildingDocuments], {
+      maxBytes: config.EVENTS_CACHE_MB * 1024 * 1024,
+      sizeOf: (page) => page.data.length * 2 + 200,
+    });
   }
 
-  /** The page for `key`, or the one `render` reads, kept unless a change was announced meanwhile. */
+  /** The page for `key`, or the one `render` reads; null when the building is not in the data set. */
   async get(key: string, render: () => Promise<RenderedEventsPage | null>): Promise<RenderedEventsPage | null> {
-    const cached = this.cache?.get(key);
-    if (cached) return cached;
-    const generation = this.cache?.generation() ?? 0;
-    const page = await render();
-    if (page) this.cache?.setIfUnchanged(generation, key, page);
-    return page;
+    return (await this.cache.getOrLoad(key, async () => (await render()) ?? undefined)) ?? null;
   }
 }
