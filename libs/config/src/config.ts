@@ -65,6 +65,8 @@ const schema = z.object({
    * it expires; then another worker retries the job.
    */
   WORKER_LOCK_MS: int(2_000, 600_000).default(60_000),
+  /** A worker touches this file every 10 s while it reaches Postgres and Redis (the container healthcheck reads its age). */
+  WORKER_HEARTBEAT_FILE: z.string().min(1).optional(),
   /** Daily refresh of all sources (cron syntax, New York time). */
   REFRESH_CRON: z.string().min(1).default('0 6 * * *'),
   REFRESH_ENABLED: bool.default(false),

@@ -5,10 +5,13 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { createDataSource } from '@bhis/db';
 import { workerConnection } from '@bhis/queue';
+import { Heartbeat } from './heartbeat';
 
 export const WORKER_CONFIG = Symbol('bhis:worker-config');
 export const WORKER_DATA_SOURCE = Symbol('bhis:worker-data-source');
 export const WORKER_REDIS = Symbol('bhis:worker-redis');
+const WORKER_HEARTBEAT = Symbol('bhis:worker-heartbeat');
+export const HEARTBEAT_INTERVAL_MS = 10_000;
 
 /**
  * What every worker process needs: validated config, an initialized DataSource, a Redis connection
@@ -20,6 +23,7 @@ export class WorkerPlatformModule implements OnApplicationShutdown {
   constructor(
     @Inject(WORKER_DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(WORKER_REDIS) private readonly redis: Redis,
+    @Inject(WORKER_HEARTBEAT) private readonly heartbeat: Heartbeat | null,
   ) {}
 
   static forRoot(config: AppConfig, appName: string): DynamicModule {
@@ -37,12 +41,23 @@ export class WorkerPlatformModule implements OnApplicationShutdown {
           },
         },
         { provide: WORKER_REDIS, useFactory: () => workerConnection(config.REDIS_URL) },
+        {
+          provide: WORKER_HEARTBEAT,
+          inject: [WORKER_DATA_SOURCE, WORKER_REDIS],
+          useFactory: (ds: DataSource, redis: Redis) => {
+            if (!config.WORKER_HEARTBEAT_FILE) return null;
+            const heartbeat = new Heartbeat(config.WORKER_HEARTBEAT_FILE, HEARTBEAT_INTERVAL_MS, [() => ds.query('SELECT 1'), () => redis.ping()]);
+            heartbeat.start();
+            return heartbeat;
+          },
+        },
       ],
       exports: [WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.heartbeat?.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     this.redis.disconnect();
   }

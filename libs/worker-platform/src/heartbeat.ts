@@ -1,0 +1,42 @@
+import { writeFile } from 'node:fs/promises';
+
+/**
+ * Touches a file while the worker is alive and reaches its services, for a container healthcheck
+ * (`HEALTHCHECK` in the Dockerfile: the file must be younger than three intervals). A worker has no
+ * HTTP server to ask; a check that fails or hangs leaves the file untouched, so it ages.
+ */
+export class Heartbeat {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly intervalMs: number,
+    private readonly checks: ReadonlyArray<() => Promise<unknown>>,
+  ) {}
+
+  start(): void {
+    const beat = (): void => {
+      void this.beat().finally(() => {
+        if (this.timer) this.timer = setTimeout(beat, this.intervalMs).unref();
+      });
+    };
+    this.timer = setTimeout(beat, 0).unref();
+  }
+
+  /** One round: every check within one interval, then the file's time is now. */
+  async beat(): Promise<boolean> {
+    const timeout = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('heartbeat check timed out')), this.intervalMs).unref());
+    try {
+      await Promise.race([Promise.all(this.checks.map((check) => check())), timeout]);
+      await writeFile(this.file, `${new Date().toISOString()}\n`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
