@@ -26,9 +26,8 @@ if (!project || (flag !== undefined && (flag !== '--out-dir' || !dir))) {
 const root = path.resolve(__dirname, '../..');
 const outDir = path.resolve(root, dir ?? project.outDir);
 const bin = (tool) => path.join(root, 'node_modules', '.bin', tool);
-const tsconfigDir = path.dirname(path.join(root, project.tsconfig));
 execFileSync(bin('tsc'), ['-p', project.tsconfig, '--outDir', outDir], { cwd: root, stdio: 'inherit' });
-execFileSync(bin('tsc-alias'), ['-p', project.tsconfig, '--outDir', path.relative(tsconfigDir, outDir)], { cwd: root, stdio: 'inherit' });
+execFileSync(bin('tsc-alias'), ['-p', project.tsconfig, '--outDir', outDir], { cwd: root, stdio: 'inherit' });
 
 const rootManifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));

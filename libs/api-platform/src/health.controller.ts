@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { Controller, Get, Inject, Injectable, Req, Res } from '@nestjs/common';
-import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { HealthCheckService, HealthIndicatorFunction, HealthIndicatorService } from '@nestjs/terminus';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { ReadReplicas } from '@bhis/db';
 import { ApiError, successEnvelope } from '@bhis/envelope';
 import { Public } from './decorators';
 import { sendError } from './errors';
@@ -27,6 +28,7 @@ export class BackingServiceIndicators {
     private readonly indicators: HealthIndicatorService,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(REDIS) private readonly redisClient: Redis,
+    readonly readReplicas: ReadReplicas,
   ) {}
 
   private async probe(key: 'postgres' | 'redis', ping: () => Promise<unknown>) {
@@ -47,9 +49,18 @@ export class BackingServiceIndicators {
       if (this.redisClient.status !== 'ready') await once(this.redisClient, 'ready');
       return this.redisClient.ping();
     });
+  /**
+   * Streaming replicas (when DATABASE_READ_URL is set): their lag and whether reads go to them. Never
+   * down: without a usable replica the primary serves the reads.
+   */
+  replicas = async () => {
+    await withTimeout(this.readReplicas.probe(), 'replicas').catch(() => undefined);
+    const replicas = this.readReplicas.state();
+    return this.indicators.check('postgres_replicas').up({ reads_from: replicas.some((r) => r.in_use) ? 'replicas' : 'primary', replicas });
+  };
 }
 
-type CheckState = Record<string, { status: string; latency_ms?: number; message?: string }>;
+type CheckState = Record<string, { status: string; latency_ms?: number; message?: string; reads_from?: string; replicas?: unknown[] }>;
 
 @ApiExcludeController()
 @Controller('api/v1/health')
@@ -65,7 +76,9 @@ export class HealthController {
   async check(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     try {
-      const result = await this.health.check([this.indicators.postgres, this.indicators.redis]);
+      const checks: HealthIndicatorFunction[] = [this.indicators.postgres, this.indicators.redis];
+      if (this.indicators.readReplicas.configured) checks.push(this.indicators.replicas);
+      const result = await this.health.check(checks);
       res.json(successEnvelope(platformState(req), { status: 'ok', checks: result.details as CheckState }));
     } catch (error) {
       const details = ((error as { getResponse?: () => { details?: CheckState } }).getResponse?.().details ?? {}) as CheckState;

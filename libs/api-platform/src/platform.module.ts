@@ -4,7 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
-import { ChangeListener, createDataSource, poolGetter } from '@bhis/db';
+import { ChangeListener, createDataSource, poolGetter, ReadReplicas } from '@bhis/db';
 import { producerConnection } from '@bhis/queue';
 import { ApiKeyStore } from './api-key-store';
 import { BackingServiceIndicators, HealthController } from './health.controller';
@@ -26,6 +26,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keys: ApiKeyStore,
     private readonly changes: ChangeListener,
+    private readonly replicas: ReadReplicas,
   ) {}
 
   static forRoot(config: AppConfig): DynamicModule {
@@ -51,6 +52,12 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           inject: [DATA_SOURCE, ChangeListener],
         },
         {
+          provide: ReadReplicas,
+          useFactory: (ds: DataSource, changes: ChangeListener) =>
+            new ReadReplicas(poolGetter(ds), config.DATABASE_READ_URL, { poolSize: config.DATABASE_POOL_SIZE, maxLagMs: config.DATABASE_READ_MAX_LAG_MS }, changes),
+          inject: [DATA_SOURCE, ChangeListener],
+        },
+        {
           provide: RateLimiter,
           useFactory: (redis: Redis) => new RateLimiter(redis, config.REDIS_PREFIX),
           inject: [REDIS],
@@ -58,7 +65,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
         ApiMetrics,
         BackingServiceIndicators,
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, ApiMetrics, ChangeListener],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, ApiMetrics, ChangeListener, ReadReplicas],
     };
   }
 
@@ -68,6 +75,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     if (!this.dataSource.isInitialized) this.retryInitialize();
     this.keys.start();
     this.changes.start();
+    this.replicas.start();
   }
 
   private retryInitialize(): void {
@@ -82,6 +90,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     clearInterval(this.reconnectTimer);
     await this.keys.stop();
     await this.changes.stop();
+    await this.replicas.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     this.redis.disconnect();
   }

@@ -26,6 +26,15 @@ describe('parseConfig', () => {
     expect(problems).toContain('WEBHOOK_ALLOW_LOOPBACK');
   });
 
+  it('reads a comma-separated list of read replicas, none by default', () => {
+    expect(parseConfig({}).DATABASE_READ_URL).toEqual([]);
+    expect(parseConfig({ DATABASE_READ_URL: ' postgres://r1:5432/bhis , postgresql://r2/bhis,' }).DATABASE_READ_URL).toEqual([
+      'postgres://r1:5432/bhis',
+      'postgresql://r2/bhis',
+    ]);
+    expect(() => parseConfig({ DATABASE_READ_URL: 'postgres://r1/bhis,mysql://r2/bhis' })).toThrow(/DATABASE_READ_URL/);
+  });
+
   it('requires TLS_CERT and TLS_KEY together', () => {
     expect(() => parseConfig({ TLS_CERT: '/tmp/cert.pem' })).toThrow(/TLS_CERT and TLS_KEY/);
   });

@@ -28,6 +28,17 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/bhis'),
   DATABASE_POOL_SIZE: int(1, 200).default(20),
+  /**
+   * Streaming replicas (comma-separated URLs) the API reads published data from: building documents,
+   * events, search, trajectory, analysis, export. Keys, monitors and admin reads stay on the primary.
+   */
+  DATABASE_READ_URL: z
+    .string()
+    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(url(['postgres:', 'postgresql:'])))
+    .default([]),
+  /** A replica further behind the primary than this is not read from (the primary serves instead). */
+  DATABASE_READ_MAX_LAG_MS: int(0, 3_600_000).default(10_000),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   /** Namespaces every Redis key (queues, rate-limit counters), so several deployments can share a Redis. */
   REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be 1-40 letters, digits, _ or -').default('bhis'),

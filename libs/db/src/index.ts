@@ -8,3 +8,4 @@ export { MIGRATIONS } from './migrations';
 export { EVENT_PARTITIONS } from './migrations/1763700100000-data-model';
 export * from './change-listener';
 export * from './notified-cache';
+export * from './read-replicas';

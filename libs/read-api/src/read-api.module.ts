@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
-import { CONFIG, DATA_SOURCE, registerIndexLinks } from '@bhis/api-platform';
-import { poolGetter } from '@bhis/db';
+import { CONFIG, registerIndexLinks } from '@bhis/api-platform';
+import { ReadReplicas } from '@bhis/db';
 import { BuildingRepository } from './buildings/building.repository';
 import { BuildingsController } from './buildings/buildings.controller';
 import { EventsController } from './events/events.controller';
@@ -17,14 +16,15 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
 
 /**
  * The building read endpoints: lookup, batch, search, events and trajectory. Needs ApiPlatformModule
- * (CONFIG, DATA_SOURCE). Pagination cursors are signed with CURSOR_SECRET when the environment has
+ * (CONFIG, ReadReplicas). Pagination cursors are signed with CURSOR_SECRET when the environment has
  * it, else with a key derived from DATABASE_URL (see CursorCodec).
  */
 @Module({
   // SearchController first: `buildings/search` must be routed before `buildings/:bbl`
   controllers: [SearchController, BuildingsController, EventsController, TrajectoryController],
   providers: [
-    { provide: READ_POOL, useFactory: (dataSource: DataSource) => poolGetter(dataSource), inject: [DATA_SOURCE] },
+    // published data: a streaming replica may answer (DATABASE_READ_URL), else the primary
+    { provide: READ_POOL, useFactory: (replicas: ReadReplicas) => () => replicas.readPool, inject: [ReadReplicas] },
     {
       provide: CursorCodec,
       useFactory: (config: AppConfig) => CursorCodec.fromSecrets(config.CURSOR_SECRET, config.DATABASE_URL),

@@ -1,9 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { DataSource } from 'typeorm';
-import { DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
-import { poolGetter } from '@bhis/db';
+import { platformState, RequireScope } from '@bhis/api-platform';
+import { ReadReplicas } from '@bhis/db';
 import { successEnvelope } from '@bhis/envelope';
 import { partitionBbls } from '../bbl-list';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
@@ -14,11 +13,8 @@ import { analyzePortfolio } from './portfolio-analysis';
 @ApiKeyAuth()
 @Controller('api/v1/portfolio/analyze')
 export class AnalyzeController {
-  private readonly pool: ReturnType<typeof poolGetter>;
-
-  constructor(@Inject(DATA_SOURCE) dataSource: DataSource) {
-    this.pool = poolGetter(dataSource);
-  }
+  /** Published data only: a replica may answer (ReadReplicas). */
+  constructor(private readonly replicas: ReadReplicas) {}
 
   @Post()
   @HttpCode(200)
@@ -33,7 +29,7 @@ export class AnalyzeController {
   @ApiEnvelopeResponse(PortfolioAnalysisDto, { description: 'The analysis.' })
   @ApiErrorResponses('invalid_request', 'too_many_bbls', 'payload_too_large')
   async analyze(@Req() req: Request, @Body() body: BblListRequestDto) {
-    const analysis = await analyzePortfolio(this.pool(), partitionBbls(body.bbls));
+    const analysis = await analyzePortfolio(this.replicas.readPool, partitionBbls(body.bbls));
     return successEnvelope(platformState(req), analysis);
   }
 }

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { ReadPool } from '@bhis/db';
 import { COMPONENT_KEYS, ComponentKey, Grade, GRADES } from '@bhis/domain';
 import type { BblList } from '../bbl-list';
 
@@ -80,7 +80,7 @@ const round = (value: number | null, places: number): number | null =>
 const share = (part: number, whole: number): number => (whole > 0 ? (round(part / whole, 4) as number) : 0);
 
 /** Risk analysis of a set of buildings (api-decisions: POST /portfolio/analyze). */
-export async function analyzePortfolio(pool: Pool, list: BblList): Promise<PortfolioAnalysis> {
+export async function analyzePortfolio(pool: ReadPool, list: BblList): Promise<PortfolioAnalysis> {
   const { rows } = await pool.query<AnalysisRow>(ANALYSIS_SQL, [list.valid]);
   const row = rows[0];
   const found = row.found;

@@ -1,6 +1,7 @@
 import { finished } from 'node:stream/promises';
 import type { Response } from 'express';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
+import type { ReadPool } from '@bhis/db';
 import { stringify } from 'csv-stringify';
 import { CSV_COLUMNS, ExportRow, toCsvRecord } from './csv-columns';
 import type { SqlQuery } from './export-query';
@@ -13,7 +14,7 @@ const FETCH_SIZE = 500;
  * transaction, FETCH in batches). The first batch is read before the response starts, so a database
  * failure still gets a proper error response; a client that disconnects stops the export.
  */
-export async function streamCsv(pool: Pool, query: SqlQuery, res: Response, filename: string): Promise<void> {
+export async function streamCsv(pool: ReadPool, query: SqlQuery, res: Response, filename: string): Promise<void> {
   // watch for the client from the start: it may leave before the first rows are read
   let aborted = false;
   const onClose = () => {

@@ -1,9 +1,8 @@
-import { Body, Controller, Inject, Post, Res } from '@nestjs/common';
+import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { DataSource } from 'typeorm';
-import { DATA_SOURCE, RequireScope } from '@bhis/api-platform';
-import { poolGetter } from '@bhis/db';
+import { RequireScope } from '@bhis/api-platform';
+import { ReadReplicas } from '@bhis/db';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CSV_COLUMNS } from './csv-columns';
 import { streamCsv } from './csv-stream';
@@ -18,11 +17,8 @@ function exportFilename(now = new Date()): string {
 @ApiKeyAuth()
 @Controller('api/v1/export/csv')
 export class ExportController {
-  private readonly pool: ReturnType<typeof poolGetter>;
-
-  constructor(@Inject(DATA_SOURCE) dataSource: DataSource) {
-    this.pool = poolGetter(dataSource);
-  }
+  /** Published data only: a replica may answer (ReadReplicas). */
+  constructor(private readonly replicas: ReadReplicas) {}
 
   @Post()
   @RequireScope('portfolio:read')
@@ -43,6 +39,6 @@ export class ExportController {
   @ApiErrorResponses('invalid_request', 'too_many_bbls', 'payload_too_large')
   async export(@Body() body: ExportRequestDto, @Res() res: Response): Promise<void> {
     const query = buildExportQuery(body);
-    await streamCsv(this.pool(), query, res, exportFilename());
+    await streamCsv(this.replicas.readPool, query, res, exportFilename());
   }
 }

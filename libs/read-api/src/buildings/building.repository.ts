@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import type { AppConfig } from '@bhis/config';
 import { CONFIG } from '@bhis/api-platform';
-import { CHANGE_CHANNELS, ChangeListener, NotifiedCache } from '@bhis/db';
+import { CHANGE_CHANNELS, ChangeListener, NotifiedCache, ReadPool } from '@bhis/db';
 import { digestOf } from '../shared/json-response';
 import { READ_POOL } from '../shared/tokens';
 import { BUILDING_DOCUMENT_SQL, EXPLANATION_SQL } from './building-documents.sql';
@@ -58,7 +57,7 @@ export class BuildingRepository {
   private readonly cache: NotifiedCache<CachedDocument>;
 
   constructor(
-    @Inject(READ_POOL) private readonly pool: () => Pool,
+    @Inject(READ_POOL) private readonly pool: () => ReadPool,
     @Inject(CONFIG) config: AppConfig,
     changes: ChangeListener,
   ) {

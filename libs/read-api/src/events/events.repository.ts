@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { ReadPool } from '@bhis/db';
 import type { CursorPosition } from '../shared/cursor';
 import { READ_POOL } from '../shared/tokens';
 import type { EventFilters } from './events-params';
@@ -25,7 +25,7 @@ export type EventsPage = { found: false } | { found: true; rows: EventRow[]; has
 
 @Injectable()
 export class EventsRepository {
-  constructor(@Inject(READ_POOL) private readonly pool: () => Pool) {}
+  constructor(@Inject(READ_POOL) private readonly pool: () => ReadPool) {}
 
   async page(bbl: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<EventsPage> {
     const { rows } = await this.pool().query<EventRow | Record<keyof EventRow, null>>(eventsStatement(bbl, filters, position, limit + 1));

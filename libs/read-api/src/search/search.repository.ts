@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { ReadPool } from '@bhis/db';
 import type { CursorPosition } from '../shared/cursor';
 import { READ_POOL } from '../shared/tokens';
 import type { SearchFilters } from './search-params';
@@ -20,7 +20,7 @@ export interface SearchRow {
 
 @Injectable()
 export class SearchRepository {
-  constructor(@Inject(READ_POOL) private readonly pool: () => Pool) {}
+  constructor(@Inject(READ_POOL) private readonly pool: () => ReadPool) {}
 
   /** Up to `limit` rows after the position (one more is read to tell whether another page exists). */
   async page(filters: SearchFilters, position: CursorPosition | null, limit: number): Promise<{ rows: SearchRow[]; hasMore: boolean }> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { ReadPool } from '@bhis/db';
 import type { CursorPosition } from '../shared/cursor';
 import { READ_POOL } from '../shared/tokens';
 
@@ -36,7 +36,7 @@ export type TrajectoryPage = { found: false } | { found: true; rows: TrajectoryR
 
 @Injectable()
 export class TrajectoryRepository {
-  constructor(@Inject(READ_POOL) private readonly pool: () => Pool) {}
+  constructor(@Inject(READ_POOL) private readonly pool: () => ReadPool) {}
 
   async page(bbl: string, position: CursorPosition | null, limit: number): Promise<TrajectoryPage> {
     const statement = position ? { ...NEXT_PAGE, values: [bbl, limit + 1, position[0], position[1]] } : { ...FIRST_PAGE, values: [bbl, limit + 1] };
