@@ -18,6 +18,10 @@ export interface BuildingFacts {
   hpd_legal_units: number | null;
   /** End date of the last HPD registration (YYYY-MM-DD), null when the building never registered. */
   registration_end_date: string | null;
+  /** HPD jurisdiction `ManagementProgram` (e.g. `PVT`, `NYCHA`), null or absent when unknown. */
+  management_program?: string | null;
+  /** Owner of record (HPD registration, else PLUTO), null or absent when unknown. */
+  owner_name?: string | null;
 }
 
 /**
@@ -102,6 +106,8 @@ export const buildingFactsSchema = z.object({
   in_hpd_jurisdiction: z.boolean(),
   hpd_legal_units: count.nullable(),
   registration_end_date: isoDate.nullable(),
+  management_program: z.string().nullable().optional(),
+  owner_name: z.string().nullable().optional(),
 });
 
 export const histogramRowSchema = z.object({

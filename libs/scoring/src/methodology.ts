@@ -6,14 +6,19 @@ import {
   CONFIDENCE_TIERS,
   CONFIDENCE_WEIGHTS,
   EXPECTED_FAMILIES,
+  EVIDENCE_SCALE,
+  INSUFFICIENT_MAX_SCORE,
   MULTI_BUILDING_FACTOR,
   PERMITS_EXPECTED_FROM_UNITS,
+  PRECISION_ZERO_HALF_WIDTH,
 } from './confidence';
 import { DATA_QUALITY_CLASSES } from './data-quality';
 import { EXPLANATION_EVENT_IDS, EXPLANATION_TOP_N } from './explanation';
 import { CADENCE_ALLOWANCES, STALE_TO_ZERO_FACTOR } from './freshness';
 import { FLAG_DEFINITIONS } from './flags';
-import { GRADE_BANDS, maxScoreOf } from './grades';
+import { GRADE_BANDS, maxScoreOf, minScoreOf } from './grades';
+import { KNOWN_LIMIT_RULES } from './known-limits';
+import { KNOWN_LIMIT_GRADES } from './score-building';
 import { MIN_PEER_GROUP_SIZE } from './health-score';
 import { HEAT_SEASON } from './heat-season';
 import {
@@ -282,15 +287,17 @@ ${table(['Class', 'Rule'], DATA_QUALITY_CLASSES.map((c) => [`\`${c.key}\``, c.ru
 
 ## Confidence
 
-\`confidence.score\` = ${CONFIDENCE_WEIGHTS.coverage} x coverage + ${CONFIDENCE_WEIGHTS.freshness} x freshness + ${CONFIDENCE_WEIGHTS.corroboration} x corroboration (times ${MULTI_BUILDING_FACTOR} on a lot with several buildings), two decimals.
+\`confidence.score\` = ${CONFIDENCE_WEIGHTS.coverage} x coverage + ${CONFIDENCE_WEIGHTS.freshness} x freshness + ${CONFIDENCE_WEIGHTS.precision} x precision (times ${MULTI_BUILDING_FACTOR} on a lot with several buildings), two decimals.
+Coverage and freshness look only at the sources that apply to the building, never at its own records, and precision ignores
+tenant reports, so a new complaint can never raise confidence.
 
-- **Coverage**: the share of the families expected for this kind of building that have any record (a registration on file counts for
-  \`registrations\`). Buildings of ${PERMITS_EXPECTED_FROM_UNITS}+ units are also expected to have job filings (\`permits\`).
+- **Coverage**: the share of the families expected for this kind of building whose sources have been loaded (an absent record in a
+  loaded source is evidence too: nothing was found). Buildings of ${PERMITS_EXPECTED_FROM_UNITS}+ units are also expected to have job filings (\`permits\`).
 
 ${table(['Kind of building', 'Expected families'], Object.entries(EXPECTED_FAMILIES).map(([kind, families]) => [`\`${kind}\``, list(families)]))}
 
   \`multiple-dwelling-hpd\`: 3+ units in HPD jurisdiction; \`multiple-dwelling-other\`: 3+ units outside it; \`small-home\`: fewer than 3 units.
-- **Freshness**: the mean, over the families expected or present, of their sources' freshness. A source is fresh (1) while both its
+- **Freshness**: the mean, over the families expected, of their sources' freshness. A source is fresh (1) while both its
   last refresh and its newest record are within the allowance of its cadence, and falls linearly to 0 at ${STALE_TO_ZERO_FACTOR} times the
   allowance; a source never loaded is 0.
 
@@ -300,7 +307,11 @@ ${table(
 )}
 
   Unknown cadences are read as monthly.
-- **Corroboration**: independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
+- **Precision**: how tightly the records pin the total down. \`confidence.interval\` is the total recomputed with every count of
+  confirmed records (everything but tenant reports) moved one Poisson standard deviation (its square root) down and up; precision is
+  (1 - exp(-confirmed records / ${EVIDENCE_SCALE})) x max(0, 1 - half-width / ${PRECISION_ZERO_HALF_WIDTH}), so a building with few confirmed records, or
+  whose total swings by a grade band within the noise of its counts, is not precise.
+- **Corroboration** (reported, not weighed: single complaints move it): independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
   legal, emergency_repairs, financial, health and evictions points to distress when it has an adverse event (severity critical,
   high or medium) in the last 2 years or an open critical/high one, and is quiet otherwise. Agreement is the share of active
   families with the majority, times (0.4 + 0.6 x min(1, (majority - 1) / 2)), so one family alone cannot corroborate. When the
@@ -311,7 +322,9 @@ ${table(
 
 ${table(['Tier', 'Score at least'], CONFIDENCE_TIERS.map((t) => [`\`${t.tier}\``, t.min_score]))}
 
-A building with no record in any evidence family is \`insufficient\` whatever its score.
+A building with no confirmed record (nothing but tenant reports, or nothing at all), and a building the model cannot know (see
+Known limits), is \`insufficient\` whatever its dimensions, and its score is held at ${INSUFFICIENT_MAX_SCORE}. \`confidence.reason\` says why in
+words when the model cannot know, and is null otherwise.
 
 ${table(['Confidence flag', 'Rule'], CONFIDENCE_FLAG_RULES.map((f) => [`\`${f.key}\``, f.rule]))}
 
@@ -326,6 +339,20 @@ ${table(['Flag', 'Rule'], FLAG_DEFINITIONS.map((f) => [`\`${f.key}\``, f.rule]))
 For every component the explanation lists its ${EXPLANATION_TOP_N} strongest signals: key, description, contribution in score points (the
 component score shared out in proportion to the signals' index points; the reinvestment credit appears with a negative
 contribution), the number of events, and up to ${EXPLANATION_EVENT_IDS} newest event ids, so a client can show why a building has its grade.
+
+## Known limits
+
+Where the public record cannot support a grade at either end of the scale, the building still gets a grade (A-F, as every
+building does) but its total is held between the bottom of grade ${KNOWN_LIMIT_GRADES.from} (${minScoreOf(KNOWN_LIMIT_GRADES.from)}) and the top of grade ${KNOWN_LIMIT_GRADES.to} (${maxScoreOf(KNOWN_LIMIT_GRADES.to)}) (adjustment
+\`known-limit-hold\`), its confidence is \`insufficient\` with the flag and a \`confidence.reason\` in words, and the flag is also in
+\`scores.flags\`. Such buildings stay out of the peer-group statistics of the health score, are listed apart
+(\`uncertain_buildings\`) from the portfolio "worst" list, and monitors hear of their grade changes only when created with
+\`include_uncertain: true\`.
+
+${table(['Flag', 'Rule'], KNOWN_LIMIT_RULES.map((r) => [`\`${r.key}\``, r.rule]))}
+
+Public housing: HPD does not inspect, sue or repair NYCHA buildings (the Housing Authority answers to its own monitor), so the
+HPD records that carry most of the score are structurally absent and a quiet record says nothing about conditions.
 
 ## Known biases and their mitigation
 

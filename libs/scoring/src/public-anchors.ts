@@ -55,6 +55,15 @@ export function hasCleanRecord(f: BuildingFeatures): boolean {
   );
 }
 
+/** A serious open hazard: class C lead paint, an active vacate order, an immediately hazardous DOB/ECB violation. */
+export function hasSeriousOpenHazard(f: BuildingFeatures): boolean {
+  return (
+    f.open_c_lead_paint_violations > 0 ||
+    f.active_hpd_vacates + f.active_dob_vacates + f.active_fdny_vacates > 0 ||
+    f.open_hazardous_dob_violations > 0
+  );
+}
+
 export interface AnchorRule {
   key: string;
   kind: 'floor' | 'ceiling';
@@ -76,6 +85,14 @@ export const ANCHOR_RULES: readonly AnchorRule[] = [
     description:
       'No open HPD class B/C violation (any age), no complaint (HPD, 311 or DOB) in the last 12 months, and a valid HPD registration where one is required: the total is held at or below the top of grade C.',
     applies: hasCleanRecord,
+  },
+  {
+    key: 'serious-hazard-floor',
+    kind: 'floor',
+    grade: 'B',
+    description:
+      'A serious open hazard (an open HPD class C lead-paint violation, an active HPD, DOB or FDNY vacate order, or an open immediately hazardous DOB/ECB violation): the total is at least the bottom of grade B.',
+    applies: hasSeriousOpenHazard,
   },
   {
     key: 'aep-active-floor',
