@@ -575,8 +575,16 @@ export interface components {
             coverage: number;
             /** @example 0.8 */
             freshness: number;
-            /** @example 0.7 */
+            /**
+             * @description Reported, not weighed in the score.
+             * @example 0.7
+             */
             corroboration: number;
+            /**
+             * @description How tightly the confirmed records pin the total down (see interval).
+             * @example 0.8
+             */
+            precision: number;
         };
         ConfidenceDto: {
             /**
@@ -588,6 +596,13 @@ export interface components {
             tier: string;
             flags: string[];
             dimensions: components["schemas"]["ConfidenceDimensionsDto"];
+            /** @description Range of total_score the records support: every count of confirmed records moved one Poisson standard deviation. */
+            interval: components["schemas"]["ScoreIntervalDto"];
+            /**
+             * @description Why the model cannot know this building (public housing, unreliable unit count; tier insufficient), else null.
+             * @example null
+             */
+            reason: string | null;
             /** @example 5 */
             primary_sources: number;
             /** @example 4 */
@@ -625,6 +640,11 @@ export interface components {
              *     ]
              */
             grades?: ("A" | "B" | "C" | "D" | "F")[];
+            /**
+             * @description Also notify of buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D). Grade changes caused only by a stale source are never sent.
+             * @default false
+             */
+            include_uncertain: boolean;
         };
         CreatedMonitorDto: {
             monitor: components["schemas"]["MonitorDetailDto"];
@@ -824,6 +844,8 @@ export interface components {
             webhook_url: string;
             /** @description null: any grade change. */
             grades: ("A" | "B" | "C" | "D" | "F")[] | null;
+            /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
+            include_uncertain: boolean;
             bbl_count: number;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -846,6 +868,8 @@ export interface components {
             webhook_url: string;
             /** @description null: any grade change. */
             grades: ("A" | "B" | "C" | "D" | "F")[] | null;
+            /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
+            include_uncertain: boolean;
             bbl_count: number;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -877,8 +901,10 @@ export interface components {
             summary: components["schemas"]["AnalysisSummaryDto"];
             /** @description Counts and shares per grade A-F. */
             grade_distribution: components["schemas"]["GradeDistributionDto"];
-            /** @description Top 25 by total_score. */
+            /** @description Top 25 by total_score, buildings the model cannot know excepted. */
             worst_buildings: components["schemas"]["WorstBuildingDto"][];
+            /** @description Buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D), top 25 by total_score, listed apart from worst_buildings. */
+            uncertain_buildings: components["schemas"]["WorstBuildingDto"][];
             risk_metrics: components["schemas"]["RiskMetricsDto"];
             /** @description Mean component scores of the found buildings. */
             component_means: components["schemas"]["ComponentMeansDto"];
@@ -919,6 +945,12 @@ export interface components {
             description: string;
             from: number;
             to: number;
+        };
+        ScoreIntervalDto: {
+            /** @example 38 */
+            low: number;
+            /** @example 47 */
+            high: number;
         };
         ScoresDto: {
             /**

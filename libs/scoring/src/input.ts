@@ -75,8 +75,10 @@ export interface SpecialAggregates {
 /** Optional run-level context measured by the feature pass; every field defaults to neutral. */
 export interface ScoringContext {
   /**
-   * The building's area (community district or ZIP code) housing-complaint rate per residential unit
-   * divided by the citywide rate. Complaint measures are divided by it, bounded to AREA_PROPENSITY_BOUNDS.
+   * The building's area (ZIP code) reporting propensity: housing complaints per recorded condition
+   * (violations, orders, emergency repairs) over the city's ratio. Below 1 where tenants under-report
+   * (low-income areas), so their complaints weigh more. Complaint measures are divided by it, bounded to
+   * AREA_PROPENSITY_BOUNDS.
    */
   area_complaint_propensity?: number | null;
   /** Measured peer-group median of complaints per residential unit per year, replacing the prior. */

@@ -166,8 +166,8 @@ For each building and an \`as_of\` date (every age is relative to it, the model 
 - **Source freshness**: per source, last refresh, newest record date and cadence.
 - **Special aggregates**: heat and hot water complaints (HPD and 311) in the heat season (${HEAT_SEASON.description}: the current season when
   \`as_of\` is inside one, otherwise the last completed one).
-- **Optional context**: the area complaint propensity (the area's housing-complaint rate per unit over the citywide rate) and a
-  measured peer complaint rate.
+- **Optional context**: the area reporting propensity (the ZIP code's housing complaints per recorded condition over the city's
+  ratio, see Known biases) and a measured peer complaint rate.
 
 Age buckets (an event is in a bucket when \`as_of - max < occurred_on <= as_of - min\`, in calendar months; later dates fall in
 the first bucket). The representative age is what decay is computed at:
@@ -356,9 +356,15 @@ HPD records that carry most of the score are structurally absent and a quiet rec
 
 ## Known biases and their mitigation
 
-- **311 reporting varies by neighbourhood and income.** Complaints weigh less than violations, the complaint burden is measured
-  against the peer rate and divided by the area complaint propensity (bounded so it cannot dominate), and the clean-record ceiling
-  keeps a building without open violations or recent complaints out of D and F.
+- **311 reporting varies by neighbourhood and income.** Low-income neighbourhoods under-report: fewer complaints per actual
+  problem (Kontokosta, Hong and Korsberg, "Equity in 311 Reporting: Understanding Socio-Spatial Differentials in the Propensity to
+  Complain", Bloomberg Data for Good Exchange, 2017). The area propensity is therefore measured as housing complaints per recorded
+  condition (HPD, DOB and ECB violations, vacate orders, emergency repairs) in the ZIP code over the last year, relative to the city
+  and shrunk toward 1 by 200 condition records; complaint measures are divided by it (bounded to
+  ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}), so a complaint from an under-reporting area weighs more, not less. (A rate of complaints per unit
+  would discount the most distressed areas for complaining more in total.) Complaints weigh less than violations, the complaint
+  burden is measured against the peer rate, and the clean-record ceiling keeps a building without open violations or recent
+  complaints out of D and F.
 - **Small buildings have sparse data.** Rates use a ${MIN_RATE_UNITS}-unit floor so single events do not become extreme rates, and such
   buildings get the \`sparse-data-small-building\` confidence flag and a low or insufficient confidence tier.
 - **HPD data covers multiple dwellings only.** HPD registrations, violations and litigation are not expected of one- and two-family

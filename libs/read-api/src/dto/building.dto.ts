@@ -43,7 +43,13 @@ export class CountsDto {
 export class ConfidenceDimensionsDto {
   @ApiProperty({ example: 0.9 }) coverage!: number;
   @ApiProperty({ example: 0.8 }) freshness!: number;
-  @ApiProperty({ example: 0.7 }) corroboration!: number;
+  @ApiProperty({ example: 0.7, description: 'Reported, not weighed in the score.' }) corroboration!: number;
+  @ApiProperty({ example: 0.8, description: 'How tightly the confirmed records pin the total down (see interval).' }) precision!: number;
+}
+
+export class ScoreIntervalDto {
+  @ApiProperty({ example: 38 }) low!: number;
+  @ApiProperty({ example: 47 }) high!: number;
 }
 
 export class ConfidenceDto {
@@ -51,6 +57,18 @@ export class ConfidenceDto {
   @ApiProperty({ example: 'high' }) tier!: string;
   @ApiProperty({ type: [String] }) flags!: string[];
   @ApiProperty({ type: ConfidenceDimensionsDto }) dimensions!: ConfidenceDimensionsDto;
+  @ApiProperty({
+    type: ScoreIntervalDto,
+    description: 'Range of total_score the records support: every count of confirmed records moved one Poisson standard deviation.',
+  })
+  interval!: ScoreIntervalDto;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Why the model cannot know this building (public housing, unreliable unit count; tier insufficient), else null.',
+  })
+  reason!: string | null;
   @ApiProperty({ example: 5 }) primary_sources!: number;
   @ApiProperty({ example: 4 }) active_families!: number;
 }

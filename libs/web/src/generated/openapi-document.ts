@@ -3535,8 +3535,16 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "number"
           },
           "corroboration": {
+            "description": "Reported, not weighed in the score.",
             "examples": [
               0.7
+            ],
+            "type": "number"
+          },
+          "precision": {
+            "description": "How tightly the confirmed records pin the total down (see interval).",
+            "examples": [
+              0.8
             ],
             "type": "number"
           }
@@ -3544,7 +3552,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         "required": [
           "coverage",
           "freshness",
-          "corroboration"
+          "corroboration",
+          "precision"
         ],
         "type": "object"
       },
@@ -3572,6 +3581,24 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "dimensions": {
             "$ref": "#/components/schemas/ConfidenceDimensionsDto"
           },
+          "interval": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/ScoreIntervalDto"
+              }
+            ],
+            "description": "Range of total_score the records support: every count of confirmed records moved one Poisson standard deviation."
+          },
+          "reason": {
+            "description": "Why the model cannot know this building (public housing, unreliable unit count; tier insufficient), else null.",
+            "examples": [
+              null
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "primary_sources": {
             "examples": [
               5
@@ -3590,6 +3617,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "tier",
           "flags",
           "dimensions",
+          "interval",
+          "reason",
           "primary_sources",
           "active_families"
         ],
@@ -3681,6 +3710,11 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "type": "string"
             },
             "type": "array"
+          },
+          "include_uncertain": {
+            "default": false,
+            "description": "Also notify of buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D). Grade changes caused only by a stale source are never sent.",
+            "type": "boolean"
           }
         },
         "required": [
@@ -4450,6 +4484,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "null"
             ]
           },
+          "include_uncertain": {
+            "description": "Also notified of buildings the model cannot know (public-housing, units-unknown).",
+            "type": "boolean"
+          },
           "bbl_count": {
             "type": "number"
           },
@@ -4500,6 +4538,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "name",
           "webhook_url",
           "grades",
+          "include_uncertain",
           "bbl_count",
           "status",
           "disabled_reason",
@@ -4539,6 +4578,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "array",
               "null"
             ]
+          },
+          "include_uncertain": {
+            "description": "Also notified of buildings the model cannot know (public-housing, units-unknown).",
+            "type": "boolean"
           },
           "bbl_count": {
             "type": "number"
@@ -4584,6 +4627,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "name",
           "webhook_url",
           "grades",
+          "include_uncertain",
           "bbl_count",
           "status",
           "disabled_reason",
@@ -4659,7 +4703,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "description": "Counts and shares per grade A-F."
           },
           "worst_buildings": {
-            "description": "Top 25 by total_score.",
+            "description": "Top 25 by total_score, buildings the model cannot know excepted.",
+            "items": {
+              "$ref": "#/components/schemas/WorstBuildingDto"
+            },
+            "type": "array"
+          },
+          "uncertain_buildings": {
+            "description": "Buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D), top 25 by total_score, listed apart from worst_buildings.",
             "items": {
               "$ref": "#/components/schemas/WorstBuildingDto"
             },
@@ -4696,6 +4747,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "summary",
           "grade_distribution",
           "worst_buildings",
+          "uncertain_buildings",
           "risk_metrics",
           "component_means",
           "flag_summary",
@@ -4801,6 +4853,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "description",
           "from",
           "to"
+        ],
+        "type": "object"
+      },
+      "ScoreIntervalDto": {
+        "properties": {
+          "low": {
+            "examples": [
+              38
+            ],
+            "type": "number"
+          },
+          "high": {
+            "examples": [
+              47
+            ],
+            "type": "number"
+          }
+        },
+        "required": [
+          "low",
+          "high"
         ],
         "type": "object"
       },
