@@ -494,6 +494,8 @@ export interface components {
             counts: components["schemas"]["CountsDto"] | null;
             /** @description Null until the building has been scored. */
             confidence: components["schemas"]["ConfidenceDto"] | null;
+            /** @description The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored. */
+            published_rules?: components["schemas"]["PublishedRulesDto"];
             /** @description Only with `include=explanation`; null when not scored. */
             explanation?: components["schemas"]["ExplanationDto"] | null;
         };
@@ -915,6 +917,14 @@ export interface components {
             /** @description Valid BBLs not in the data set, in request order. */
             not_found: string[];
         };
+        PublishedRulesDto: {
+            /** @description HPD Alternative Enforcement Program selection criteria (flag aep-criteria-met). */
+            aep: components["schemas"]["RuleCheckDto"];
+            /** @description HPD Underlying Conditions Program criteria (flag ucp-criteria-met). */
+            ucp: components["schemas"]["RuleCheckDto"];
+            /** @description Public Advocate Worst Landlord Watchlist level (flag watchlist-criteria-met). */
+            watchlist: components["schemas"]["RuleCheckDto"];
+        };
         RateLimitDto: {
             /** @example 6000 */
             limit: number;
@@ -939,6 +949,35 @@ export interface components {
             share_buildings_d_or_f: number;
             /** @description Share of residential units in buildings graded D or F. */
             share_units_d_or_f: number;
+        };
+        RuleCheckDto: {
+            /** @description Whether the building meets the published rule. */
+            met: boolean;
+            /**
+             * @description Residential units the rule was applied with.
+             * @example 30
+             */
+            units: number;
+            /**
+             * @description The measured figures of the rule.
+             * @example {
+             *       "open_bc_violations_5y": 100,
+             *       "emergency_repair_charges_5y": 3000
+             *     }
+             */
+            figures: {
+                [key: string]: number;
+            };
+            /**
+             * @description The rule's thresholds for this building's size (figures must reach all of them); null when the rule does not apply to its size.
+             * @example {
+             *       "open_bc_violations_5y": 90,
+             *       "emergency_repair_charges_5y": 2500
+             *     }
+             */
+            thresholds: {
+                [key: string]: number;
+            } | null;
         };
         ScoreAdjustmentDto: {
             rule: string;

@@ -5,3 +5,4 @@ export * from './scoring-run';
 export * from './scoring-worker.module';
 export * from './validation';
 export * from './validation-metrics';
+export * from './baselines';

@@ -250,6 +250,15 @@ The model is calibrated against public New York City enforcement criteria, and t
 
 ${anchorsSection()}
 
+The rules come from the programs' published criteria: HPD, "Alternative Enforcement Program" selection criteria (NYC
+Administrative Code 27-2153: open class B and C violations per unit issued in the last five years, and emergency repair charges);
+HPD, "Underlying Conditions Program" (NYC Administrative Code 27-2153.1 and Local Law 6 of 2018: leak and mold violations in a share
+of the units); NYC Public Advocate, "Worst Landlord Watchlist" methodology (average open class B and C violations per unit). Every
+building carries \`published_rules\` with, for each rule, whether it is met, the units it was applied with, the measured figures
+and the thresholds of its size band, so a user can check the flags \`aep-criteria-met\`, \`ucp-criteria-met\` and
+\`watchlist-criteria-met\` by hand. UCP counts violations where the program counts affected units (the histogram does not say
+which unit a violation is in): an approximation that can only over-count.
+
 These hold by construction and are tested: a building meeting the AEP selection criteria grades D or F whatever else its record
 holds; a building with no open B/C violation, no complaint in the last 12 months and a valid registration (where required) never
 grades D or F; an active AEP enrollment alone grades at least D. Further tested properties: adding an open class C violation never

@@ -9,6 +9,7 @@ import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf } from './gra
 import { BuildingInput, HistogramRow } from './input';
 import { KnownLimit, knownLimitsOf } from './known-limits';
 import { PeerGroup, peerGroupOf } from './peer-groups';
+import { PublishedRuleChecks, publishedRuleChecks } from './public-anchors';
 import { accumulateSignals } from './signal-engine';
 import { ScoreAdjustment } from './explanation';
 import { applyAnchors, combineComponents } from './total-score';
@@ -34,6 +35,8 @@ export interface BuildingScore {
   flags: string[];
   confidence: Confidence;
   explanation: Explanation;
+  /** The published AEP, UCP and Watchlist rules with the figures behind each (flags *-criteria-met). */
+  published_rules: PublishedRuleChecks;
 }
 
 /** The `scores` object of a building (interface spec 2.3), in the spec's field order. */
@@ -134,6 +137,7 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     flags,
     confidence: assessConfidence(input, features, dataQuality, { interval, limits }),
     explanation: { components: explained, adjustments },
+    published_rules: publishedRuleChecks(features),
   };
 }
 

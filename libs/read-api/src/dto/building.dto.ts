@@ -103,6 +103,33 @@ export class ExplanationDto {
   @ApiProperty({ type: [ScoreAdjustmentDto] }) adjustments!: ScoreAdjustmentDto[];
 }
 
+export class RuleCheckDto {
+  @ApiProperty({ description: 'Whether the building meets the published rule.' }) met!: boolean;
+  @ApiProperty({ example: 30, description: 'Residential units the rule was applied with.' }) units!: number;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    example: { open_bc_violations_5y: 100, emergency_repair_charges_5y: 3000 },
+    description: 'The measured figures of the rule.',
+  })
+  figures!: Record<string, number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    nullable: true,
+    example: { open_bc_violations_5y: 90, emergency_repair_charges_5y: 2500 },
+    description: "The rule's thresholds for this building's size (figures must reach all of them); null when the rule does not apply to its size.",
+  })
+  thresholds!: Record<string, number> | null;
+}
+
+export class PublishedRulesDto {
+  @ApiProperty({ type: RuleCheckDto, description: 'HPD Alternative Enforcement Program selection criteria (flag aep-criteria-met).' }) aep!: RuleCheckDto;
+  @ApiProperty({ type: RuleCheckDto, description: 'HPD Underlying Conditions Program criteria (flag ucp-criteria-met).' }) ucp!: RuleCheckDto;
+  @ApiProperty({ type: RuleCheckDto, description: 'Public Advocate Worst Landlord Watchlist level (flag watchlist-criteria-met).' })
+  watchlist!: RuleCheckDto;
+}
+
 /** The building object of interface spec 2.2. */
 export class BuildingDto {
   @ApiProperty({ example: '1000010001', pattern: '^[1-5][0-9]{9}$' }) bbl!: string;
@@ -122,6 +149,11 @@ export class BuildingDto {
   scores!: ScoresDto | null;
   @ApiProperty({ type: CountsDto, nullable: true, description: 'Null until the building has been scored.' }) counts!: CountsDto | null;
   @ApiProperty({ type: ConfidenceDto, nullable: true, description: 'Null until the building has been scored.' }) confidence!: ConfidenceDto | null;
+  @ApiPropertyOptional({
+    type: PublishedRulesDto,
+    description: 'The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored.',
+  })
+  published_rules?: PublishedRulesDto;
   @ApiPropertyOptional({ type: ExplanationDto, nullable: true, description: 'Only with `include=explanation`; null when not scored.' })
   explanation?: ExplanationDto | null;
 }

@@ -3228,6 +3228,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               }
             ]
           },
+          "published_rules": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/PublishedRulesDto"
+              }
+            ],
+            "description": "The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored."
+          },
           "explanation": {
             "description": "Only with `include=explanation`; null when not scored.",
             "oneOf": [
@@ -4755,6 +4763,40 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
+      "PublishedRulesDto": {
+        "properties": {
+          "aep": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/RuleCheckDto"
+              }
+            ],
+            "description": "HPD Alternative Enforcement Program selection criteria (flag aep-criteria-met)."
+          },
+          "ucp": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/RuleCheckDto"
+              }
+            ],
+            "description": "HPD Underlying Conditions Program criteria (flag ucp-criteria-met)."
+          },
+          "watchlist": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/RuleCheckDto"
+              }
+            ],
+            "description": "Public Advocate Worst Landlord Watchlist level (flag watchlist-criteria-met)."
+          }
+        },
+        "required": [
+          "aep",
+          "ucp",
+          "watchlist"
+        ],
+        "type": "object"
+      },
       "RateLimitDto": {
         "properties": {
           "limit": {
@@ -4830,6 +4872,57 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "unit_weighted_mean",
           "share_buildings_d_or_f",
           "share_units_d_or_f"
+        ],
+        "type": "object"
+      },
+      "RuleCheckDto": {
+        "properties": {
+          "met": {
+            "description": "Whether the building meets the published rule.",
+            "type": "boolean"
+          },
+          "units": {
+            "description": "Residential units the rule was applied with.",
+            "examples": [
+              30
+            ],
+            "type": "number"
+          },
+          "figures": {
+            "additionalProperties": {
+              "type": "number"
+            },
+            "description": "The measured figures of the rule.",
+            "examples": [
+              {
+                "open_bc_violations_5y": 100,
+                "emergency_repair_charges_5y": 3000
+              }
+            ],
+            "type": "object"
+          },
+          "thresholds": {
+            "additionalProperties": {
+              "type": "number"
+            },
+            "description": "The rule's thresholds for this building's size (figures must reach all of them); null when the rule does not apply to its size.",
+            "examples": [
+              {
+                "open_bc_violations_5y": 90,
+                "emergency_repair_charges_5y": 2500
+              }
+            ],
+            "type": [
+              "object",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "met",
+          "units",
+          "figures",
+          "thresholds"
         ],
         "type": "object"
       },
