@@ -219,8 +219,10 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
         `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
                                       quiet_reason)
          SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score,
-                -- a change with a stale source and no new record since the previous score is the staleness alone
-                CASE WHEN s.quiet = 'stale-source'
+                -- a change of scorer version is the model's, not the building's; a change with a stale source and
+                -- no new record since the previous score is the staleness alone
+                CASE WHEN b.scorer_id <> $3 THEN 'scorer-change'
+                     WHEN s.quiet = 'stale-source'
                      THEN CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $2::date)
                                THEN NULL ELSE 'stale-source' END
                      ELSE s.quiet END

@@ -389,5 +389,14 @@ HPD records that carry most of the score are structurally absent and a quiet rec
 \`${SCORER_ID}\` is stored with every score and history point. Any change to a constant in this document changes the scores and
 takes a new scorer id; this document is generated from the model's constants and a test fails when it differs from them, so the
 published methodology and the running model cannot drift apart.
+
+History stays comparable across versions: every version scores 0-100 on the same grade bands, and each history point keeps
+the scorer id it was computed with, so a building's trajectory shows where the version changed. The first run of a new
+version records its grade changes with the quiet reason \`scorer-change\`: monitors are not notified of a change of method.
+
+\`distress_v11_0\` (after \`distress_v10_2\`): known limits (public housing, unreliable unit counts) held between B and D with
+the lowest confidence; the serious-hazard floor; confidence from coverage, freshness and the total's interval; the area
+reporting propensity per recorded condition (complaints from under-reporting areas weigh more); the published rules with
+their figures (\`published_rules\`, flag \`watchlist-criteria-met\` replacing \`watchlist-level-violations\`).
 `;
 }

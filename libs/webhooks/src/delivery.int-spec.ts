@@ -129,14 +129,15 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     await db?.drop();
   });
 
-  it('never sends a change caused by a stale source alone, and changes of buildings the model cannot know only when asked', async () => {
-    const bbls = await seedBuildings(3);
+  it('never sends a change caused by a stale source alone or a new scorer version, and changes of buildings the model cannot know only when asked', async () => {
+    const bbls = await seedBuildings(4);
     const plain = await monitorFor('/quiet-plain', bbls);
     const asked = await monitorFor('/quiet-asked', bbls, null, true);
     const runId = await seedCrossings([
       { bbl: bbls[0], from: ['B', 20], to: ['C', 31], quiet: 'stale-source' },
       { bbl: bbls[1], from: ['B', 20], to: ['C', 31], quiet: 'public-housing' },
       { bbl: bbls[2], from: ['B', 20], to: ['C', 31] },
+      { bbl: bbls[3], from: ['B', 20], to: ['C', 31], quiet: 'scorer-change' },
     ]);
     await dispatchCrossings(pool, runId);
     expect((await deliveryStates(plain.id)).map((d) => d.bbl)).toEqual([bbls[2]]);

@@ -55,9 +55,9 @@ export async function dispatchCrossings(pool: Pool, scoringRunId: string): Promi
         -- a monitor hears of changes found after it was created, not of older runs dispatched late
         AND gc.created_at >= m.created_at
         AND gc.previous_grade <> gc.current_grade
-        -- a change caused by a stale source alone is never sent; one of a building the model cannot know
-        -- (public housing, unreliable unit count) only to monitors that asked for those
-        AND (gc.quiet_reason IS NULL OR (m.include_uncertain AND gc.quiet_reason <> 'stale-source'))
+        -- a change caused by a stale source alone or by a new scorer version is never sent; one of a building
+        -- the model cannot know (public housing, unreliable unit count) only to monitors that asked for those
+        AND (gc.quiet_reason IS NULL OR (m.include_uncertain AND gc.quiet_reason IN ('public-housing', 'units-unknown')))
         AND (m.grades IS NULL
              OR (gc.previous_grade::text = ANY (m.grades)) <> (gc.current_grade::text = ANY (m.grades)))
       ORDER BY gc.id, m.id

@@ -91,7 +91,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                         },
                         "scorer_id": {
                           "examples": [
-                            "distress_v10_2"
+                            "distress_v11_0"
                           ],
                           "maxLength": 40,
                           "type": "string"
@@ -5010,7 +5010,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v10_2"
+              "distress_v11_0"
             ],
             "type": "string"
           },
@@ -5365,7 +5365,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v10_2"
+              "distress_v11_0"
             ],
             "type": "string"
           },
