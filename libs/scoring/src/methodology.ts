@@ -384,6 +384,30 @@ HPD records that carry most of the score are structurally absent and a quiet rec
 - **Old open violations** are common in HPD data (never closed administratively): open items decay with a long half-life rather
   than counting at full weight forever.
 
+## Constants and where they come from
+
+Every constant of the model is one of: a **public anchor** (a published rule or schedule, cited), **checked by calibration**
+(\`npm run validate\`, i.e. \`bhis validate --calibrate\`, fits it on the synthetic city at the earliest cut date and checks the fit at
+the later ones; the model keeps its value unless the fit holds up, see docs/methodology-validation.md), or a **convention**
+(a choice of scale with no better anchor, stated as such and open to calibration).
+
+| Constant | Value | Kind | Source or reason |
+|---|---|---|---|
+| AEP selection thresholds | ${AEP_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`} units: ${c.open_bc_per_unit}/unit, $${c.emergency_repair_charges}`).join('; ')} | public anchor | HPD AEP selection criteria (Public anchors) |
+| UCP unit shares | ${UCP_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`}: ${c.unit_share}`).join('; ')} | public anchor | HPD Underlying Conditions Program (Public anchors) |
+| Watchlist level | ${WATCHLIST_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`}: ${c.open_bc_per_unit}/unit`).join('; ')} | public anchor | Public Advocate Worst Landlord Watchlist (Public anchors) |
+| Heat season | ${HEAT_SEASON.description} | public anchor | NYC Housing Maintenance Code heat season |
+| Grade bands | ${GRADE_BANDS.map((b) => `${b.grade} from ${b.min_score}`).join(', ')} | convention | F at the level of the enforcement programs: the AEP floor sits at D |
+| Component weights | ${COMPONENT_MODELS.map((m) => `${m.code} ${m.weight}`).join(', ')} | checked by calibration | fitted weights reported beside them (docs/methodology-validation.md) |
+| Signal half-lives and scales | per signal (Components) | convention | open to calibration |
+| Rate floor | ${MIN_RATE_UNITS} units | convention | the legal threshold of a multiple dwelling (3 units) |
+| Area propensity bounds and shrinkage | ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}, 200 condition records | convention | direction from Kontokosta et al. 2017 (Known biases) |
+| Known-limit hold | grades ${KNOWN_LIMIT_GRADES.from}-${KNOWN_LIMIT_GRADES.to} | convention | neither end of the scale can be claimed without the records (Known limits) |
+| Serious-hazard floor | grade B | public anchor | class C = immediately hazardous (HPD); vacate orders; ECB class 1 (Public anchors) |
+| Confidence weights | coverage ${CONFIDENCE_WEIGHTS.coverage}, freshness ${CONFIDENCE_WEIGHTS.freshness}, precision ${CONFIDENCE_WEIGHTS.precision} | checked by calibration | tier stability table (docs/methodology-validation.md) |
+| Precision scale | half-width ${PRECISION_ZERO_HALF_WIDTH} points, evidence scale ${EVIDENCE_SCALE} records | convention | one grade band; a Poisson count of 3 has a relative spread near 0.6 |
+| Cadence allowances | per cadence (Confidence) | convention | the publishers' stated refresh cadences plus their usual lag |
+
 ## Versioning
 
 \`${SCORER_ID}\` is stored with every score and history point. Any change to a constant in this document changes the scores and

@@ -14,6 +14,9 @@ import {
   BASELINES,
   BaselineBacktest,
   backtestAgainstBaselines,
+  calibrate,
+  CalibrationResult,
+  calibrationSamples,
   TruthRow,
   validateModel,
   ValidationReport,
@@ -91,7 +94,14 @@ function renderCalibration(backtest: BaselineBacktest): string {
   ].join('\n');
 }
 
-function render(report: ValidationReport, backtest: BaselineBacktest, command: string, city: { buildings: number; seed: string }, seconds: number): string {
+function render(
+  report: ValidationReport,
+  backtest: BaselineBacktest,
+  calibration: CalibrationResult | null,
+  command: string,
+  city: { buildings: number; seed: string },
+  seconds: number,
+): string {
   const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : 'n/a');
   const grades = ['A', 'B', 'C', 'D', 'F'].map((g) => `| ${g} | ${report.grade_distribution[g] ?? 0} | ${pct(report.grade_distribution[g] ?? 0, report.buildings)} |`);
   return `# Validation of ${SCORER_ID}
@@ -144,7 +154,7 @@ Every building at every cut date, by its confidence tier at the cut. Calibrated 
 the next refresh and keeps its grade more often at the next cut date than the low tiers.
 
 ${renderCalibration(backtest)}
-
+${renderCalibrationRun(calibration, command)}
 ## Reading these numbers
 
 The synthetic city draws every event from a hidden latent condition, so these numbers say that the
@@ -166,12 +176,37 @@ export async function loadCity(pool: Pool, dir: string): Promise<void> {
 const yearsBefore = (date: string, years: number) => new Date(Date.parse(`${date}T00:00:00Z`) - years * 365 * 86_400_000).toISOString().slice(0, 10);
 
 /** The validation of a loaded city: the backtest at one year, and the baselines at three cut dates. */
-export async function measureCity(pool: Pool, dir: string): Promise<{ report: ValidationReport; backtest: BaselineBacktest }> {
+export async function measureCity(
+  pool: Pool,
+  dir: string,
+  options: { calibrate?: boolean } = {},
+): Promise<{ report: ValidationReport; backtest: BaselineBacktest; calibration: CalibrationResult | null }> {
   const truth = readTruth(path.join(dir, 'truth.csv'));
   const report = await validateModel(pool, { asOf: DEFAULT_AS_OF, cut: yearsBefore(DEFAULT_AS_OF, 1), truth });
   const cuts = [1, 2, 3].map((years) => yearsBefore(DEFAULT_AS_OF, years));
   const backtest = await backtestAgainstBaselines(pool, { cuts, asOf: DEFAULT_AS_OF, truth });
-  return { report, backtest };
+  const calibration = options.calibrate ? calibrate(await calibrationSamples(pool, SCORER_ID, backtest.cuts.map((c) => c.cut), truth)) : null;
+  return { report, backtest, calibration };
+}
+
+function renderCalibrationRun(result: CalibrationResult | null, command: string): string {
+  if (result === null) return '';
+  const keys = Object.keys(result.current) as (keyof CalibrationResult['current'])[];
+  return `
+## Calibration of the component weights
+
+\`${command}\` fits the weights of the total's combination to the truth file's outcomes at the earliest cut date
+(${result.fitted_on}, coordinate ascent on the mean within-band AUC) and checks them at the later cut dates. The model keeps its
+published weights unless the fitted ones hold up on the later dates.
+
+| Component | Weight in the model | Fitted weight |
+|---|---|---|
+${keys.map((k) => `| ${k} | ${result.current[k]} | ${result.fitted[k]} |`).join('\n')}
+
+| Cut date | Mean within-band AUC, model weights | Mean within-band AUC, fitted weights |
+|---|---|---|
+${result.by_cut.map((c) => `| ${c.cut}${c.cut === result.fitted_on ? ' (fitted on)' : ''} | ${c.current} | ${c.fitted} |`).join('\n')}
+`;
 }
 
 export function validateCommand(): Command {
@@ -181,7 +216,8 @@ export function validateCommand(): Command {
     .option('--seed <seed>', 'seed of the city', 'validation')
     .option('--write <file>', 'write the report as markdown (e.g. docs/methodology-validation.md)')
     .option('--json', 'print the report as JSON')
-    .action(async (options: { buildings: number; seed: string; write?: string; json?: boolean }) => {
+    .option('--calibrate', 'also fit the component weights at the earliest cut date and check them at the later ones')
+    .action(async (options: { buildings: number; seed: string; write?: string; json?: boolean; calibrate?: boolean }) => {
       const started = Date.now();
       const say = (line: string) => void (!options.json && process.stdout.write(`${line}\n`));
       const cfg = config();
@@ -201,14 +237,14 @@ export function validateCommand(): Command {
         say('Loading the city...');
         await loadCity(pool, dir);
         say('Scoring at the cut dates and measuring...');
-        const { report, backtest } = await measureCity(pool, dir);
+        const { report, backtest, calibration } = await measureCity(pool, dir, { calibrate: options.calibrate });
         const seconds = (Date.now() - started) / 1000;
         if (options.write) {
-          const command = `npm run bhis -- validate --buildings ${options.buildings} --seed ${options.seed} --write ${options.write}`;
-          writeFileSync(options.write, render(report, backtest, command, { buildings: options.buildings, seed: options.seed }, seconds));
+          const command = `npm run bhis -- validate --buildings ${options.buildings} --seed ${options.seed}${options.calibrate ? ' --calibrate' : ''} --write ${options.write}`;
+          writeFileSync(options.write, render(report, backtest, calibration, command, { buildings: options.buildings, seed: options.seed }, seconds));
         }
-        if (options.json) printJson({ ...report, baselines: backtest });
-        else say(JSON.stringify({ ...report, baselines: backtest }, null, 2));
+        if (options.json) printJson({ ...report, baselines: backtest, calibration });
+        else say(JSON.stringify({ ...report, baselines: backtest, calibration }, null, 2));
       } finally {
         await pool.end();
       }
