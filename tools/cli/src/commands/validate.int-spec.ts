@@ -28,7 +28,7 @@ describe('validation at small scale (real Postgres)', () => {
   });
 
   it('measures the score against every baseline at three cut dates in every band, and calibrates confidence', async () => {
-    const { report, backtest } = await measureCity(pool, dir);
+    const { report, backtest, calibration } = await measureCity(pool, dir, { calibrate: true });
     expect(report.buildings).toBeGreaterThan(300);
     expect(backtest.cuts.map((c) => c.cut)).toEqual(['2023-11-02', '2024-11-01', '2025-11-01']);
     for (const { bands } of backtest.cuts) {
@@ -45,5 +45,7 @@ describe('validation at small scale (real Postgres)', () => {
     const tiers = backtest.calibration.map((c) => c.tier);
     expect(tiers.length).toBeGreaterThan(0);
     expect(backtest.calibration.reduce((n, c) => n + c.buildings, 0)).toBeGreaterThan(3 * 300);
+    expect(calibration?.fitted_on).toBe('2023-11-02');
+    expect(calibration?.by_cut.map((c) => c.cut)).toEqual(['2023-11-02', '2024-11-01', '2025-11-01']);
   }, 600_000);
 });

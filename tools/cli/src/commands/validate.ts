@@ -157,9 +157,14 @@ ${renderCalibration(backtest)}
 ${renderCalibrationRun(calibration, command)}
 ## Reading these numbers
 
-The synthetic city draws every event from a hidden latent condition, so these numbers say that the
-model recovers that condition from the same kinds of records the real city publishes; they are not a
-claim about accuracy on New York. The backtest on real data (loaded with \`npm run bhis -- ingest\`) is
+The synthetic city draws every record from a hidden latent condition through processes that share no code, threshold or rule
+with the scorer (a test guards that the generator imports nothing from it): tenants report with a propensity that is lower in
+poorer neighbourhoods, inspection intensity varies by zone, complaints follow the heat season, and size scales every rate. The
+serious outcomes of the truth file are drawn from the hidden condition too, before any record, and then leave their records
+(a vacate order, a burst of class C violations, an emergency repair, a program enrollment): the label is not a rule applied to
+what the scorer reads. The "from events" backtest above uses those records and the published AEP/UCP rules, so it is the
+optimistic one; the truth-file backtest and the baselines are the honest measures. These numbers say how well the model
+recovers the hidden condition from the kinds of records the real city publishes; they are not a claim about accuracy on New York. The backtest on real data (loaded with \`npm run bhis -- ingest\`) is
 the test that matters, and this harness runs it unchanged.
 `;
 }
