@@ -81,7 +81,7 @@ describe('scoring runs (real Postgres)', () => {
     const doc = JSON.parse(bad.doc);
     expect(Object.keys(doc)).toEqual([
       'bbl', 'address', 'city', 'zipcode', 'borough', 'borough_name', 'residential_units', 'total_units', 'year_built',
-      'building_class', 'owner_name', 'latitude', 'longitude', 'scores', 'counts', 'confidence',
+      'building_class', 'owner_name', 'latitude', 'longitude', 'scores', 'counts', 'confidence', 'published_rules',
     ]);
     expect(doc.borough).toBe(2);
     expect(doc.borough_name).toBe('Bronx');

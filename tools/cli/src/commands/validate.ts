@@ -151,7 +151,10 @@ ${renderBaselines(backtest)}
 ## Confidence calibration
 
 Every building at every cut date, by its confidence tier at the cut. Calibrated confidence means the high tier moves less at
-the next refresh and keeps its grade more often at the next cut date than the low tiers.
+the next refresh and keeps its grade more often at the next cut date than the medium and low tiers. \`insufficient\` is not a
+lower degree of the same thing: it marks buildings with no confirmed record (mostly quiet small homes, whose A rarely moves
+because nothing is recorded) and buildings the model cannot know (held between B and D); its stability says nothing about
+the condition of those buildings.
 
 ${renderCalibration(backtest)}
 ${renderCalibrationRun(calibration, command)}
