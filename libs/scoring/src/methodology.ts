@@ -360,6 +360,12 @@ building does) but its total is held between the bottom of grade ${KNOWN_LIMIT_G
 
 ${table(['Flag', 'Rule'], KNOWN_LIMIT_RULES.map((r) => [`\`${r.key}\``, r.rule]))}
 
+How much better the score ranks than the simple rules an analyst would use instead (units alone, open B/C violations per unit,
+the AEP and Watchlist rules, all records per unit), by unit band and cut date, is measured in docs/methodology-validation.md
+(\`npm run validate\`). On the synthetic city the score ranks above every one of them in every band at every cut date, but by
+less than the 0.05 AUC margin aimed for, and its precision among the buildings a program can act on is about that of the best
+rule: most of what the score knows is already in the open violations per unit.
+
 Public housing: HPD does not inspect, sue or repair NYCHA buildings (the Housing Authority answers to its own monitor), so the
 HPD records that carry most of the score are structurally absent and a quiet record says nothing about conditions.
 
