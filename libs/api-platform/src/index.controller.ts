@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AppConfig } from '@bhis/config';
+import { SCORER_ID } from '@bhis/domain';
 import { successEnvelope, SuccessEnvelope } from '@bhis/envelope';
 import { baseUrl } from './links';
 import { platformState } from './request-context';
@@ -33,7 +34,7 @@ export class IndexController {
     const links = Object.fromEntries(Object.entries(INDEX_LINKS).map(([k, path]) => [k, `${base}${path}`]));
     return successEnvelope(
       platformState(req),
-      { name: 'Building Health Intelligence Service', api_version: 'v1', scorer_id: 'distress_v10_2' },
+      { name: 'Building Health Intelligence Service', api_version: 'v1', scorer_id: SCORER_ID },
       { links },
     );
   }

@@ -494,6 +494,8 @@ export interface components {
             counts: components["schemas"]["CountsDto"] | null;
             /** @description Null until the building has been scored. */
             confidence: components["schemas"]["ConfidenceDto"] | null;
+            /** @description The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored. */
+            published_rules?: components["schemas"]["PublishedRulesDto"];
             /** @description Only with `include=explanation`; null when not scored. */
             explanation?: components["schemas"]["ExplanationDto"] | null;
         };
@@ -575,8 +577,16 @@ export interface components {
             coverage: number;
             /** @example 0.8 */
             freshness: number;
-            /** @example 0.7 */
+            /**
+             * @description Reported, not weighed in the score.
+             * @example 0.7
+             */
             corroboration: number;
+            /**
+             * @description How tightly the confirmed records pin the total down (see interval).
+             * @example 0.8
+             */
+            precision: number;
         };
         ConfidenceDto: {
             /**
@@ -588,6 +598,13 @@ export interface components {
             tier: string;
             flags: string[];
             dimensions: components["schemas"]["ConfidenceDimensionsDto"];
+            /** @description Range of total_score the records support: every count of confirmed records moved one Poisson standard deviation. */
+            interval: components["schemas"]["ScoreIntervalDto"];
+            /**
+             * @description Why the model cannot know this building (public housing, unreliable unit count; tier insufficient), else null.
+             * @example null
+             */
+            reason: string | null;
             /** @example 5 */
             primary_sources: number;
             /** @example 4 */
@@ -625,6 +642,11 @@ export interface components {
              *     ]
              */
             grades?: ("A" | "B" | "C" | "D" | "F")[];
+            /**
+             * @description Also notify of buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D). Grade changes caused only by a stale source are never sent.
+             * @default false
+             */
+            include_uncertain: boolean;
         };
         CreatedMonitorDto: {
             monitor: components["schemas"]["MonitorDetailDto"];
@@ -824,6 +846,8 @@ export interface components {
             webhook_url: string;
             /** @description null: any grade change. */
             grades: ("A" | "B" | "C" | "D" | "F")[] | null;
+            /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
+            include_uncertain: boolean;
             bbl_count: number;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -846,6 +870,8 @@ export interface components {
             webhook_url: string;
             /** @description null: any grade change. */
             grades: ("A" | "B" | "C" | "D" | "F")[] | null;
+            /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
+            include_uncertain: boolean;
             bbl_count: number;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -877,8 +903,10 @@ export interface components {
             summary: components["schemas"]["AnalysisSummaryDto"];
             /** @description Counts and shares per grade A-F. */
             grade_distribution: components["schemas"]["GradeDistributionDto"];
-            /** @description Top 25 by total_score. */
+            /** @description Top 25 by total_score, buildings the model cannot know excepted. */
             worst_buildings: components["schemas"]["WorstBuildingDto"][];
+            /** @description Buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D), top 25 by total_score, listed apart from worst_buildings. */
+            uncertain_buildings: components["schemas"]["WorstBuildingDto"][];
             risk_metrics: components["schemas"]["RiskMetricsDto"];
             /** @description Mean component scores of the found buildings. */
             component_means: components["schemas"]["ComponentMeansDto"];
@@ -888,6 +916,14 @@ export interface components {
             };
             /** @description Valid BBLs not in the data set, in request order. */
             not_found: string[];
+        };
+        PublishedRulesDto: {
+            /** @description HPD Alternative Enforcement Program selection criteria (flag aep-criteria-met). */
+            aep: components["schemas"]["RuleCheckDto"];
+            /** @description HPD Underlying Conditions Program criteria (flag ucp-criteria-met). */
+            ucp: components["schemas"]["RuleCheckDto"];
+            /** @description Public Advocate Worst Landlord Watchlist level (flag watchlist-criteria-met). */
+            watchlist: components["schemas"]["RuleCheckDto"];
         };
         RateLimitDto: {
             /** @example 6000 */
@@ -914,11 +950,46 @@ export interface components {
             /** @description Share of residential units in buildings graded D or F. */
             share_units_d_or_f: number;
         };
+        RuleCheckDto: {
+            /** @description Whether the building meets the published rule. */
+            met: boolean;
+            /**
+             * @description Residential units the rule was applied with.
+             * @example 30
+             */
+            units: number;
+            /**
+             * @description The measured figures of the rule.
+             * @example {
+             *       "open_bc_violations_5y": 100,
+             *       "emergency_repair_charges_5y": 3000
+             *     }
+             */
+            figures: {
+                [key: string]: number;
+            };
+            /**
+             * @description The rule's thresholds for this building's size (figures must reach all of them); null when the rule does not apply to its size.
+             * @example {
+             *       "open_bc_violations_5y": 90,
+             *       "emergency_repair_charges_5y": 2500
+             *     }
+             */
+            thresholds: {
+                [key: string]: number;
+            } | null;
+        };
         ScoreAdjustmentDto: {
             rule: string;
             description: string;
             from: number;
             to: number;
+        };
+        ScoreIntervalDto: {
+            /** @example 38 */
+            low: number;
+            /** @example 47 */
+            high: number;
         };
         ScoresDto: {
             /**
@@ -935,7 +1006,7 @@ export interface components {
             grade: "A" | "B" | "C" | "D" | "F";
             /** @example Poor */
             label: string;
-            /** @example distress_v10_2 */
+            /** @example distress_v11_0 */
             scorer_id: string;
             /** @example large_prewar */
             peer_group: string;
@@ -1038,7 +1109,7 @@ export interface components {
              * @example 2026-11-20
              */
             as_of: string;
-            /** @example distress_v10_2 */
+            /** @example distress_v11_0 */
             scorer_id: string;
             total_score: number;
             health_score: number;
@@ -1331,7 +1402,7 @@ export interface operations {
                             name: string;
                             /** @constant */
                             api_version: "v1";
-                            /** @example distress_v10_2 */
+                            /** @example distress_v11_0 */
                             scorer_id: string;
                         };
                         meta: components["schemas"]["MetaDto"];

@@ -171,6 +171,20 @@ describe('loading every source from its real file format', () => {
     expect(stored.rows).toEqual([{ scoring_excluded: true, dup: complaintId }]);
   });
 
+  it('stores the HPD management program of a building (NYCHA public housing)', async () => {
+    const csv = readFileSync(path.join(SHARED_FIXTURES, 'hpd_jurisdiction.csv'), 'utf8').split('\n');
+    const active = csv.find((line) => line.endsWith('"Active"') && line.includes('"PVT"'));
+    if (active === undefined) throw new Error('the fixture has no active building');
+    const dir = mkdtempSync(path.join(tmpdir(), 'bhis-jurisdiction-'));
+    const file = path.join(dir, 'hpd_jurisdiction.csv');
+    writeFileSync(file, `${csv[0]}\n${active.replace('"PVT"', '"NYCHA"')}\n`);
+    const { counts } = await loadFile(pool, getSource('hpd_jurisdiction'), file);
+    expect(counts.loaded).toBe(1);
+    const [buildingId] = active.split(',');
+    const { rows } = await pool.query(`SELECT management_program FROM buildings WHERE $1::int = ANY (hpd_building_ids)`, [Number(JSON.parse(buildingId))]);
+    expect(rows).toEqual([{ management_program: 'NYCHA' }]);
+  });
+
   it('counts events on BBLs outside the building universe as out of scope, and stores none of them', async () => {
     const empty = await createTestDatabase();
     const emptyPool = new Pool({ connectionString: empty.url, max: 4 });

@@ -47,7 +47,7 @@ function factRow(line: number, fact: SourceFacts): unknown[] {
     case 'hpd_building':
       return [line, fact.bbl, fact.bin, fact.hpd_building_id, fact.legal_units, fact.stories, fact.lifecycle, fact.record_status,
         fact.registration_id, fact.house_number, fact.street_name,
-        normalizeAddress(`${fact.house_number ?? ''} ${fact.street_name ?? ''}`), fact.zipcode];
+        normalizeAddress(`${fact.house_number ?? ''} ${fact.street_name ?? ''}`), fact.zipcode, fact.management_program];
     case 'registration':
       return [line, fact.registration_id, fact.bbl, fact.bin, fact.hpd_building_id, fact.last_registration_date, fact.registration_end_date];
     case 'registration_contact':

@@ -16,6 +16,13 @@ const OWNER_OF = (alias: string) => `COALESCE(
     ORDER BY array_position(ARRAY['CorporateOwner','IndividualOwner','JointOwner'], c.contact_type), c.contact_id LIMIT 1),
   ${alias}.facts ->> 'pluto_owner')`;
 
+/**
+ * A lot's management program from its HPD buildings: public housing (NYCHA) when any building of the
+ * lot is, else the program of the newest row.
+ */
+const MANAGEMENT_PROGRAM_OF = (alias: string) => `CASE WHEN bool_or(${alias}.management_program = 'NYCHA') THEN 'NYCHA'
+            ELSE (array_agg(${alias}.management_program ORDER BY ${alias}.line_no DESC) FILTER (WHERE ${alias}.management_program IS NOT NULL))[1] END`;
+
 async function upsertCounts(client: PoolClient, sql: string, values: unknown[] = []): Promise<{ inserted: number; updated: number }> {
   const { rows } = await client.query<{ inserted: string; updated: string }>(
     `WITH up AS (${sql}) SELECT count(*) FILTER (WHERE inserted) AS inserted, count(*) FILTER (WHERE NOT inserted) AS updated FROM up`,
@@ -80,16 +87,18 @@ export async function mergeHpdBuildings(client: PoolClient, table: string): Prom
   const counts = await upsertCounts(
     client,
     `INSERT INTO buildings AS b (bbl, borough, block, lot, house_number, street_name, address, city, zipcode,
-                                 residential_units, in_hpd_jurisdiction, hpd_legal_units, hpd_building_ids, address_search)
+                                 residential_units, in_hpd_jurisdiction, hpd_legal_units, hpd_building_ids, address_search,
+                                 management_program)
      SELECT s.bbl, substr(s.bbl, 1, 1)::smallint, substr(s.bbl, 2, 5)::integer, substr(s.bbl, 7, 4)::integer,
             min(s.house_number), min(s.street_name), trim(COALESCE(min(s.house_number), '') || ' ' || COALESCE(min(s.street_name), '')),
             CASE substr(s.bbl, 1, 1) WHEN '1' THEN 'NEW YORK' WHEN '2' THEN 'BRONX' WHEN '3' THEN 'BROOKLYN' WHEN '4' THEN 'QUEENS' ELSE 'STATEN ISLAND' END,
             min(s.zipcode), COALESCE(sum(s.legal_units), 0), true, sum(s.legal_units),
-            array_agg(DISTINCT s.hpd_building_id), COALESCE(min(s.address_search), '')
+            array_agg(DISTINCT s.hpd_building_id), COALESCE(min(s.address_search), ''),
+            ${MANAGEMENT_PROGRAM_OF('s')}
        FROM ${table} s GROUP BY s.bbl
      ON CONFLICT (bbl) DO UPDATE SET
        in_hpd_jurisdiction = true, hpd_legal_units = EXCLUDED.hpd_legal_units,
-       hpd_building_ids = EXCLUDED.hpd_building_ids,
+       hpd_building_ids = EXCLUDED.hpd_building_ids, management_program = EXCLUDED.management_program,
        residential_units = GREATEST(b.residential_units, COALESCE(EXCLUDED.hpd_legal_units, 0)), updated_at = now()
      RETURNING (xmax = 0) AS inserted`,
   );

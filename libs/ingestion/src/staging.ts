@@ -17,7 +17,7 @@ const COLUMNS = {
       longitude double precision, num_buildings integer, num_floors numeric`,
   hpd_buildings: `line_no integer NOT NULL, bbl char(10) NOT NULL, bin integer, hpd_building_id integer NOT NULL, legal_units integer,
       stories integer, lifecycle text, record_status text, registration_id integer, house_number text, street_name text,
-      address_search text, zipcode text`,
+      address_search text, zipcode text, management_program text`,
   registrations: `line_no integer NOT NULL, registration_id integer NOT NULL, bbl char(10) NOT NULL, bin integer,
       hpd_building_id integer, last_registration_date date, registration_end_date date`,
   contacts: `line_no integer NOT NULL, contact_id integer NOT NULL, registration_id integer NOT NULL, contact_type text,

@@ -30,6 +30,7 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       { bbl: '1000010004', units: 0, score: { total: 30, grade: 'B' } },
       { bbl: '1000010005', units: 40, score: { total: 10, grade: 'A' } },
       { bbl: '1000010006', units: 5 }, // a building without a score
+      { bbl: '2000010007', units: 400, score: { total: 64, grade: 'D', flags: ['public-housing'] } },
     ]);
   });
 
@@ -71,6 +72,14 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
         grade: 'F',
         flags: ['fdny-vacate-active', 'open-class-c'],
       });
+    });
+
+    it('lists buildings the model cannot know apart from the worst buildings', async () => {
+      const data = dataOf<PortfolioAnalysis>(
+        await call(api.url, key, 'POST', '/api/v1/portfolio/analyze', { bbls: ['1000010003', '2000010007', '1000010005'] }),
+      );
+      expect(data.worst_buildings.map((b) => b.bbl)).toEqual(['1000010003', '1000010005']);
+      expect(data.uncertain_buildings).toEqual([{ bbl: '2000010007', address: expect.any(String), total_score: 64, grade: 'D', flags: ['public-housing'] }]);
     });
 
     it('answers an all-unknown portfolio with zeros and nulls', async () => {

@@ -80,6 +80,7 @@ export function buildingDocumentText(facts: FactsSqlRow, score: BuildingScore, c
     },
     counts,
     confidence: score.confidence,
+    published_rules: score.published_rules,
   };
   return JSON.stringify(document);
 }

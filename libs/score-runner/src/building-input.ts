@@ -43,6 +43,8 @@ export function buildingInput(facts: FactsSqlRow, histogram: HistogramRow[], chu
       in_hpd_jurisdiction: facts.in_hpd_jurisdiction,
       hpd_legal_units: facts.hpd_legal_units,
       registration_end_date: facts.registration_end_date,
+      management_program: facts.management_program,
+      owner_name: facts.owner_name,
     },
     as_of: run.asOf,
     histogram,

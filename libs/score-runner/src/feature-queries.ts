@@ -57,6 +57,7 @@ export interface FactsSqlRow {
   in_hpd_jurisdiction: boolean;
   hpd_legal_units: number | null;
   registration_end_date: string | null;
+  management_program: string | null;
 }
 
 export interface ChunkFeatures {
@@ -72,7 +73,7 @@ export async function readChunk(pool: Pool, bbls: string[], asOf: string): Promi
     pool.query<FactsSqlRow>({
       name: 'score_facts',
       text: `SELECT bbl, borough, address, city, zipcode, residential_units, total_units, year_built, building_class, owner_name,
-                    latitude, longitude, num_buildings, in_hpd_jurisdiction, hpd_legal_units,
+                    latitude, longitude, num_buildings, in_hpd_jurisdiction, hpd_legal_units, management_program,
                     to_char(registration_end_date, 'YYYY-MM-DD') AS registration_end_date
                FROM buildings WHERE bbl = ANY($1::char(10)[]) ORDER BY bbl`,
       values: [bbls],
@@ -90,27 +91,48 @@ export async function readChunk(pool: Pool, bbls: string[], asOf: string): Promi
   return { facts: facts.rows, histogram: histogram.rows, heatSeason: new Map(heatRows.rows.map((r) => [r.bbl, r.n])) };
 }
 
+/** Records of conditions found by an inspector or an agency (not reports by tenants), as counted by the propensity. */
+const CONDITION_TYPES = ['hpd_violation', 'dob_violation', 'ecb_violation', 'dob_safety_violation', 'emergency_repair_omo', 'emergency_repair_hwo', 'hpd_vacate_order', 'dob_vacate_order'];
+/** Condition records of city-wide reporting with which a ZIP code's own ratio is blended (shrinkage). */
+export const PROPENSITY_SHRINK_CONDITIONS = 200;
+
+export interface AreaReporting {
+  zipcode: string;
+  complaints: number;
+  conditions: number;
+}
+
 /**
- * Housing complaints per residential unit over the last year by ZIP code, relative to the city,
- * shrunk toward 1 for ZIP codes with few units (311 reporting propensity varies by neighbourhood).
+ * Reporting propensity by ZIP code: housing complaints per recorded condition (violations, orders,
+ * emergency repairs) over the last year, relative to the city's ratio, shrunk toward 1 where there are
+ * few conditions on record. Low-income neighbourhoods under-report: fewer complaints per actual problem
+ * (Kontokosta, Hong and Korsberg 2017), so their ratio is below 1 and, since complaint measures are
+ * divided by it, each of their complaints weighs more. A rate of complaints per unit would run the other
+ * way (distressed areas complain more in total and would be discounted for it).
  */
-export async function areaComplaintPropensity(pool: Pool, asOf: string): Promise<Map<string, number>> {
-  const SHRINK_UNITS = 500;
-  const { rows } = await pool.query<{ zipcode: string; complaints: number; units: number }>(
-    `WITH c AS (
-       SELECT b.zipcode, count(*)::float8 AS complaints FROM events e JOIN buildings b ON b.bbl = e.bbl
-        WHERE e.event_type IN ('hpd_complaint', 'complaint_311') AND NOT e.scoring_excluded
-          AND e.occurred_on > ($1::date - interval '1 year') AND e.occurred_on <= $1::date
-        GROUP BY b.zipcode),
-     u AS (SELECT zipcode, sum(residential_units)::float8 AS units FROM buildings WHERE zipcode IS NOT NULL GROUP BY zipcode)
-     SELECT u.zipcode, COALESCE(c.complaints, 0) AS complaints, u.units FROM u LEFT JOIN c USING (zipcode)`,
-    [asOf],
-  );
-  const totalComplaints = rows.reduce((s, r) => s + r.complaints, 0);
-  const totalUnits = rows.reduce((s, r) => s + r.units, 0);
-  const city = totalUnits > 0 ? totalComplaints / totalUnits : 0;
+export function reportingPropensity(rows: readonly AreaReporting[]): Map<string, number> {
+  const complaints = rows.reduce((s, r) => s + r.complaints, 0);
+  const conditions = rows.reduce((s, r) => s + r.conditions, 0);
   const out = new Map<string, number>();
-  if (city <= 0) return out;
-  for (const r of rows) out.set(r.zipcode, (r.complaints + SHRINK_UNITS * city) / (r.units + SHRINK_UNITS) / city);
+  if (complaints <= 0 || conditions <= 0) return out;
+  const city = complaints / conditions;
+  for (const r of rows) {
+    out.set(r.zipcode, (r.complaints + PROPENSITY_SHRINK_CONDITIONS * city) / (r.conditions + PROPENSITY_SHRINK_CONDITIONS) / city);
+  }
   return out;
+}
+
+export async function areaComplaintPropensity(pool: Pool, asOf: string): Promise<Map<string, number>> {
+  const { rows } = await pool.query<AreaReporting>(
+    `SELECT b.zipcode,
+            count(*) FILTER (WHERE e.event_type IN ('hpd_complaint', 'complaint_311'))::float8 AS complaints,
+            count(*) FILTER (WHERE e.event_type = ANY($2::text[]))::float8 AS conditions
+       FROM events e JOIN buildings b ON b.bbl = e.bbl
+      WHERE b.zipcode IS NOT NULL AND NOT e.scoring_excluded
+        AND e.occurred_on > ($1::date - interval '1 year') AND e.occurred_on <= $1::date
+        AND (e.event_type IN ('hpd_complaint', 'complaint_311') OR e.event_type = ANY($2::text[]))
+      GROUP BY b.zipcode`,
+    [asOf, CONDITION_TYPES],
+  );
+  return reportingPropensity(rows);
 }

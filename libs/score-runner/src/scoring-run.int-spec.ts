@@ -81,7 +81,7 @@ describe('scoring runs (real Postgres)', () => {
     const doc = JSON.parse(bad.doc);
     expect(Object.keys(doc)).toEqual([
       'bbl', 'address', 'city', 'zipcode', 'borough', 'borough_name', 'residential_units', 'total_units', 'year_built',
-      'building_class', 'owner_name', 'latitude', 'longitude', 'scores', 'counts', 'confidence',
+      'building_class', 'owner_name', 'latitude', 'longitude', 'scores', 'counts', 'confidence', 'published_rules',
     ]);
     expect(doc.borough).toBe(2);
     expect(doc.borough_name).toBe('Bronx');
@@ -93,7 +93,8 @@ describe('scoring runs (real Postgres)', () => {
       complaints_311: 12, permits: 0, total_events: 116,
     });
     expect(doc.scores.flags).toContain('open-class-c');
-    expect(doc.confidence.dimensions).toEqual({ coverage: expect.any(Number), freshness: expect.any(Number), corroboration: expect.any(Number) });
+    expect(doc.confidence.dimensions).toEqual({ coverage: expect.any(Number), freshness: expect.any(Number), corroboration: expect.any(Number), precision: expect.any(Number) });
+    expect(doc.confidence.interval).toEqual({ low: expect.any(Number), high: expect.any(Number) });
 
     const history = await pool.query(`SELECT count(*)::int AS n FROM score_history WHERE run_id = $1`, [runId]);
     expect(history.rows[0].n).toBe(42);

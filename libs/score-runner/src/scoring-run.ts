@@ -3,7 +3,9 @@ import { CopyWriter } from '@bhis/db';
 import { COMPONENT_KEYS, SCORER_ID } from '@bhis/domain';
 import {
   buildPeerDistribution,
+  BuildingScore,
   healthScoreFromDistribution,
+  KNOWN_LIMIT_RULES,
   scoreBuilding,
   SOURCE_KEYS,
   SourceFreshnessMap,
@@ -110,7 +112,7 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
     await client.query(`CREATE UNLOGGED TABLE ${names.scores} (
       bbl char(10) PRIMARY KEY, peer_group text NOT NULL, total_score smallint NOT NULL, grade char(1) NOT NULL,
       label text NOT NULL, flags text[] NOT NULL, components json NOT NULL, component_scores json NOT NULL,
-      counts json NOT NULL, confidence json NOT NULL, explanation json NOT NULL, document text NOT NULL)`);
+      counts json NOT NULL, confidence json NOT NULL, explanation json NOT NULL, document text NOT NULL, quiet text)`);
   });
   const counts: ScoringCounts = {
     buildings: 0,
@@ -125,6 +127,7 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
   const scoredBbls: string[] = [];
   const peerGroups: string[] = [];
   const totals: number[] = [];
+  const inPeerStatistics: boolean[] = [];
 
   try {
     const fetchChunk = async (after: string): Promise<{ bbls: string[]; features: ChunkFeatures } | null> => {
@@ -147,9 +150,10 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
           await scores.write([
             facts.bbl, score.peer_group, score.total_score, score.grade, score.label, `{${score.flags.map((f) => `"${f}"`).join(',')}}`,
             score.components, componentScores, buildingCounts, score.confidence, score.explanation,
-            buildingDocumentText(facts, score, buildingCounts),
+            buildingDocumentText(facts, score, buildingCounts), monitorQuietOf(score),
           ]);
           scoredBbls.push(facts.bbl);
+          inPeerStatistics.push(!hasKnownLimit(score));
           peerGroups.push(score.peer_group);
           totals.push(score.total_score);
           counts.grades[score.grade] = (counts.grades[score.grade] ?? 0) + 1;
@@ -179,11 +183,15 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
     list.push(value);
     byGroup.set(group, list);
   };
-  scoredBbls.forEach((_, i) => add(peerGroups[i], totals[i]));
+  // buildings the model cannot know (public housing, unreliable unit counts) are ranked, but never ranked against
+  scoredBbls.forEach((_, i) => {
+    if (inPeerStatistics[i]) add(peerGroups[i], totals[i]);
+  });
   if (request.kind === 'incremental' && request.writeCurrent) {
     const others = await pool.query<{ peer_group: string; total_score: number }>(
-      `SELECT peer_group, total_score FROM building_scores WHERE NOT (bbl = ANY($1::char(10)[]))`,
-      [scoredBbls],
+      `SELECT peer_group, total_score FROM building_scores
+        WHERE NOT (bbl = ANY($1::char(10)[])) AND NOT (flags && $2::text[])`,
+      [scoredBbls, KNOWN_LIMIT_FLAGS],
     );
     for (const r of others.rows) add(r.peer_group, r.total_score);
   }
@@ -208,8 +216,16 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
     await client.query('BEGIN');
     if (request.writeCurrent) {
       const crossings = await client.query(
-        `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score)
-         SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score
+        `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
+                                      quiet_reason)
+         SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score,
+                -- a change of scorer version is the model's, not the building's; a change with a stale source and
+                -- no new record since the previous score is the staleness alone
+                CASE WHEN b.scorer_id <> $3 THEN 'scorer-change'
+                     WHEN s.quiet = 'stale-source'
+                     THEN CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $2::date)
+                               THEN NULL ELSE 'stale-source' END
+                     ELSE s.quiet END
            FROM ${names.scores} s JOIN building_scores b ON b.bbl = s.bbl
           WHERE b.grade <> s.grade
          ON CONFLICT (run_id, bbl) DO NOTHING`,
@@ -254,6 +270,22 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
     await dropStaging(pool, names);
   }
   return counts;
+}
+
+const KNOWN_LIMIT_FLAGS = KNOWN_LIMIT_RULES.map((rule) => rule.key);
+
+function hasKnownLimit(score: BuildingScore): boolean {
+  return score.flags.some((flag) => (KNOWN_LIMIT_FLAGS as string[]).includes(flag));
+}
+
+/**
+ * Why monitors should not hear of this building's grade change: the model cannot know it (monitors hear
+ * of those only when they ask), or a source is stale (quiet when nothing new was recorded since).
+ */
+function monitorQuietOf(score: BuildingScore): string | null {
+  const limit = score.flags.find((flag) => (KNOWN_LIMIT_FLAGS as string[]).includes(flag));
+  if (limit !== undefined) return limit;
+  return score.confidence.flags.includes('stale-source') ? 'stale-source' : null;
 }
 
 async function dropStaging(pool: Pool, names: { scores: string; health: string }): Promise<void> {

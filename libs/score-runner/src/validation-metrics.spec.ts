@@ -1,4 +1,4 @@
-import { auc, precisionAtTop, spearman } from './validation-metrics';
+import { auc, precisionAtK, precisionAtTop, spearman } from './validation-metrics';
 
 describe('validation metrics', () => {
   it('spearman is 1 for any increasing relation, -1 for decreasing, and handles ties', () => {
@@ -20,5 +20,13 @@ describe('validation metrics', () => {
     const labels = [true, false, true, false, false, false, false, false, false, true];
     expect(precisionAtTop(scores, labels, 0.2)).toBe(0.5);
     expect(precisionAtTop(scores, labels, 0.1)).toBe(1);
+  });
+
+  it('precision at k shares the places at the cut-off among tied scores', () => {
+    const labels = [true, false, true, false];
+    expect(precisionAtK([4, 3, 2, 1], labels, 2)).toBe(0.5);
+    // a yes/no rule: 3 tied at the top, 2 of them positive, 2 places: expected 2 x 2/3 positives
+    expect(precisionAtK([1, 1, 1, 0], [true, false, true, false], 2)).toBeCloseTo(2 / 3);
+    expect(precisionAtK([0, 0, 0, 0], labels, 4)).toBe(0.5);
   });
 });

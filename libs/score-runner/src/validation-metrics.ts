@@ -60,3 +60,29 @@ export function precisionAtTop(scores: readonly number[], labels: readonly boole
     .slice(0, n);
   return top.filter(([, i]) => labels[i]).length / n;
 }
+
+/**
+ * Share of positives among the `k` highest scores. Scores tied at the cut-off share the remaining
+ * places in proportion (the expected precision under a random order of ties), so a yes/no rule is
+ * not favoured or penalised by how its ties happen to be ordered.
+ */
+export function precisionAtK(scores: readonly number[], labels: readonly boolean[], k: number): number {
+  const n = Math.min(k, scores.length);
+  if (n <= 0) return Number.NaN;
+  const order = scores.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0]);
+  const threshold = order[n - 1][0];
+  let above = 0;
+  let abovePositives = 0;
+  let tied = 0;
+  let tiedPositives = 0;
+  for (const [s, i] of order) {
+    if (s > threshold) {
+      above++;
+      if (labels[i]) abovePositives++;
+    } else if (s === threshold) {
+      tied++;
+      if (labels[i]) tiedPositives++;
+    }
+  }
+  return (abovePositives + ((n - above) / tied) * tiedPositives) / n;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { auc, precisionAtTop, spearman } from './validation-metrics';
+import { Baseline, BASELINES, baselinesAt } from './baselines';
+import { auc, precisionAtK, precisionAtTop, spearman } from './validation-metrics';
 import { runScoring } from './scoring-run';
 
 /**
@@ -11,6 +12,8 @@ export interface TruthRow {
   bbl: string;
   latentAsOf: number;
   seriousAfterCut: boolean;
+  /** Every serious outcome of the window (truth.csv serious_days), ISO dates; labels for any cut. */
+  seriousDays?: string[];
 }
 
 export interface ValidationReport {
@@ -133,4 +136,137 @@ export async function validateModel(pool: Pool, options: { asOf: string; cut: st
     },
     anchors: { aep_qualifying: aep.size, aep_qualifying_graded_d_or_f: dOrF(aep), clean: clean.size, clean_graded_d_or_f: dOrF(clean) },
   };
+}
+
+/** Unit bands of the baseline backtest. */
+export const UNIT_BANDS = [
+  { key: '3-5', min: 3, max: 5 },
+  { key: '6-19', min: 6, max: 19 },
+  { key: '20-49', min: 20, max: 49 },
+  { key: '50+', min: 50, max: Number.POSITIVE_INFINITY },
+] as const;
+/** k of precision at k: the buildings a city program can act on, per 100,000 units of the band. */
+export const ACTIONABLE_PER_100K_UNITS = 250;
+
+export interface BandResult {
+  band: string;
+  buildings: number;
+  units: number;
+  positives: number;
+  k: number;
+  auc: Record<'score' | Baseline, number>;
+  precision_at_k: Record<'score' | Baseline, number>;
+}
+
+export interface CalibrationRow {
+  tier: string;
+  buildings: number;
+  /** Mean absolute change of total_score at the refresh one month later. */
+  mean_move_next_refresh: number;
+  share_grade_changed_next_refresh: number;
+  /** Share with the same grade at the next cut date (12 months later). */
+  share_same_grade_next_cut: number;
+}
+
+export interface BaselineBacktest {
+  cuts: { cut: string; bands: BandResult[] }[];
+  calibration: CalibrationRow[];
+}
+
+export interface BaselineOptions {
+  /** Cut dates, any order; each is scored, and scored again a month later (the next refresh). */
+  cuts: string[];
+  /** Date after the last cut whose scores give the last cut's "next cut" grades. */
+  asOf: string;
+  truth: Map<string, TruthRow>;
+}
+
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+async function currentScores(pool: Pool): Promise<Map<string, { total: number; grade: string; tier: string }>> {
+  const { rows } = await pool.query<{ bbl: string; total_score: number; grade: string; tier: string }>(
+    `SELECT bbl, total_score, grade, confidence ->> 'tier' AS tier FROM building_scores`,
+  );
+  return new Map(rows.map((r) => [r.bbl, { total: r.total_score, grade: r.grade, tier: r.tier }]));
+}
+
+function outcomeWithin(truth: TruthRow | undefined, from: string, to: string): boolean {
+  return (truth?.seriousDays ?? []).some((day) => day > from && day <= to);
+}
+
+/**
+ * The score against the simple rules an analyst would use, at several cut dates and within unit bands:
+ * AUC and precision at k for serious outcomes (from the truth file) in the 12 months after each cut.
+ * Also the calibration of confidence: how much high- and low-confidence scores move at the next refresh
+ * and whether they keep their grade at the next cut date.
+ */
+export async function backtestAgainstBaselines(pool: Pool, options: BaselineOptions): Promise<BaselineBacktest> {
+  const cuts = [...options.cuts].sort();
+  const result: BaselineBacktest = { cuts: [], calibration: [] };
+  const atCut: Map<string, { total: number; grade: string; tier: string }>[] = [];
+  const atRefresh: Map<string, { total: number; grade: string }>[] = [];
+  for (const cut of cuts) {
+    await runScoring(pool, { runId: randomUUID(), kind: 'full', asOf: cut, writeCurrent: true });
+    atCut.push(await currentScores(pool));
+    const refreshRun = randomUUID();
+    await runScoring(pool, { runId: refreshRun, kind: 'full', asOf: addDays(cut, 30), writeCurrent: false });
+    atRefresh.push(await historyScores(pool, refreshRun));
+
+    const scores = atCut[atCut.length - 1];
+    const rows = (await baselinesAt(pool, cut)).filter((r) => options.truth.has(r.bbl) && scores.has(r.bbl));
+    const until = addDays(cut, 365);
+    const bands: BandResult[] = [];
+    for (const band of UNIT_BANDS) {
+      const inBand = rows.filter((r) => r.units >= band.min && r.units <= band.max);
+      const labels = inBand.map((r) => outcomeWithin(options.truth.get(r.bbl), cut, until));
+      const units = inBand.reduce((s, r) => s + r.units, 0);
+      const k = Math.max(1, Math.round((ACTIONABLE_PER_100K_UNITS * units) / 100_000));
+      const models: ['score' | Baseline, number[]][] = [
+        ['score', inBand.map((r) => scores.get(r.bbl)?.total ?? 0)],
+        ...BASELINES.map((b): [Baseline, number[]] => [b, inBand.map((r) => r.values[b])]),
+      ];
+      bands.push({
+        band: band.key,
+        buildings: inBand.length,
+        units,
+        positives: labels.filter(Boolean).length,
+        k,
+        auc: Object.fromEntries(models.map(([name, values]) => [name, round(auc(values, labels))])) as BandResult['auc'],
+        precision_at_k: Object.fromEntries(models.map(([name, values]) => [name, round(precisionAtK(values, labels, k))])) as BandResult['precision_at_k'],
+      });
+    }
+    result.cuts.push({ cut, bands });
+  }
+
+  // the grades one cut later: the next cut, or the as-of date after the last one
+  const finalRun = randomUUID();
+  await runScoring(pool, { runId: finalRun, kind: 'full', asOf: options.asOf, writeCurrent: false });
+  const finalScores = await historyScores(pool, finalRun);
+  const byTier = new Map<string, { n: number; move: number; changed: number; same: number }>();
+  atCut.forEach((scores, i) => {
+    const next = i + 1 < atCut.length ? atCut[i + 1] : finalScores;
+    for (const [bbl, s] of scores) {
+      const refresh = atRefresh[i].get(bbl);
+      const later = next.get(bbl);
+      if (refresh === undefined || later === undefined) continue;
+      const acc = byTier.get(s.tier) ?? { n: 0, move: 0, changed: 0, same: 0 };
+      acc.n++;
+      acc.move += Math.abs(refresh.total - s.total);
+      if (refresh.grade !== s.grade) acc.changed++;
+      if (later.grade === s.grade) acc.same++;
+      byTier.set(s.tier, acc);
+    }
+  });
+  for (const tier of ['high', 'medium', 'low', 'insufficient']) {
+    const acc = byTier.get(tier);
+    if (acc === undefined) continue;
+    result.calibration.push({
+      tier,
+      buildings: acc.n,
+      mean_move_next_refresh: round(acc.move / acc.n, 2),
+      share_grade_changed_next_refresh: round(acc.changed / acc.n),
+      share_same_grade_next_cut: round(acc.same / acc.n),
+    });
+  }
+  return result;
 }

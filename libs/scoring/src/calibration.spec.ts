@@ -161,14 +161,16 @@ describe('archetypes', () => {
     expect(DISTRESSED).not.toContain(score.grade);
   });
 
-  it('fire vacates and FEMA repairs raise flags without moving the score', () => {
+  it('fire vacates and FEMA repairs raise flags without moving the components; an active vacate holds the total at B', () => {
     const rows = [
       cell({ event_type: 'fdny_vacate', category: 'fire', open: true, age_bucket: '0-3m' }),
       cell({ event_type: 'hpd_vacate_order', category: 'fire', open: true, age_bucket: '0-3m' }),
       cell({ event_type: 'emergency_repair_omo', category: 'structural', scoring_excluded: true, age_bucket: '6-12m', amount: 90_000 }),
     ];
     const score = scoreBuilding(building(30, rows));
-    expect(score.total_score).toBe(0);
+    expect(Object.values(score.components).every((c) => c.score === 0)).toBe(true);
+    expect(score.total_score).toBe(15);
+    expect(score.explanation.adjustments.map((a) => a.rule)).toEqual(['serious-hazard-floor']);
     expect(score.flags).toEqual(expect.arrayContaining(['fdny-vacate-active', 'hpd-vacate-active', 'fire-damage-recent', 'fema-repair']));
   });
 

@@ -19,8 +19,9 @@ describe('confidence', () => {
       cell({ event_type: 'complaint_311', category: 'sanitation', severity: 'low', age_bucket: '2-3y' }),
     ];
     expect(scoreBuilding(input({ facts: house, histogram: rows })).confidence.dimensions.coverage).toBe(1);
-    // hpd_violations, complaints, registrations, dob: 3 of 4 (the registration is on file).
-    expect(scoreBuilding(input({ histogram: rows, facts: { residential_units: 10, hpd_legal_units: 10 } })).confidence.dimensions.coverage).toBe(0.75);
+    // hpd_violations, complaints, registrations, dob: the sources of 3 of 4 families loaded.
+    const sources = { ...freshSources(), hpd_registrations: undefined, hpd_registration_contacts: undefined };
+    expect(scoreBuilding(input({ histogram: rows, sources, facts: { residential_units: 10, hpd_legal_units: 10 } })).confidence.dimensions.coverage).toBe(0.75);
   });
 
   it('is high for a well-documented building whose sources agree', () => {

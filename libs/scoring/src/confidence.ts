@@ -21,15 +21,30 @@ export const CONFIDENCE_TIERS = [
 ] as const;
 export type ConfidenceTier = (typeof CONFIDENCE_TIERS)[number]['tier'];
 
-export const CONFIDENCE_WEIGHTS = { coverage: 0.4, freshness: 0.3, corroboration: 0.3 } as const;
+/**
+ * What the confidence score is made of: coverage of the sources that apply to the building, their
+ * freshness, and the precision of the total (the interval the records leave, times how much confirmed
+ * evidence there is). Corroboration is reported but not weighed: it moves with single complaints.
+ */
+export const CONFIDENCE_WEIGHTS = { coverage: 0.3, freshness: 0.3, precision: 0.4 } as const;
 /** Events of a lot with several buildings cannot be told apart: the score is multiplied by this. */
 export const MULTI_BUILDING_FACTOR = 0.9;
+/** Half-width of the total's interval (points) at which precision reaches 0: one grade band. */
+export const PRECISION_ZERO_HALF_WIDTH = 15;
+/** Confirmed records at which the evidence factor reaches 1 - 1/e. */
+export const EVIDENCE_SCALE = 3;
+/** The score of a building in the lowest tier is held below the lowest named tier. */
+export const INSUFFICIENT_MAX_SCORE = 0.29;
 
 export interface Confidence {
   score: number;
   tier: ConfidenceTier;
   flags: string[];
-  dimensions: { coverage: number; freshness: number; corroboration: number };
+  dimensions: { coverage: number; freshness: number; corroboration: number; precision: number };
+  /** Range of the total score the records support (Poisson spread of each count of confirmed records). */
+  interval: { low: number; high: number };
+  /** Why the confidence is at the lowest tier when the model cannot know (public housing, unit count), else null. */
+  reason: string | null;
   primary_sources: number;
   active_families: number;
 }
@@ -57,6 +72,9 @@ export const CONFIDENCE_FLAG_RULES: readonly { key: string; rule: string }[] = [
   { key: 'complaints-only', rule: 'complaints on record but no violation, order, litigation or emergency repair at all' },
   { key: 'no-hpd-coverage', rule: '3+ units outside HPD jurisdiction: HPD violations, registrations and litigation do not apply' },
   { key: 'no-unit-count', rule: 'no residential unit count (PLUTO and HPD): rates use the 3-unit floor' },
+  { key: 'public-housing', rule: 'public housing (see Known limits): lowest tier, with a reason' },
+  { key: 'units-unknown', rule: 'unit count not reliable (see Known limits): lowest tier, with a reason' },
+  { key: 'no-confirmed-records', rule: 'no record other than tenant reports: lowest tier' },
 ];
 
 export function buildingKindOf(input: BuildingInput, units: number): BuildingKind {
@@ -107,17 +125,32 @@ export function activeFamiliesOf(features: BuildingFeatures): number {
   return n;
 }
 
-export function assessConfidence(input: BuildingInput, features: BuildingFeatures, dataQuality: DataQuality): Confidence {
-  const expected = expectedFamilies(input, features.units);
-  const covered = expected.filter((family) => has(features.family_mask, family)).length;
-  const coverage = covered / expected.length;
+export interface ConfidenceEvidence {
+  /** The interval of the total score, integers. */
+  interval: { low: number; high: number };
+  /** Flags and reasons of what the model cannot know for this building. */
+  limits: readonly { flag: string; reason: string }[];
+}
 
-  const considered = new Set<SourceFamily>(expected);
-  for (const family of EVIDENCE_FAMILIES) if (has(features.family_mask, family)) considered.add(family);
+/** Coverage: the share of the families expected for this kind of building whose sources have been loaded. */
+function coverageOf(input: BuildingInput, expected: readonly SourceFamily[]): number {
+  let covered = 0;
+  for (const family of expected) {
+    if (SOURCES_OF_FAMILY[family].some((key) => (input.sources[key]?.last_refreshed_at ?? null) !== null)) covered++;
+  }
+  return covered / expected.length;
+}
+
+export function assessConfidence(input: BuildingInput, features: BuildingFeatures, dataQuality: DataQuality, evidence: ConfidenceEvidence): Confidence {
+  const expected = expectedFamilies(input, features.units);
+  const coverage = coverageOf(input, expected);
+
+  // Freshness and coverage look at the sources that apply to the building, never at its own records,
+  // so a new record (a single complaint) cannot raise them.
   const bySource = freshnessBySource(input.sources, input.as_of);
   const stale: SourceKey[] = [];
   let freshnessSum = 0;
-  for (const family of considered) {
+  for (const family of expected) {
     const keys = SOURCES_OF_FAMILY[family];
     let sum = 0;
     for (const key of keys) {
@@ -126,24 +159,31 @@ export function assessConfidence(input: BuildingInput, features: BuildingFeature
     }
     freshnessSum += sum / keys.length;
   }
-  const freshness = freshnessSum / considered.size;
+  for (const family of EVIDENCE_FAMILIES) {
+    if (expected.includes(family) || !has(features.family_mask, family)) continue;
+    for (const key of SOURCES_OF_FAMILY[family]) if (bySource[key] < 1) stale.push(key);
+  }
+  const freshness = freshnessSum / expected.length;
+  const halfWidth = (evidence.interval.high - evidence.interval.low) / 2;
+  const evidenceFactor = 1 - Math.exp(-features.confirmed_records / EVIDENCE_SCALE);
+  const precision = evidenceFactor * clamp(1 - halfWidth / PRECISION_ZERO_HALF_WIDTH, 0, 1);
   const corroboration = corroborationOf(features);
   const activeFamilies = activeFamiliesOf(features);
   const multiBuilding = (input.building.num_buildings ?? 1) > 1;
 
-  let score =
-    CONFIDENCE_WEIGHTS.coverage * coverage +
-    CONFIDENCE_WEIGHTS.freshness * freshness +
-    CONFIDENCE_WEIGHTS.corroboration * corroboration;
+  let score = CONFIDENCE_WEIGHTS.coverage * coverage + CONFIDENCE_WEIGHTS.freshness * freshness + CONFIDENCE_WEIGHTS.precision * precision;
   if (multiBuilding) score *= MULTI_BUILDING_FACTOR;
+  const lowest = evidence.limits.length > 0 || features.confirmed_records === 0;
+  if (lowest) score = Math.min(score, INSUFFICIENT_MAX_SCORE);
   score = round2(clamp(score, 0, 1));
 
   const flags: string[] = [];
+  for (const limit of evidence.limits) flags.push(limit.flag);
+  if (features.confirmed_records === 0) flags.push('no-confirmed-records');
   if (features.units <= 5 && (dataQuality === 'sparse' || dataQuality === 'minimal')) flags.push('sparse-data-small-building');
   if (stale.length > 0) {
     flags.push('stale-source');
-    stale.sort();
-    for (const key of stale) flags.push(`stale-source:${key}`);
+    for (const key of [...new Set(stale)].sort()) flags.push(`stale-source:${key}`);
   }
   if (multiBuilding) flags.push('multi-building-lot');
   if (features.registration_status === 'missing') flags.push('no-registration');
@@ -151,14 +191,15 @@ export function assessConfidence(input: BuildingInput, features: BuildingFeature
   if (features.units >= 3 && !input.building.in_hpd_jurisdiction) flags.push('no-hpd-coverage');
   if (input.building.residential_units === 0 && input.building.hpd_legal_units === null) flags.push('no-unit-count');
 
-  const tier: ConfidenceTier =
-    activeFamilies === 0 ? 'insufficient' : (CONFIDENCE_TIERS.find((t) => score >= t.min_score)?.tier ?? 'insufficient');
+  const tier: ConfidenceTier = lowest ? 'insufficient' : (CONFIDENCE_TIERS.find((t) => score >= t.min_score)?.tier ?? 'insufficient');
 
   return {
     score,
     tier,
     flags,
-    dimensions: { coverage: round2(coverage), freshness: round2(freshness), corroboration: round2(corroboration) },
+    dimensions: { coverage: round2(coverage), freshness: round2(freshness), corroboration: round2(corroboration), precision: round2(precision) },
+    interval: evidence.interval,
+    reason: evidence.limits.length > 0 ? evidence.limits.map((limit) => limit.reason).join(' ') : null,
     primary_sources: primarySourcesOf(input, features),
     active_families: activeFamilies,
   };

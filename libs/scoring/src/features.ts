@@ -39,6 +39,10 @@ export interface BuildingFeatures {
   fire_events_12m: number;
   unsafe_facades_open: number;
   open_lead_paint_violations: number;
+  /** Open HPD class C (immediately hazardous) lead-paint violations. */
+  open_c_lead_paint_violations: number;
+  /** Open DOB, ECB or DOB safety violations of severity critical (immediately hazardous, ECB class 1). */
+  open_hazardous_dob_violations: number;
   total_events: number;
   distinct_sources: number;
   /** Bit i set when family SOURCE_FAMILIES[i] has any record for the building. */
@@ -50,11 +54,13 @@ export interface BuildingFeatures {
   violation_category_mask_2y: number;
   has_complaints: boolean;
   has_enforcement_records: boolean;
+  /** Scored records other than tenant reports (violations, orders, repairs, filings...), any age: what confirms a score. */
+  confirmed_records: number;
 }
 
 const CATEGORY_BIT: Readonly<Record<string, number>> = Object.fromEntries(CATEGORIES.map((category, i) => [category, 1 << i]));
 
-const COMPLAINT_TYPES: ReadonlySet<EventType> = new Set<EventType>(['hpd_complaint', 'complaint_311', 'dob_complaint']);
+export const COMPLAINT_TYPES: ReadonlySet<EventType> = new Set<EventType>(['hpd_complaint', 'complaint_311', 'dob_complaint']);
 const VIOLATION_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'hpd_violation',
   'dob_violation',
@@ -121,6 +127,8 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
     fire_events_12m: 0,
     unsafe_facades_open: 0,
     open_lead_paint_violations: 0,
+    open_c_lead_paint_violations: 0,
+    open_hazardous_dob_violations: 0,
     total_events: 0,
     distinct_sources: 0,
     family_mask: 0,
@@ -129,6 +137,7 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
     violation_category_mask_2y: 0,
     has_complaints: false,
     has_enforcement_records: false,
+    confirmed_records: 0,
   };
   if (input.building.registration_end_date !== null) f.family_mask |= 1 << FAMILY_INDEX.registrations;
   let sourceMask = 0;
@@ -159,6 +168,7 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
       const openSerious = row.open && (row.severity === 'critical' || row.severity === 'high');
       if (bucket < WITHIN_2Y || openSerious) f.distress_family_mask |= familyBit;
     }
+    if (!COMPLAINT_TYPES.has(type)) f.confirmed_records += n;
     if (COMPLAINT_TYPES.has(type)) {
       f.has_complaints = true;
       if (bucket < WITHIN_12M) f.complaints_12m += n;
@@ -178,6 +188,7 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
           if (bucket < WITHIN_5Y) f.open_bc_violations_5y += n;
           if (row.severity === 'critical') f.open_c_violations += n;
           if (row.category === 'lead_paint') f.open_lead_paint_violations += n;
+          if (row.category === 'lead_paint' && row.severity === 'critical') f.open_c_lead_paint_violations += n;
         }
         if (bucket >= OLDER_THAN_3M && bucket < WITHIN_5Y) {
           f.bc_violations_3m_5y += n;
@@ -188,6 +199,11 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
         }
         break;
       }
+      case 'dob_violation':
+      case 'ecb_violation':
+      case 'dob_safety_violation':
+        if (row.open && row.severity === 'critical') f.open_hazardous_dob_violations += n;
+        break;
       case 'emergency_repair_omo':
       case 'emergency_repair_hwo':
         if (bucket < WITHIN_5Y) f.emergency_repair_charges_5y += row.amount;

@@ -83,4 +83,24 @@ describe('flags', () => {
     expect(flags).toContain('fema-repair');
     expect(flags).not.toContain('emergency-repairs-recent');
   });
+
+  it('reports the published AEP, UCP and Watchlist rules with the figures a user can check by hand', () => {
+    const rows = [
+      cell({ event_type: 'hpd_violation', category: 'water_damage', severity: 'high', open: true, age_bucket: '3-6m', count: 100 }),
+      cell({ event_type: 'emergency_repair_omo', category: 'plumbing', age_bucket: '6-12m', amount: 3000 }),
+    ];
+    const score = scoreBuilding(input({ histogram: rows, facts: { residential_units: 30, hpd_legal_units: 30 } }));
+    expect(score.flags).toEqual(expect.arrayContaining(['aep-criteria-met', 'ucp-criteria-met', 'watchlist-criteria-met']));
+    expect(score.published_rules.aep).toEqual({
+      met: true,
+      units: 30,
+      figures: { open_bc_violations_5y: 100, emergency_repair_charges_5y: 3000 },
+      thresholds: { open_bc_violations_5y: 90, emergency_repair_charges_5y: 2500 },
+    });
+    expect(score.published_rules.ucp).toEqual({ met: true, units: 30, figures: { water_bc_violations_12m: 100 }, thresholds: { water_bc_violations_12m: 4.5 } });
+    expect(score.published_rules.watchlist).toEqual({ met: true, units: 30, figures: { open_bc_violations: 100 }, thresholds: { open_bc_violations: 90 } });
+
+    const house = scoreBuilding(input({ facts: { residential_units: 1, hpd_legal_units: null, building_class: 'A1' } }));
+    expect(house.published_rules.aep).toEqual({ met: false, units: 1, figures: { open_bc_violations_5y: 0, emergency_repair_charges_5y: 0 }, thresholds: null });
+  });
 });

@@ -48,7 +48,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
     applies: (f) => meetsUcpCriteria(f),
   },
   {
-    key: 'watchlist-level-violations',
+    key: 'watchlist-criteria-met',
     rule: 'Open B/C violations per unit at the Worst Landlord Watchlist level (see Public anchors).',
     applies: (f) => meetsWatchlistLevel(f),
   },

@@ -13,6 +13,7 @@ export * from './grades';
 export * from './health-score';
 export * from './heat-season';
 export * from './input';
+export * from './known-limits';
 export * from './methodology';
 export * from './peer-groups';
 export * from './public-anchors';

@@ -18,6 +18,10 @@ export interface BuildingFacts {
   hpd_legal_units: number | null;
   /** End date of the last HPD registration (YYYY-MM-DD), null when the building never registered. */
   registration_end_date: string | null;
+  /** HPD jurisdiction `ManagementProgram` (e.g. `PVT`, `NYCHA`), null or absent when unknown. */
+  management_program?: string | null;
+  /** Owner of record (HPD registration, else PLUTO), null or absent when unknown. */
+  owner_name?: string | null;
 }
 
 /**
@@ -71,8 +75,10 @@ export interface SpecialAggregates {
 /** Optional run-level context measured by the feature pass; every field defaults to neutral. */
 export interface ScoringContext {
   /**
-   * The building's area (community district or ZIP code) housing-complaint rate per residential unit
-   * divided by the citywide rate. Complaint measures are divided by it, bounded to AREA_PROPENSITY_BOUNDS.
+   * The building's area (ZIP code) reporting propensity: housing complaints per recorded condition
+   * (violations, orders, emergency repairs) over the city's ratio. Below 1 where tenants under-report
+   * (low-income areas), so their complaints weigh more. Complaint measures are divided by it, bounded to
+   * AREA_PROPENSITY_BOUNDS.
    */
   area_complaint_propensity?: number | null;
   /** Measured peer-group median of complaints per residential unit per year, replacing the prior. */
@@ -102,6 +108,8 @@ export const buildingFactsSchema = z.object({
   in_hpd_jurisdiction: z.boolean(),
   hpd_legal_units: count.nullable(),
   registration_end_date: isoDate.nullable(),
+  management_program: z.string().nullable().optional(),
+  owner_name: z.string().nullable().optional(),
 });
 
 export const histogramRowSchema = z.object({

@@ -6,14 +6,19 @@ import {
   CONFIDENCE_TIERS,
   CONFIDENCE_WEIGHTS,
   EXPECTED_FAMILIES,
+  EVIDENCE_SCALE,
+  INSUFFICIENT_MAX_SCORE,
   MULTI_BUILDING_FACTOR,
   PERMITS_EXPECTED_FROM_UNITS,
+  PRECISION_ZERO_HALF_WIDTH,
 } from './confidence';
 import { DATA_QUALITY_CLASSES } from './data-quality';
 import { EXPLANATION_EVENT_IDS, EXPLANATION_TOP_N } from './explanation';
 import { CADENCE_ALLOWANCES, STALE_TO_ZERO_FACTOR } from './freshness';
 import { FLAG_DEFINITIONS } from './flags';
-import { GRADE_BANDS, maxScoreOf } from './grades';
+import { GRADE_BANDS, maxScoreOf, minScoreOf } from './grades';
+import { KNOWN_LIMIT_RULES } from './known-limits';
+import { KNOWN_LIMIT_GRADES } from './score-building';
 import { MIN_PEER_GROUP_SIZE } from './health-score';
 import { HEAT_SEASON } from './heat-season';
 import {
@@ -161,8 +166,8 @@ For each building and an \`as_of\` date (every age is relative to it, the model 
 - **Source freshness**: per source, last refresh, newest record date and cadence.
 - **Special aggregates**: heat and hot water complaints (HPD and 311) in the heat season (${HEAT_SEASON.description}: the current season when
   \`as_of\` is inside one, otherwise the last completed one).
-- **Optional context**: the area complaint propensity (the area's housing-complaint rate per unit over the citywide rate) and a
-  measured peer complaint rate.
+- **Optional context**: the area reporting propensity (the ZIP code's housing complaints per recorded condition over the city's
+  ratio, see Known biases) and a measured peer complaint rate.
 
 Age buckets (an event is in a bucket when \`as_of - max < occurred_on <= as_of - min\`, in calendar months; later dates fall in
 the first bucket). The representative age is what decay is computed at:
@@ -245,6 +250,15 @@ The model is calibrated against public New York City enforcement criteria, and t
 
 ${anchorsSection()}
 
+The rules come from the programs' published criteria: HPD, "Alternative Enforcement Program" selection criteria (NYC
+Administrative Code 27-2153: open class B and C violations per unit issued in the last five years, and emergency repair charges);
+HPD, "Underlying Conditions Program" (NYC Administrative Code 27-2153.1 and Local Law 6 of 2018: leak and mold violations in a share
+of the units); NYC Public Advocate, "Worst Landlord Watchlist" methodology (average open class B and C violations per unit). Every
+building carries \`published_rules\` with, for each rule, whether it is met, the units it was applied with, the measured figures
+and the thresholds of its size band, so a user can check the flags \`aep-criteria-met\`, \`ucp-criteria-met\` and
+\`watchlist-criteria-met\` by hand. UCP counts violations where the program counts affected units (the histogram does not say
+which unit a violation is in): an approximation that can only over-count.
+
 These hold by construction and are tested: a building meeting the AEP selection criteria grades D or F whatever else its record
 holds; a building with no open B/C violation, no complaint in the last 12 months and a valid registration (where required) never
 grades D or F; an active AEP enrollment alone grades at least D. Further tested properties: adding an open class C violation never
@@ -282,15 +296,17 @@ ${table(['Class', 'Rule'], DATA_QUALITY_CLASSES.map((c) => [`\`${c.key}\``, c.ru
 
 ## Confidence
 
-\`confidence.score\` = ${CONFIDENCE_WEIGHTS.coverage} x coverage + ${CONFIDENCE_WEIGHTS.freshness} x freshness + ${CONFIDENCE_WEIGHTS.corroboration} x corroboration (times ${MULTI_BUILDING_FACTOR} on a lot with several buildings), two decimals.
+\`confidence.score\` = ${CONFIDENCE_WEIGHTS.coverage} x coverage + ${CONFIDENCE_WEIGHTS.freshness} x freshness + ${CONFIDENCE_WEIGHTS.precision} x precision (times ${MULTI_BUILDING_FACTOR} on a lot with several buildings), two decimals.
+Coverage and freshness look only at the sources that apply to the building, never at its own records, and precision ignores
+tenant reports, so a new complaint can never raise confidence.
 
-- **Coverage**: the share of the families expected for this kind of building that have any record (a registration on file counts for
-  \`registrations\`). Buildings of ${PERMITS_EXPECTED_FROM_UNITS}+ units are also expected to have job filings (\`permits\`).
+- **Coverage**: the share of the families expected for this kind of building whose sources have been loaded (an absent record in a
+  loaded source is evidence too: nothing was found). Buildings of ${PERMITS_EXPECTED_FROM_UNITS}+ units are also expected to have job filings (\`permits\`).
 
 ${table(['Kind of building', 'Expected families'], Object.entries(EXPECTED_FAMILIES).map(([kind, families]) => [`\`${kind}\``, list(families)]))}
 
   \`multiple-dwelling-hpd\`: 3+ units in HPD jurisdiction; \`multiple-dwelling-other\`: 3+ units outside it; \`small-home\`: fewer than 3 units.
-- **Freshness**: the mean, over the families expected or present, of their sources' freshness. A source is fresh (1) while both its
+- **Freshness**: the mean, over the families expected, of their sources' freshness. A source is fresh (1) while both its
   last refresh and its newest record are within the allowance of its cadence, and falls linearly to 0 at ${STALE_TO_ZERO_FACTOR} times the
   allowance; a source never loaded is 0.
 
@@ -300,7 +316,11 @@ ${table(
 )}
 
   Unknown cadences are read as monthly.
-- **Corroboration**: independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
+- **Precision**: how tightly the records pin the total down. \`confidence.interval\` is the total recomputed with every count of
+  confirmed records (everything but tenant reports) moved one Poisson standard deviation (its square root) down and up; precision is
+  (1 - exp(-confirmed records / ${EVIDENCE_SCALE})) x max(0, 1 - half-width / ${PRECISION_ZERO_HALF_WIDTH}), so a building with few confirmed records, or
+  whose total swings by a grade band within the noise of its counts, is not precise.
+- **Corroboration** (reported, not weighed: single complaints move it): independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
   legal, emergency_repairs, financial, health and evictions points to distress when it has an adverse event (severity critical,
   high or medium) in the last 2 years or an open critical/high one, and is quiet otherwise. Agreement is the share of active
   families with the majority, times (0.4 + 0.6 x min(1, (majority - 1) / 2)), so one family alone cannot corroborate. When the
@@ -311,7 +331,9 @@ ${table(
 
 ${table(['Tier', 'Score at least'], CONFIDENCE_TIERS.map((t) => [`\`${t.tier}\``, t.min_score]))}
 
-A building with no record in any evidence family is \`insufficient\` whatever its score.
+A building with no confirmed record (nothing but tenant reports, or nothing at all), and a building the model cannot know (see
+Known limits), is \`insufficient\` whatever its dimensions, and its score is held at ${INSUFFICIENT_MAX_SCORE}. \`confidence.reason\` says why in
+words when the model cannot know, and is null otherwise.
 
 ${table(['Confidence flag', 'Rule'], CONFIDENCE_FLAG_RULES.map((f) => [`\`${f.key}\``, f.rule]))}
 
@@ -327,11 +349,37 @@ For every component the explanation lists its ${EXPLANATION_TOP_N} strongest sig
 component score shared out in proportion to the signals' index points; the reinvestment credit appears with a negative
 contribution), the number of events, and up to ${EXPLANATION_EVENT_IDS} newest event ids, so a client can show why a building has its grade.
 
+## Known limits
+
+Where the public record cannot support a grade at either end of the scale, the building still gets a grade (A-F, as every
+building does) but its total is held between the bottom of grade ${KNOWN_LIMIT_GRADES.from} (${minScoreOf(KNOWN_LIMIT_GRADES.from)}) and the top of grade ${KNOWN_LIMIT_GRADES.to} (${maxScoreOf(KNOWN_LIMIT_GRADES.to)}) (adjustment
+\`known-limit-hold\`), its confidence is \`insufficient\` with the flag and a \`confidence.reason\` in words, and the flag is also in
+\`scores.flags\`. Such buildings stay out of the peer-group statistics of the health score, are listed apart
+(\`uncertain_buildings\`) from the portfolio "worst" list, and monitors hear of their grade changes only when created with
+\`include_uncertain: true\`.
+
+${table(['Flag', 'Rule'], KNOWN_LIMIT_RULES.map((r) => [`\`${r.key}\``, r.rule]))}
+
+How much better the score ranks than the simple rules an analyst would use instead (units alone, open B/C violations per unit,
+the AEP and Watchlist rules, all records per unit), by unit band and cut date, is measured in docs/methodology-validation.md
+(\`npm run validate\`). On the synthetic city the score ranks above every one of them in every band at every cut date, but by
+less than the 0.05 AUC margin aimed for, and its precision among the buildings a program can act on is about that of the best
+rule: most of what the score knows is already in the open violations per unit.
+
+Public housing: HPD does not inspect, sue or repair NYCHA buildings (the Housing Authority answers to its own monitor), so the
+HPD records that carry most of the score are structurally absent and a quiet record says nothing about conditions.
+
 ## Known biases and their mitigation
 
-- **311 reporting varies by neighbourhood and income.** Complaints weigh less than violations, the complaint burden is measured
-  against the peer rate and divided by the area complaint propensity (bounded so it cannot dominate), and the clean-record ceiling
-  keeps a building without open violations or recent complaints out of D and F.
+- **311 reporting varies by neighbourhood and income.** Low-income neighbourhoods under-report: fewer complaints per actual
+  problem (Kontokosta, Hong and Korsberg, "Equity in 311 Reporting: Understanding Socio-Spatial Differentials in the Propensity to
+  Complain", Bloomberg Data for Good Exchange, 2017). The area propensity is therefore measured as housing complaints per recorded
+  condition (HPD, DOB and ECB violations, vacate orders, emergency repairs) in the ZIP code over the last year, relative to the city
+  and shrunk toward 1 by 200 condition records; complaint measures are divided by it (bounded to
+  ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}), so a complaint from an under-reporting area weighs more, not less. (A rate of complaints per unit
+  would discount the most distressed areas for complaining more in total.) Complaints weigh less than violations, the complaint
+  burden is measured against the peer rate, and the clean-record ceiling keeps a building without open violations or recent
+  complaints out of D and F.
 - **Small buildings have sparse data.** Rates use a ${MIN_RATE_UNITS}-unit floor so single events do not become extreme rates, and such
   buildings get the \`sparse-data-small-building\` confidence flag and a low or insufficient confidence tier.
 - **HPD data covers multiple dwellings only.** HPD registrations, violations and litigation are not expected of one- and two-family
@@ -342,10 +390,43 @@ contribution), the number of events, and up to ${EXPLANATION_EVENT_IDS} newest e
 - **Old open violations** are common in HPD data (never closed administratively): open items decay with a long half-life rather
   than counting at full weight forever.
 
+## Constants and where they come from
+
+Every constant of the model is one of: a **public anchor** (a published rule or schedule, cited), **checked by calibration**
+(\`npm run validate\`, i.e. \`bhis validate --calibrate\`, fits it on the synthetic city at the earliest cut date and checks the fit at
+the later ones; the model keeps its value unless the fit holds up, see docs/methodology-validation.md), or a **convention**
+(a choice of scale with no better anchor, stated as such and open to calibration).
+
+| Constant | Value | Kind | Source or reason |
+|---|---|---|---|
+| AEP selection thresholds | ${AEP_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`} units: ${c.open_bc_per_unit}/unit, $${c.emergency_repair_charges}`).join('; ')} | public anchor | HPD AEP selection criteria (Public anchors) |
+| UCP unit shares | ${UCP_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`}: ${c.unit_share}`).join('; ')} | public anchor | HPD Underlying Conditions Program (Public anchors) |
+| Watchlist level | ${WATCHLIST_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`}: ${c.open_bc_per_unit}/unit`).join('; ')} | public anchor | Public Advocate Worst Landlord Watchlist (Public anchors) |
+| Heat season | ${HEAT_SEASON.description} | public anchor | NYC Housing Maintenance Code heat season |
+| Grade bands | ${GRADE_BANDS.map((b) => `${b.grade} from ${b.min_score}`).join(', ')} | convention | F at the level of the enforcement programs: the AEP floor sits at D |
+| Component weights | ${COMPONENT_MODELS.map((m) => `${m.code} ${m.weight}`).join(', ')} | checked by calibration | fitted weights reported beside them (docs/methodology-validation.md) |
+| Signal half-lives and scales | per signal (Components) | convention | open to calibration |
+| Rate floor | ${MIN_RATE_UNITS} units | convention | the legal threshold of a multiple dwelling (3 units) |
+| Area propensity bounds and shrinkage | ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}, 200 condition records | convention | direction from Kontokosta et al. 2017 (Known biases) |
+| Known-limit hold | grades ${KNOWN_LIMIT_GRADES.from}-${KNOWN_LIMIT_GRADES.to} | convention | neither end of the scale can be claimed without the records (Known limits) |
+| Serious-hazard floor | grade B | public anchor | class C = immediately hazardous (HPD); vacate orders; ECB class 1 (Public anchors) |
+| Confidence weights | coverage ${CONFIDENCE_WEIGHTS.coverage}, freshness ${CONFIDENCE_WEIGHTS.freshness}, precision ${CONFIDENCE_WEIGHTS.precision} | checked by calibration | tier stability table (docs/methodology-validation.md) |
+| Precision scale | half-width ${PRECISION_ZERO_HALF_WIDTH} points, evidence scale ${EVIDENCE_SCALE} records | convention | one grade band; a Poisson count of 3 has a relative spread near 0.6 |
+| Cadence allowances | per cadence (Confidence) | convention | the publishers' stated refresh cadences plus their usual lag |
+
 ## Versioning
 
 \`${SCORER_ID}\` is stored with every score and history point. Any change to a constant in this document changes the scores and
 takes a new scorer id; this document is generated from the model's constants and a test fails when it differs from them, so the
 published methodology and the running model cannot drift apart.
+
+History stays comparable across versions: every version scores 0-100 on the same grade bands, and each history point keeps
+the scorer id it was computed with, so a building's trajectory shows where the version changed. The first run of a new
+version records its grade changes with the quiet reason \`scorer-change\`: monitors are not notified of a change of method.
+
+\`distress_v11_0\` (after \`distress_v10_2\`): known limits (public housing, unreliable unit counts) held between B and D with
+the lowest confidence; the serious-hazard floor; confidence from coverage, freshness and the total's interval; the area
+reporting propensity per recorded condition (complaints from under-reporting areas weigh more); the published rules with
+their figures (\`published_rules\`, flag \`watchlist-criteria-met\` replacing \`watchlist-level-violations\`).
 `;
 }

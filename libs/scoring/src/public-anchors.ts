@@ -27,7 +27,7 @@ export const UCP_CRITERIA = [
   { min_units: 10, max_units: null, unit_share: 0.15 },
 ] as const;
 
-function bandFor<T extends { min_units: number; max_units: number | null }>(bands: readonly T[], units: number): T | undefined {
+export function bandFor<T extends { min_units: number; max_units: number | null }>(bands: readonly T[], units: number): T | undefined {
   return bands.find((band) => units >= band.min_units && (band.max_units === null || units <= band.max_units));
 }
 
@@ -47,11 +47,62 @@ export function meetsUcpCriteria(f: BuildingFeatures): boolean {
   return band !== undefined && f.water_bc_violations_12m >= band.unit_share * f.units;
 }
 
+/** The figures behind a published rule, so a user can check it by hand. */
+export interface RuleCheck {
+  met: boolean;
+  units: number;
+  /** The measured figures and the thresholds of the building's size band (null outside every band). */
+  figures: Record<string, number>;
+  thresholds: Record<string, number> | null;
+}
+
+export interface PublishedRuleChecks {
+  aep: RuleCheck;
+  ucp: RuleCheck;
+  watchlist: RuleCheck;
+}
+
+/** The three published rules with their figures (docs/methodology.md, Public anchors). */
+export function publishedRuleChecks(f: BuildingFeatures): PublishedRuleChecks {
+  const aep = bandFor(AEP_CRITERIA, f.units);
+  const ucp = bandFor(UCP_CRITERIA, f.units);
+  const watchlist = bandFor(WATCHLIST_CRITERIA, f.units);
+  return {
+    aep: {
+      met: meetsAepCriteria(f),
+      units: f.units,
+      figures: { open_bc_violations_5y: f.open_bc_violations_5y, emergency_repair_charges_5y: Math.round(f.emergency_repair_charges_5y * 100) / 100 },
+      thresholds: aep ? { open_bc_violations_5y: aep.open_bc_per_unit * f.units, emergency_repair_charges_5y: aep.emergency_repair_charges } : null,
+    },
+    ucp: {
+      met: meetsUcpCriteria(f),
+      units: f.units,
+      figures: { water_bc_violations_12m: f.water_bc_violations_12m },
+      thresholds: ucp ? { water_bc_violations_12m: Math.round(ucp.unit_share * f.units * 100) / 100 } : null,
+    },
+    watchlist: {
+      met: meetsWatchlistLevel(f),
+      units: f.units,
+      figures: { open_bc_violations: f.open_bc_violations },
+      thresholds: watchlist ? { open_bc_violations: watchlist.open_bc_per_unit * f.units } : null,
+    },
+  };
+}
+
 export function hasCleanRecord(f: BuildingFeatures): boolean {
   return (
     f.open_bc_violations === 0 &&
     f.complaints_12m === 0 &&
     (f.registration_status === 'valid' || f.registration_status === 'not_required')
+  );
+}
+
+/** A serious open hazard: class C lead paint, an active vacate order, an immediately hazardous DOB/ECB violation. */
+export function hasSeriousOpenHazard(f: BuildingFeatures): boolean {
+  return (
+    f.open_c_lead_paint_violations > 0 ||
+    f.active_hpd_vacates + f.active_dob_vacates + f.active_fdny_vacates > 0 ||
+    f.open_hazardous_dob_violations > 0
   );
 }
 
@@ -76,6 +127,14 @@ export const ANCHOR_RULES: readonly AnchorRule[] = [
     description:
       'No open HPD class B/C violation (any age), no complaint (HPD, 311 or DOB) in the last 12 months, and a valid HPD registration where one is required: the total is held at or below the top of grade C.',
     applies: hasCleanRecord,
+  },
+  {
+    key: 'serious-hazard-floor',
+    kind: 'floor',
+    grade: 'B',
+    description:
+      'A serious open hazard (an open HPD class C lead-paint violation, an active HPD, DOB or FDNY vacate order, or an open immediately hazardous DOB/ECB violation): the total is at least the bottom of grade B.',
+    applies: hasSeriousOpenHazard,
   },
   {
     key: 'aep-active-floor',

@@ -3,12 +3,15 @@ import { scoreComponents } from './component-scores';
 import { Confidence, activeFamiliesOf, assessConfidence } from './confidence';
 import { DataQuality, dataQualityOf } from './data-quality';
 import { Explanation, SignalExplanation } from './explanation';
-import { deriveFeatures } from './features';
+import { BuildingFeatures, COMPLAINT_TYPES, deriveFeatures } from './features';
 import { flagsOf } from './flags';
-import { GRADE_LABELS, GradeLabel, gradeOf } from './grades';
-import { BuildingInput } from './input';
+import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf } from './grades';
+import { BuildingInput, HistogramRow } from './input';
+import { KnownLimit, knownLimitsOf } from './known-limits';
 import { PeerGroup, peerGroupOf } from './peer-groups';
+import { PublishedRuleChecks, publishedRuleChecks } from './public-anchors';
 import { accumulateSignals } from './signal-engine';
+import { ScoreAdjustment } from './explanation';
 import { applyAnchors, combineComponents } from './total-score';
 
 export interface ComponentScore {
@@ -32,6 +35,8 @@ export interface BuildingScore {
   flags: string[];
   confidence: Confidence;
   explanation: Explanation;
+  /** The published AEP, UCP and Watchlist rules with the figures behind each (flags *-criteria-met). */
+  published_rules: PublishedRuleChecks;
 }
 
 /** The `scores` object of a building (interface spec 2.3), in the spec's field order. */
@@ -45,6 +50,44 @@ export interface ScoresDocument {
   data_quality: DataQuality;
   components: Record<ComponentKey, ComponentScore>;
   flags: string[];
+}
+
+/** Where the model cannot know, the total is held between these grades: neither A nor F can be claimed. */
+export const KNOWN_LIMIT_GRADES = { from: 'B', to: 'D' } as const;
+
+function rawTotal(input: BuildingInput, features: BuildingFeatures, histogram: readonly HistogramRow[]): number {
+  const results = scoreComponents(input, features, accumulateSignals(histogram));
+  const scores = {} as Record<ComponentKey, number>;
+  for (const key of COMPONENT_KEYS) scores[key] = results[key].score;
+  return combineComponents(scores);
+}
+
+/**
+ * Every count of confirmed records moved by one Poisson standard deviation (sqrt of the count) down and
+ * up. Tenant reports stay as they are: their noise is the reporting process, which the area propensity
+ * measures, and a single new complaint must not change how sure the score is.
+ */
+function spread(histogram: readonly HistogramRow[], direction: -1 | 1): HistogramRow[] {
+  return histogram.map((row) => {
+    if (COMPLAINT_TYPES.has(row.event_type)) return row;
+    const count = Math.max(0, row.count + direction * Math.sqrt(row.count));
+    return { ...row, count, amount: row.amount * (count / row.count) };
+  });
+}
+
+function holdWithinLimits(total: number, limits: readonly KnownLimit[]): { total: number; adjustment: ScoreAdjustment | null } {
+  if (limits.length === 0) return { total, adjustment: null };
+  const held = Math.min(Math.max(total, minScoreOf(KNOWN_LIMIT_GRADES.from)), maxScoreOf(KNOWN_LIMIT_GRADES.to));
+  if (held === total) return { total, adjustment: null };
+  return {
+    total: held,
+    adjustment: {
+      rule: 'known-limit-hold',
+      description: `The model cannot know (${limits.map((l) => l.flag).join(', ')}): the total is held between the bottom of grade ${KNOWN_LIMIT_GRADES.from} and the top of grade ${KNOWN_LIMIT_GRADES.to}.`,
+      from: total,
+      to: held,
+    },
+  };
 }
 
 /** Scores one building. Pure and deterministic: the same input always gives the same output. */
@@ -62,9 +105,24 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     explained[key] = result.explanation;
     scores[key] = result.score;
   }
-  const { total, adjustments } = applyAnchors(combineComponents(scores), features);
+  const raw = combineComponents(scores);
+  const anchored = applyAnchors(raw, features);
+  const limits = knownLimitsOf(input, features);
+  const { total, adjustment } = holdWithinLimits(anchored.total, limits);
+  const adjustments = adjustment === null ? anchored.adjustments : [...anchored.adjustments, adjustment];
   const grade = gradeOf(total);
   const dataQuality = dataQualityOf(activeFamiliesOf(features), features.total_events);
+
+  const hasConfirmed = features.confirmed_records > 0;
+  const low = hasConfirmed ? rawTotal(input, features, spread(input.histogram, -1)) : raw;
+  const high = hasConfirmed ? rawTotal(input, features, spread(input.histogram, 1)) : raw;
+  const interval = {
+    low: Math.round(Math.max(0, Math.min(total, total + low - raw))),
+    high: Math.round(Math.min(100, Math.max(total, total + high - raw))),
+  };
+
+  const flags = flagsOf(features, input);
+  for (const limit of limits) flags.push(limit.flag);
 
   return {
     bbl: input.building.bbl,
@@ -76,9 +134,10 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     peer_group: peerGroupOf(features.units, input.building.year_built, input.building.building_class),
     data_quality: dataQuality,
     components,
-    flags: flagsOf(features, input),
-    confidence: assessConfidence(input, features, dataQuality),
+    flags,
+    confidence: assessConfidence(input, features, dataQuality, { interval, limits }),
     explanation: { components: explained, adjustments },
+    published_rules: publishedRuleChecks(features),
   };
 }
 

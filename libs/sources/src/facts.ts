@@ -35,6 +35,8 @@ export interface HpdBuildingFacts {
   legal_class_b: number | null;
   stories: number | null;
   lifecycle: string | null;
+  /** `ManagementProgram`: PVT (private), NYCHA (public housing), 7A... */
+  management_program: string | null;
   record_status: string | null;
   registration_id: number | null;
   house_number: string | null;

@@ -43,8 +43,13 @@ export interface Building {
   /** subject to HPD jurisdiction (multiple dwellings and some others) */
   readonly hpdJurisdiction: boolean;
   readonly owner: Owner;
-  /** 311 reporting propensity of the neighbourhood times the building's own (1 = city average) */
+  /**
+   * 311 reporting propensity (1 = city average): lower in poorer neighbourhoods, which under-report
+   * (fewer complaints per actual problem), times a zone and a building draw.
+   */
   readonly reporting: number;
+  /** HPD proactive inspection intensity of the zone (borough offices differ), 1 = city average */
+  readonly inspection: number;
   /** neighbourhood disadvantage on the latent logit scale */
   readonly neighbourhood: number;
 }
@@ -205,8 +210,10 @@ export function buildingAt(seed: number, index: number, habitableCount: number):
     ? corporateOwner(seed, drawCorporateOwnerId(rng, corporatePoolSize(habitableCount)))
     : individualOwner(rng, corporatePoolSize(habitableCount) + index);
 
-  const zoneReporting = Math.exp((hashUnit(seed, Stream.zone, borough.code, zone.index) - 0.5) * 1.6);
   const neighbourhood = (hashUnit(seed, Stream.zone, borough.code, zone.index, 2) - 0.5) * 1.4 + (borough.code === 2 ? 0.35 : borough.code === 5 ? -0.3 : 0);
+  // disadvantage (low income) lowers the propensity to report
+  const zoneReporting = Math.exp((hashUnit(seed, Stream.zone, borough.code, zone.index) - 0.5) * 0.8 - 0.9 * neighbourhood);
+  const inspection = Math.exp((hashUnit(seed, Stream.zone, borough.code, zone.index, 3) - 0.5) * 1.0);
   const unitArea = size === 'one_two' ? rng.int(700, 1400) : rng.int(650, 1000);
   const resArea = units * unitArea;
   const commercialArea = size === 'mixed' || buildingClass === 'D6' || buildingClass === 'C7' ? rng.int(800, 6000) : habitational ? 0 : rng.int(2000, 80000);
@@ -246,6 +253,7 @@ export function buildingAt(seed: number, index: number, habitableCount: number):
     hpdJurisdiction,
     owner,
     reporting: zoneReporting * rng.logNormal(1, 0.3),
+    inspection,
     neighbourhood,
   };
 }

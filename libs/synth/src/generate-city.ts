@@ -11,6 +11,7 @@ import { hpdContactLines, hpdRegistrationLine } from './formats/hpd-registration
 import { plutoLine } from './formats/pluto';
 import { simulateBuilding, QUIRK_PERIOD } from './history';
 import { latentProcessFor } from './latent';
+import { drawHiddenOutcomes } from './outcomes';
 import { seedKey } from './rng';
 import { truthHeader, truthLine } from './truth';
 
@@ -123,7 +124,8 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
     const building: Building = buildingAt(seed, index, habitable);
     const latent = latentProcessFor(seed, building);
     writer.building = building;
-    const result = simulateBuilding(building, latent, simulation, writer);
+    const outcomes = drawHiddenOutcomes(seed, building, latent, simulation.firstMonth, simulation.lastMonth);
+    const result = simulateBuilding(building, latent, simulation, writer, outcomes);
     if (building.habitational) eventsPerBuilding[index] = countEvents() - eventsBefore;
 
     sinks.pluto.push(plutoLine(building));

@@ -11,8 +11,9 @@ import { FIRST_NAMES, MARSHALS, SURNAMES } from './names';
 import { hashInts, Rng, Stream } from './rng';
 import { NEVER, type HpdProblem, type RecordSink } from './records';
 
-/** Serious outcomes that the backtest asks about (see truth.ts). */
-export type SeriousOutcome = 'hpd_vacate' | 'fdny_vacate' | 'dob_vacate' | 'aep_entry' | 'emergency_repair' | 'class_c_spike' | 'ucp_order';
+import type { HiddenOutcome, SeriousOutcome } from './outcomes';
+
+export type { SeriousOutcome } from './outcomes';
 
 export interface SimulationOptions {
   readonly seed: number;
@@ -57,9 +58,6 @@ class BuildingState {
   readonly repairs: { day: number; amount: number }[] = [];
   /** in AEP until this day */
   aepUntil = -1;
-  /** not selected again before this day */
-  aepBlockedUntil = -1;
-  ucpUntil = -1;
   lastRegistration = -1;
   constructor(private readonly base: number) {}
   next(kind: string): number {
@@ -97,10 +95,18 @@ function closeDayFor(rng: Rng, day: number, cls: string, latent: number): number
 /**
  * Simulates one building month by month from its latent process and hands every record to the sink.
  * Each month draws from its own stream (seed, building, month), so a month's records do not depend
- * on where the simulation starts or ends.
+ * on where the simulation starts or ends. The serious outcomes are drawn beforehand from the hidden
+ * condition (outcomes.ts); the simulation writes the records they leave, and fires from the latent shocks.
  */
-export function simulateBuilding(building: Building, latent: LatentProcess, options: SimulationOptions, sink: RecordSink): SimulationResult {
-  const result: SimulationResult = { serious: [], registrationDays: [] };
+export function simulateBuilding(
+  building: Building,
+  latent: LatentProcess,
+  options: SimulationOptions,
+  sink: RecordSink,
+  outcomes: readonly HiddenOutcome[] = [],
+): SimulationResult {
+  const result: SimulationResult = { serious: outcomes.map((o) => ({ day: o.day, outcome: o.outcome })), registrationDays: [] };
+  let nextOutcome = 0;
   const state = new BuildingState((building.index + 1) * 1_000_000);
   const units = Math.max(1, building.units);
   // large complexes report less per unit (one call covers a building-wide outage), owner-occupied homes too
@@ -179,7 +185,7 @@ export function simulateBuilding(building: Building, latent: LatentProcess, opti
 
     // inspections not triggered by a single complaint (building-wide sweeps, re-inspections)
     if (building.hpdJurisdiction) {
-      const sweeps = rng.poisson((0.02 * scaledUnits * f) / 12 / 3);
+      const sweeps = rng.poisson((0.02 * scaledUnits * f * building.inspection) / 12 / 3);
       for (let s = 0; s < sweeps; s++) {
         const day = dayIn();
         const count = 1 + rng.poisson(1.5 + 5 * L);
@@ -218,7 +224,6 @@ export function simulateBuilding(building: Building, latent: LatentProcess, opti
       placeholderPending = false;
       if (category === '45' && building.units <= 5 && rng.chance(0.04 + L * 0.1)) {
         sink.dobVacate({ day: inspectionDay, category: 'ILLEGAL CONVERSION', full: rng.chance(0.2), dayFirst: hashInts(building.index, inspectionDay) % 6 === 0 });
-        result.serious.push({ day: inspectionDay, outcome: 'dob_vacate' });
       }
     }
 
@@ -315,10 +320,7 @@ export function simulateBuilding(building: Building, latent: LatentProcess, opti
           binIndex: rng.int(0, bins - 1), apartment: rng.chance(0.6) ? apt.apartment : '', workType, description, amount,
           awardDay: day + rng.int(0, 60), isAep: state.aepUntil >= day, femaEventId: fema ? '4085' : '', femaEvent: fema ? 'Hurricane Sandy' : '',
         });
-        if (!fema) {
-          state.repairs.push({ day, amount });
-          if (amount >= 1000) result.serious.push({ day, outcome: 'emergency_repair' });
-        }
+        if (!fema) state.repairs.push({ day, amount });
       }
     }
 
@@ -380,19 +382,15 @@ export function simulateBuilding(building: Building, latent: LatentProcess, opti
         result.serious.push({ day: shock.day, outcome: 'dob_vacate' });
       }
     }
-    const otherVacates = rng.poisson(((building.units <= 5 ? 0.0008 : 0.0004) * Math.pow(f, 2) * rateScale) / 12);
-    for (let k = 0; k < otherVacates; k++) {
-      const day = dayIn();
-      const reason = building.units <= 5 && rng.chance(0.7) ? 'Illegal Occupancy' : 'Habitability';
-      sink.hpdVacate({ day, orderNumber: state.next('vacate'), reason, entire: rng.chance(0.25), units: rng.int(1, Math.min(4, units)), rescindDay: rng.chance(0.5) ? day + rng.int(30, 900) : NEVER, binIndex: rng.int(0, bins - 1) });
-      result.serious.push({ day, outcome: 'hpd_vacate' });
+    // the records left by this month's hidden serious outcomes
+    while (nextOutcome < outcomes.length && outcomes[nextOutcome].day < start + dim) {
+      const hidden = outcomes[nextOutcome++];
+      if (hidden.day < start) continue;
+      writeOutcomeRecords(rng, building, state, hidden, classC, sink, (day, code, apt) => addViolation(day, code, apt.apartment, apt.story, apt.unit));
     }
-
-    if (classC >= Math.max(3, Math.ceil(units * 0.15))) result.serious.push({ day: start + dim - 1, outcome: 'class_c_spike' });
 
     // yearly programs
     if (monthOfYear === 1) {
-      evaluateAep(rng, building, state, year, result, sink);
       yearlyTaxLien(rng, building, L, year, sink);
       yearlyBedbugs(rng, building, L, year, sink);
       yearlyFacade(rng, building, state, L, year, sink);
@@ -406,7 +404,6 @@ export function simulateBuilding(building: Building, latent: LatentProcess, opti
         result.registrationDays.push(day);
       }
     }
-    if (monthOfYear === 10 && year >= 2019) evaluateUcp(rng, building, state, start, result, sink);
     if (m % 12 === 0) pruneOld(state, start);
   }
   return result;
@@ -422,38 +419,60 @@ function pruneOld(state: BuildingState, today: number): void {
   state.repairs.length = keepRepairs;
 }
 
-/** AEP selection each January 31: the published criteria on open B/C violations per unit and repair charges. */
-function evaluateAep(rng: Rng, building: Building, state: BuildingState, year: number, result: SimulationResult, sink: RecordSink): void {
-  if (year < 2008 || building.units < 3 || !building.hpdJurisdiction) return;
-  const day = dayOf(year, 1, 31);
-  if (state.aepBlockedUntil >= day) return;
-  let open = 0;
-  for (const v of state.bc) if (v.day <= day && v.closeDay > day && v.day > day - 365 * 5) open++;
-  let charges = 0;
-  for (const r of state.repairs) if (r.day <= day && r.day > day - 365 * 5) charges += r.amount;
-  const big = building.units >= 20;
-  const qualifies = open >= (big ? 3 : 5) * building.units && charges >= (big ? 2500 : 5000);
-  if (!qualifies || !rng.chance(0.35)) return;
-  const discharged = rng.chance(0.75);
-  const dischargeDay = discharged ? day + rng.int(120, 900) : NEVER;
-  state.aepUntil = dischargeDay;
-  state.aepBlockedUntil = dischargeDay + 365 * 3;
-  sink.aepEntry({ day, round: year - 2007, violationsAtStart: open, dischargeDay });
-  result.serious.push({ day, outcome: 'aep_entry' });
-}
+const CLASS_C_CODES = VIOLATION_CODES.filter((code) => code.cls === 'C');
 
-/** UCP each October: B/C mold or leak violations of the past year in enough of the units. */
-function evaluateUcp(rng: Rng, building: Building, state: BuildingState, day: number, result: SimulationResult, sink: RecordSink): void {
-  if (building.units < 3 || !building.hpdJurisdiction || state.ucpUntil >= day) return;
-  const affected = new Set<number>();
-  for (const v of state.bc) if (v.moldOrLeak && v.day > day - 365 && v.day <= day && v.closeDay > day) affected.add(v.unit);
-  const share = building.units <= 5 ? 0.5 : building.units <= 9 ? 0.25 : 0.15;
-  if (affected.size < Math.max(1, Math.ceil(share * building.units)) || !rng.chance(0.5)) return;
-  const orderDay = day + rng.int(0, 27);
-  const dischargeDay = rng.chance(0.7) ? orderDay + rng.int(90, 600) : NEVER;
-  state.ucpUntil = dischargeDay;
-  sink.ucpOrder({ day: orderDay, dischargeDay, garbledYear: hashInts(building.index, orderDay) % 6 === 0 });
-  result.serious.push({ day: orderDay, outcome: 'ucp_order' });
+/** The public records a hidden serious outcome leaves in the month it happens. */
+function writeOutcomeRecords(
+  rng: Rng,
+  building: Building,
+  state: BuildingState,
+  hidden: HiddenOutcome,
+  classCSoFar: number,
+  sink: RecordSink,
+  addViolation: (day: number, code: ViolationCode, apt: { apartment: string; story: string; unit: number }) => void,
+): void {
+  const { day } = hidden;
+  const units = Math.max(1, building.units);
+  switch (hidden.outcome) {
+    case 'hpd_vacate': {
+      const reason = building.units <= 5 && rng.chance(0.7) ? 'Illegal Occupancy' : 'Habitability';
+      sink.hpdVacate({ day, orderNumber: state.next('vacate'), reason, entire: rng.chance(0.25), units: rng.int(1, Math.min(4, units)), rescindDay: rng.chance(0.5) ? day + rng.int(30, 900) : NEVER, binIndex: rng.int(0, building.bins.length - 1) });
+      break;
+    }
+    case 'class_c_spike': {
+      const burst = Math.max(0, Math.max(3, Math.ceil(units * 0.15)) - classCSoFar);
+      for (let v = 0; v < burst; v++) addViolation(day, rng.pick(CLASS_C_CODES), pickApartment(rng, building));
+      break;
+    }
+    case 'emergency_repair': {
+      const [workType, description] = rng.pick(REPAIR_WORK);
+      const id = state.next('repair');
+      const amount = Math.round((1000 + rng.logNormal(2500, 0.8)) * 100) / 100;
+      const apt = pickApartment(rng, building);
+      sink.emergencyRepair({
+        day, id, number: `E${String.fromCharCode(65 + ((ymdOf(day).year - 2000) % 26))}${String(id % 100000).padStart(5, '0')}`, kind: 'OMO',
+        binIndex: rng.int(0, building.bins.length - 1), apartment: rng.chance(0.6) ? apt.apartment : '', workType, description, amount,
+        awardDay: day + rng.int(0, 60), isAep: state.aepUntil >= day, femaEventId: '', femaEvent: '',
+      });
+      state.repairs.push({ day, amount });
+      break;
+    }
+    case 'aep_entry': {
+      let open = 0;
+      for (const v of state.bc) if (v.day <= day && v.closeDay > day) open++;
+      const dischargeDay = rng.chance(0.75) ? day + rng.int(120, 900) : NEVER;
+      state.aepUntil = dischargeDay;
+      sink.aepEntry({ day, round: ymdOf(day).year - 2007, violationsAtStart: open, dischargeDay });
+      break;
+    }
+    case 'ucp_order': {
+      const dischargeDay = rng.chance(0.7) ? day + rng.int(90, 600) : NEVER;
+      sink.ucpOrder({ day, dischargeDay, garbledYear: hashInts(building.index, day) % 6 === 0 });
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 /** DOF tax lien sale list: notices at 90, 60, 30 and 10 days before the spring sale, while the debt is unpaid. */

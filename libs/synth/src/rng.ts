@@ -52,6 +52,7 @@ export const Stream = {
   owner: 5,
   lotExtra: 6,
   zone: 7,
+  outcome: 8,
 } as const;
 
 /**

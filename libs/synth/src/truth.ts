@@ -18,9 +18,14 @@ import { latentAt, type LatentProcess } from './latent';
  * - first_serious_after_as_of, first_serious_after_as_of_type, serious_12m_after_as_of: the same for
  *   the 12 months after the as-of date (the future the public files do not show yet)
  *
- * Serious outcomes: hpd_vacate, fdny_vacate, dob_vacate, aep_entry, ucp_order, emergency_repair
- * (non-disaster, $1,000 or more), class_c_spike (a month with at least max(3, 15% of units) class C
- * violations; dated on the month's last day).
+ * - serious_days: every serious outcome of the simulated window, as ISO dates separated by `;` (labels
+ *   for any cut date)
+ * - reporting_propensity: the building's 311 reporting propensity (1 = city average)
+ * - neighbourhood: disadvantage of the neighbourhood on the latent logit scale (higher = poorer)
+ *
+ * Serious outcomes are drawn from the hidden condition (outcomes.ts), not from the records: hpd_vacate,
+ * aep_entry, ucp_order, emergency_repair, class_c_spike; plus fire and structural vacates (hpd_vacate,
+ * fdny_vacate, dob_vacate) from the latent shocks. Each leaves its records in the public files.
  */
 export function truthHeader(firstYear: number, lastYear: number): string {
   const years: string[] = [];
@@ -29,6 +34,7 @@ export function truthHeader(firstYear: number, lastYear: number): string {
     'bbl', 'borough', 'units', 'size_class', 'owner_id', 'owner_kind', 'trajectory', ...years, 'latent_cut', 'latent_as_of',
     'serious_before_cut_12m', 'first_serious_after_cut', 'first_serious_after_cut_type', 'serious_12m_after_cut',
     'first_serious_after_as_of', 'first_serious_after_as_of_type', 'serious_12m_after_as_of',
+    'serious_days', 'reporting_propensity', 'neighbourhood',
   ].join(',');
 }
 
@@ -48,5 +54,7 @@ export function truthLine(b: Building, latent: LatentProcess, result: Simulation
   fields.push(afterCut ? isoDay(afterCut.day) : '', afterCut ? afterCut.outcome : '', afterCut ? '1' : '0');
   const afterAsOf = firstIn(result.serious, asOf, asOf + 365);
   fields.push(afterAsOf ? isoDay(afterAsOf.day) : '', afterAsOf ? afterAsOf.outcome : '', afterAsOf ? '1' : '0');
+  const days = [...new Set(result.serious.map((s) => s.day))].sort((a, b) => a - b);
+  fields.push(days.map(isoDay).join(';'), b.reporting.toFixed(3), b.neighbourhood.toFixed(3));
   return csvLine(fields);
 }

@@ -70,20 +70,20 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     return bbls;
   }
 
-  async function monitorFor(path: string, bbls: string[], grades: string[] | null = null): Promise<MonitorRecord> {
-    const created = await createMonitor(pool, { apiKeyId, name: path, webhookUrl: receiver.url(path), grades, bbls });
+  async function monitorFor(path: string, bbls: string[], grades: string[] | null = null, includeUncertain = false): Promise<MonitorRecord> {
+    const created = await createMonitor(pool, { apiKeyId, name: path, webhookUrl: receiver.url(path), grades, bbls, includeUncertain });
     receiver.setSecret(path, created.secret);
     return created.monitor;
   }
 
   /** Writes grade crossings as the scoring worker does and returns the run id. */
-  async function seedCrossings(crossings: { bbl: string; from: [string, number]; to: [string, number] }[]): Promise<string> {
+  async function seedCrossings(crossings: { bbl: string; from: [string, number]; to: [string, number]; quiet?: string }[]): Promise<string> {
     const runId = randomUUID();
     for (const c of crossings) {
       await pool.query(
-        `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score)
-         VALUES ($1, $2, '2026-11-20', 'distress_v10_2', $3, $4, $5, $6)`,
-        [runId, c.bbl, c.from[0], c.from[1], c.to[0], c.to[1]],
+        `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score, quiet_reason)
+         VALUES ($1, $2, '2026-11-20', 'distress_v10_2', $3, $4, $5, $6, $7)`,
+        [runId, c.bbl, c.from[0], c.from[1], c.to[0], c.to[1], c.quiet ?? null],
       );
     }
     return runId;
@@ -127,6 +127,21 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     redis?.disconnect();
     await pool?.end();
     await db?.drop();
+  });
+
+  it('never sends a change caused by a stale source alone or a new scorer version, and changes of buildings the model cannot know only when asked', async () => {
+    const bbls = await seedBuildings(4);
+    const plain = await monitorFor('/quiet-plain', bbls);
+    const asked = await monitorFor('/quiet-asked', bbls, null, true);
+    const runId = await seedCrossings([
+      { bbl: bbls[0], from: ['B', 20], to: ['C', 31], quiet: 'stale-source' },
+      { bbl: bbls[1], from: ['B', 20], to: ['C', 31], quiet: 'public-housing' },
+      { bbl: bbls[2], from: ['B', 20], to: ['C', 31] },
+      { bbl: bbls[3], from: ['B', 20], to: ['C', 31], quiet: 'scorer-change' },
+    ]);
+    await dispatchCrossings(pool, runId);
+    expect((await deliveryStates(plain.id)).map((d) => d.bbl)).toEqual([bbls[2]]);
+    expect((await deliveryStates(asked.id)).map((d) => d.bbl)).toEqual([bbls[1], bbls[2]]);
   });
 
   it('sends each matching grade change once, signed, with the documented payload and grade filter', async () => {

@@ -10,6 +10,8 @@ export interface MonitorRecord {
   webhookUrl: string;
   /** null: any grade change. */
   grades: string[] | null;
+  /** Also notify of buildings the model cannot know (public housing, unreliable unit count). */
+  includeUncertain: boolean;
   status: MonitorStatus;
   disabledReason: string | null;
   disabledAt: Date | null;
@@ -23,6 +25,7 @@ export interface NewMonitor {
   name: string;
   webhookUrl: string;
   grades: string[] | null;
+  includeUncertain: boolean;
   /** Valid, distinct BBLs. */
   bbls: string[];
 }
@@ -39,6 +42,7 @@ interface MonitorRow {
   name: string;
   webhook_url: string;
   grades: string[] | null;
+  include_uncertain: boolean;
   status: MonitorStatus;
   disabled_reason: string | null;
   disabled_at: Date | null;
@@ -47,7 +51,7 @@ interface MonitorRow {
   updated_at: Date;
 }
 
-const MONITOR_COLUMNS = `id, api_key_id, name, webhook_url, grades, status, disabled_reason, disabled_at, bbl_count, created_at, updated_at`;
+const MONITOR_COLUMNS = `id, api_key_id, name, webhook_url, grades, include_uncertain, status, disabled_reason, disabled_at, bbl_count, created_at, updated_at`;
 
 function toRecord(row: MonitorRow): MonitorRecord {
   return {
@@ -56,6 +60,7 @@ function toRecord(row: MonitorRow): MonitorRecord {
     name: row.name,
     webhookUrl: row.webhook_url,
     grades: row.grades,
+    includeUncertain: row.include_uncertain,
     status: row.status,
     disabledReason: row.disabled_reason,
     disabledAt: row.disabled_at,
@@ -72,9 +77,9 @@ export async function createMonitor(pool: Pool, input: NewMonitor): Promise<{ mo
   try {
     await client.query('BEGIN');
     const { rows } = await client.query<MonitorRow>(
-      `INSERT INTO monitors (api_key_id, name, webhook_url, grades, signing_secret, bbl_count)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${MONITOR_COLUMNS}`,
-      [input.apiKeyId, input.name, input.webhookUrl, input.grades, secret, input.bbls.length],
+      `INSERT INTO monitors (api_key_id, name, webhook_url, grades, signing_secret, bbl_count, include_uncertain)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${MONITOR_COLUMNS}`,
+      [input.apiKeyId, input.name, input.webhookUrl, input.grades, secret, input.bbls.length, input.includeUncertain],
     );
     await client.query(
       `INSERT INTO monitor_buildings (monitor_id, bbl) SELECT $1, bbl FROM unnest($2::text[]) AS bbl ON CONFLICT DO NOTHING`,

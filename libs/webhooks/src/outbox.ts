@@ -28,6 +28,7 @@ const ISO_UTC_MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 /**
  * Turns the grade crossings of one scoring run into outbox rows, one per (monitor, crossing), for active
  * monitors whose grade filter matches: with a grade list, the building must enter or leave those grades.
+ * Crossings with a quiet reason (grade_crossings.quiet_reason) are held back, see below.
  * Idempotent: a repeated dispatch of the same run creates nothing. Returns the ids of new deliveries.
  */
 export async function dispatchCrossings(pool: Pool, scoringRunId: string): Promise<string[]> {
@@ -54,6 +55,9 @@ export async function dispatchCrossings(pool: Pool, scoringRunId: string): Promi
         -- a monitor hears of changes found after it was created, not of older runs dispatched late
         AND gc.created_at >= m.created_at
         AND gc.previous_grade <> gc.current_grade
+        -- a change caused by a stale source alone or by a new scorer version is never sent; one of a building
+        -- the model cannot know (public housing, unreliable unit count) only to monitors that asked for those
+        AND (gc.quiet_reason IS NULL OR (m.include_uncertain AND gc.quiet_reason IN ('public-housing', 'units-unknown')))
         AND (m.grades IS NULL
              OR (gc.previous_grade::text = ANY (m.grades)) <> (gc.current_grade::text = ANY (m.grades)))
       ORDER BY gc.id, m.id

@@ -54,7 +54,7 @@ function document(b: SeededBuilding) {
       components, flags: b.score >= 65 ? ['hpd-aep-active'] : [],
     },
     counts: { hpd_violations_total: b.score * 3, hpd_violations_open: b.score, hpd_class_c_open: Math.floor(b.score / 7), dob_violations_total: 9, complaints_311: 41, permits: 3, total_events: b.events },
-    confidence: { score: 0.84, tier: 'high', flags: [], dimensions: { coverage: 0.92, freshness: 0.81, corroboration: 0.74 }, primary_sources: 6, active_families: 4 },
+    confidence: { score: 0.84, tier: 'high', flags: [], dimensions: { coverage: 0.92, freshness: 0.81, corroboration: 0.74, precision: 0.8 }, interval: { low: 40, high: 49 }, reason: null, primary_sources: 6, active_families: 4 },
   };
 }
 

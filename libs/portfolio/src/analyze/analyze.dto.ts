@@ -70,7 +70,14 @@ export class PortfolioAnalysisDto {
   @ApiProperty({ type: AnalysisSummaryDto }) summary!: AnalysisSummaryDto;
   @ApiProperty({ type: GradeDistributionDto, description: 'Counts and shares per grade A-F.' })
   grade_distribution!: GradeDistributionDto;
-  @ApiProperty({ type: [WorstBuildingDto], description: 'Top 25 by total_score.' }) worst_buildings!: WorstBuildingDto[];
+  @ApiProperty({ type: [WorstBuildingDto], description: 'Top 25 by total_score, buildings the model cannot know excepted.' })
+  worst_buildings!: WorstBuildingDto[];
+  @ApiProperty({
+    type: [WorstBuildingDto],
+    description:
+      'Buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D), top 25 by total_score, listed apart from worst_buildings.',
+  })
+  uncertain_buildings!: WorstBuildingDto[];
   @ApiProperty({ type: RiskMetricsDto }) risk_metrics!: RiskMetricsDto;
   @ApiProperty({ type: ComponentMeansDto, description: 'Mean component scores of the found buildings.' })
   component_means!: ComponentMeansDto;

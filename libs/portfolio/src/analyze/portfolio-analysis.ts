@@ -3,11 +3,15 @@ import { COMPONENT_KEYS, ComponentKey, Grade, GRADES } from '@bhis/domain';
 import type { BblList } from '../bbl-list';
 
 export const WORST_BUILDINGS = 25;
+/** Flags of buildings the model cannot know (docs/methodology.md, Known limits): listed apart from the worst. */
+export const UNCERTAIN_FLAGS = ['public-housing', 'units-unknown'];
 
 export interface PortfolioAnalysis {
   summary: { requested: number; found: number; not_found: number; invalid: number; residential_units: number };
   grade_distribution: Record<Grade, { count: number; share: number }>;
   worst_buildings: { bbl: string; address: string; total_score: number; grade: string; flags: string[] }[];
+  /** Buildings the model cannot know, highest total first (at most WORST_BUILDINGS): never among worst_buildings. */
+  uncertain_buildings: { bbl: string; address: string; total_score: number; grade: string; flags: string[] }[];
   risk_metrics: {
     mean: number | null;
     median: number | null;
@@ -33,6 +37,7 @@ interface AnalysisRow {
   grades: Record<string, number> | null;
   components: Record<string, number | null>;
   worst: PortfolioAnalysis['worst_buildings'];
+  uncertain: PortfolioAnalysis['uncertain_buildings'];
   flags: Record<string, number>;
   not_found: string[];
 }
@@ -68,7 +73,10 @@ SELECT stats.*,
        (SELECT json_object_agg(grade, n) FROM (SELECT grade, count(*)::int AS n FROM found GROUP BY grade) g) AS grades,
        (SELECT COALESCE(json_agg(json_build_object('bbl', w.bbl, 'address', w.address, 'total_score', w.score::int, 'grade', w.grade, 'flags', w.flags)
                                  ORDER BY w.score DESC, w.bbl), '[]')
-          FROM (SELECT * FROM found ORDER BY score DESC, bbl LIMIT ${WORST_BUILDINGS}) w) AS worst,
+          FROM (SELECT * FROM found WHERE NOT (flags && $2::text[]) ORDER BY score DESC, bbl LIMIT ${WORST_BUILDINGS}) w) AS worst,
+       (SELECT COALESCE(json_agg(json_build_object('bbl', w.bbl, 'address', w.address, 'total_score', w.score::int, 'grade', w.grade, 'flags', w.flags)
+                                 ORDER BY w.score DESC, w.bbl), '[]')
+          FROM (SELECT * FROM found WHERE flags && $2::text[] ORDER BY score DESC, bbl LIMIT ${WORST_BUILDINGS}) w) AS uncertain,
        (SELECT COALESCE(json_object_agg(flag, n ORDER BY n DESC, flag), '{}')
           FROM (SELECT flag, count(*)::int AS n FROM found, unnest(found.flags) AS flag GROUP BY flag) f) AS flags,
        (SELECT COALESCE(json_agg(r.bbl ORDER BY r.ord), '[]')
@@ -81,7 +89,7 @@ const share = (part: number, whole: number): number => (whole > 0 ? (round(part 
 
 /** Risk analysis of a set of buildings (api-decisions: POST /portfolio/analyze). */
 export async function analyzePortfolio(pool: ReadPool, list: BblList): Promise<PortfolioAnalysis> {
-  const { rows } = await pool.query<AnalysisRow>(ANALYSIS_SQL, [list.valid]);
+  const { rows } = await pool.query<AnalysisRow>(ANALYSIS_SQL, [list.valid, UNCERTAIN_FLAGS]);
   const row = rows[0];
   const found = row.found;
   const units = Number(row.units);
@@ -98,6 +106,7 @@ export async function analyzePortfolio(pool: ReadPool, list: BblList): Promise<P
       GRADES.map((grade) => [grade, { count: gradeCounts[grade] ?? 0, share: share(gradeCounts[grade] ?? 0, found) }]),
     ) as PortfolioAnalysis['grade_distribution'],
     worst_buildings: row.worst,
+    uncertain_buildings: row.uncertain,
     risk_metrics: {
       mean: round(row.mean, 1),
       median: round(row.median, 1),

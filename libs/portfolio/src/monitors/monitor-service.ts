@@ -49,6 +49,7 @@ export class MonitorService {
       name,
       webhookUrl: check.target.url.toString(),
       grades,
+      includeUncertain: body.include_uncertain ?? false,
       bbls,
     });
     return { monitor, bbls: [...bbls].sort(), secret };

@@ -13,6 +13,7 @@ export function monitorView(monitor: MonitorRecord, base: string): MonitorDto {
     name: monitor.name,
     webhook_url: monitor.webhookUrl,
     grades: monitor.grades,
+    include_uncertain: monitor.includeUncertain,
     bbl_count: monitor.bblCount,
     status: monitor.status,
     disabled_reason: monitor.disabledReason,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { GRADES } from '@bhis/domain';
 import { MAX_WEBHOOK_URL_LENGTH } from '@bhis/webhooks';
 import { PORTFOLIO_BBL_LIMIT } from '../bbl-list';
@@ -39,6 +39,15 @@ export class CreateMonitorDto {
   @ArrayMinSize(1)
   @IsIn(GRADES, { each: true, message: 'each value in grades must be one of A, B, C, D, F' })
   grades?: string[];
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Also notify of buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D). Grade changes caused only by a stale source are never sent.',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'include_uncertain must be a boolean' })
+  include_uncertain?: boolean;
 }
 
 export class ListQueryDto {
@@ -61,6 +70,7 @@ export class MonitorDto {
   @ApiProperty() name!: string;
   @ApiProperty() webhook_url!: string;
   @ApiProperty({ type: [String], nullable: true, enum: GRADES, description: 'null: any grade change.' }) grades!: string[] | null;
+  @ApiProperty({ description: 'Also notified of buildings the model cannot know (public-housing, units-unknown).' }) include_uncertain!: boolean;
   @ApiProperty() bbl_count!: number;
   @ApiProperty({ enum: ['active', 'disabled'] }) status!: string;
   @ApiProperty({ type: String, nullable: true }) disabled_reason!: string | null;

@@ -23,7 +23,7 @@ export class ScoresDto {
   @ApiProperty({ minimum: 0, maximum: 100, example: 29 }) health_score!: number;
   @ApiProperty({ enum: GRADES, example: 'D' }) grade!: string;
   @ApiProperty({ example: 'Poor' }) label!: string;
-  @ApiProperty({ example: 'distress_v10_2' }) scorer_id!: string;
+  @ApiProperty({ example: 'distress_v11_0' }) scorer_id!: string;
   @ApiProperty({ example: 'large_prewar' }) peer_group!: string;
   @ApiProperty({ example: 'good' }) data_quality!: string;
   @ApiProperty({ type: ComponentsDto }) components!: ComponentsDto;
@@ -43,7 +43,13 @@ export class CountsDto {
 export class ConfidenceDimensionsDto {
   @ApiProperty({ example: 0.9 }) coverage!: number;
   @ApiProperty({ example: 0.8 }) freshness!: number;
-  @ApiProperty({ example: 0.7 }) corroboration!: number;
+  @ApiProperty({ example: 0.7, description: 'Reported, not weighed in the score.' }) corroboration!: number;
+  @ApiProperty({ example: 0.8, description: 'How tightly the confirmed records pin the total down (see interval).' }) precision!: number;
+}
+
+export class ScoreIntervalDto {
+  @ApiProperty({ example: 38 }) low!: number;
+  @ApiProperty({ example: 47 }) high!: number;
 }
 
 export class ConfidenceDto {
@@ -51,6 +57,18 @@ export class ConfidenceDto {
   @ApiProperty({ example: 'high' }) tier!: string;
   @ApiProperty({ type: [String] }) flags!: string[];
   @ApiProperty({ type: ConfidenceDimensionsDto }) dimensions!: ConfidenceDimensionsDto;
+  @ApiProperty({
+    type: ScoreIntervalDto,
+    description: 'Range of total_score the records support: every count of confirmed records moved one Poisson standard deviation.',
+  })
+  interval!: ScoreIntervalDto;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Why the model cannot know this building (public housing, unreliable unit count; tier insufficient), else null.',
+  })
+  reason!: string | null;
   @ApiProperty({ example: 5 }) primary_sources!: number;
   @ApiProperty({ example: 4 }) active_families!: number;
 }
@@ -85,6 +103,33 @@ export class ExplanationDto {
   @ApiProperty({ type: [ScoreAdjustmentDto] }) adjustments!: ScoreAdjustmentDto[];
 }
 
+export class RuleCheckDto {
+  @ApiProperty({ description: 'Whether the building meets the published rule.' }) met!: boolean;
+  @ApiProperty({ example: 30, description: 'Residential units the rule was applied with.' }) units!: number;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    example: { open_bc_violations_5y: 100, emergency_repair_charges_5y: 3000 },
+    description: 'The measured figures of the rule.',
+  })
+  figures!: Record<string, number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    nullable: true,
+    example: { open_bc_violations_5y: 90, emergency_repair_charges_5y: 2500 },
+    description: "The rule's thresholds for this building's size (figures must reach all of them); null when the rule does not apply to its size.",
+  })
+  thresholds!: Record<string, number> | null;
+}
+
+export class PublishedRulesDto {
+  @ApiProperty({ type: RuleCheckDto, description: 'HPD Alternative Enforcement Program selection criteria (flag aep-criteria-met).' }) aep!: RuleCheckDto;
+  @ApiProperty({ type: RuleCheckDto, description: 'HPD Underlying Conditions Program criteria (flag ucp-criteria-met).' }) ucp!: RuleCheckDto;
+  @ApiProperty({ type: RuleCheckDto, description: 'Public Advocate Worst Landlord Watchlist level (flag watchlist-criteria-met).' })
+  watchlist!: RuleCheckDto;
+}
+
 /** The building object of interface spec 2.2. */
 export class BuildingDto {
   @ApiProperty({ example: '1000010001', pattern: '^[1-5][0-9]{9}$' }) bbl!: string;
@@ -104,6 +149,11 @@ export class BuildingDto {
   scores!: ScoresDto | null;
   @ApiProperty({ type: CountsDto, nullable: true, description: 'Null until the building has been scored.' }) counts!: CountsDto | null;
   @ApiProperty({ type: ConfidenceDto, nullable: true, description: 'Null until the building has been scored.' }) confidence!: ConfidenceDto | null;
+  @ApiPropertyOptional({
+    type: PublishedRulesDto,
+    description: 'The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored.',
+  })
+  published_rules?: PublishedRulesDto;
   @ApiPropertyOptional({ type: ExplanationDto, nullable: true, description: 'Only with `include=explanation`; null when not scored.' })
   explanation?: ExplanationDto | null;
 }

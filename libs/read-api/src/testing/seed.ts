@@ -48,7 +48,7 @@ export function buildingDocument(b: SeedBuilding, borough: BoroughCode, score: n
       flags: score >= 90 ? ['fdny-vacate-active'] : [],
     },
     counts: { hpd_violations_total: score, hpd_violations_open: Math.floor(score / 2), hpd_class_c_open: Math.floor(score / 10), dob_violations_total: 3, complaints_311: 7, permits: 1, total_events: score + 11 },
-    confidence: { score: 0.81, tier: 'high', flags: [], dimensions: { coverage: 0.9, freshness: 0.8, corroboration: 0.7 }, primary_sources: 5, active_families: 4 },
+    confidence: { score: 0.81, tier: 'high', flags: [], dimensions: { coverage: 0.9, freshness: 0.8, corroboration: 0.7, precision: 0.8 }, interval: { low: 38, high: 47 }, reason: null, primary_sources: 5, active_families: 4 },
   };
 }
 

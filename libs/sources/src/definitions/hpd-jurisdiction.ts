@@ -38,6 +38,7 @@ export const hpdJurisdiction = defineSource({
           legal_class_b: classB,
           stories: f.int('LegalStories'),
           lifecycle: f.text('LifeCycle'),
+          management_program: f.upper('ManagementProgram'),
           record_status: f.text('RecordStatus'),
           registration_id: registrationId ? registrationId : null,
           house_number: f.text('HouseNumber'),

@@ -91,7 +91,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                         },
                         "scorer_id": {
                           "examples": [
-                            "distress_v10_2"
+                            "distress_v11_0"
                           ],
                           "maxLength": 40,
                           "type": "string"
@@ -3228,6 +3228,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               }
             ]
           },
+          "published_rules": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/PublishedRulesDto"
+              }
+            ],
+            "description": "The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored."
+          },
           "explanation": {
             "description": "Only with `include=explanation`; null when not scored.",
             "oneOf": [
@@ -3535,8 +3543,16 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "number"
           },
           "corroboration": {
+            "description": "Reported, not weighed in the score.",
             "examples": [
               0.7
+            ],
+            "type": "number"
+          },
+          "precision": {
+            "description": "How tightly the confirmed records pin the total down (see interval).",
+            "examples": [
+              0.8
             ],
             "type": "number"
           }
@@ -3544,7 +3560,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         "required": [
           "coverage",
           "freshness",
-          "corroboration"
+          "corroboration",
+          "precision"
         ],
         "type": "object"
       },
@@ -3572,6 +3589,24 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "dimensions": {
             "$ref": "#/components/schemas/ConfidenceDimensionsDto"
           },
+          "interval": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/ScoreIntervalDto"
+              }
+            ],
+            "description": "Range of total_score the records support: every count of confirmed records moved one Poisson standard deviation."
+          },
+          "reason": {
+            "description": "Why the model cannot know this building (public housing, unreliable unit count; tier insufficient), else null.",
+            "examples": [
+              null
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "primary_sources": {
             "examples": [
               5
@@ -3590,6 +3625,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "tier",
           "flags",
           "dimensions",
+          "interval",
+          "reason",
           "primary_sources",
           "active_families"
         ],
@@ -3681,6 +3718,11 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "type": "string"
             },
             "type": "array"
+          },
+          "include_uncertain": {
+            "default": false,
+            "description": "Also notify of buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D). Grade changes caused only by a stale source are never sent.",
+            "type": "boolean"
           }
         },
         "required": [
@@ -4450,6 +4492,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "null"
             ]
           },
+          "include_uncertain": {
+            "description": "Also notified of buildings the model cannot know (public-housing, units-unknown).",
+            "type": "boolean"
+          },
           "bbl_count": {
             "type": "number"
           },
@@ -4500,6 +4546,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "name",
           "webhook_url",
           "grades",
+          "include_uncertain",
           "bbl_count",
           "status",
           "disabled_reason",
@@ -4539,6 +4586,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "array",
               "null"
             ]
+          },
+          "include_uncertain": {
+            "description": "Also notified of buildings the model cannot know (public-housing, units-unknown).",
+            "type": "boolean"
           },
           "bbl_count": {
             "type": "number"
@@ -4584,6 +4635,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "name",
           "webhook_url",
           "grades",
+          "include_uncertain",
           "bbl_count",
           "status",
           "disabled_reason",
@@ -4659,7 +4711,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "description": "Counts and shares per grade A-F."
           },
           "worst_buildings": {
-            "description": "Top 25 by total_score.",
+            "description": "Top 25 by total_score, buildings the model cannot know excepted.",
+            "items": {
+              "$ref": "#/components/schemas/WorstBuildingDto"
+            },
+            "type": "array"
+          },
+          "uncertain_buildings": {
+            "description": "Buildings the model cannot know (flags public-housing, units-unknown: lowest confidence, grade held between B and D), top 25 by total_score, listed apart from worst_buildings.",
             "items": {
               "$ref": "#/components/schemas/WorstBuildingDto"
             },
@@ -4696,10 +4755,45 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "summary",
           "grade_distribution",
           "worst_buildings",
+          "uncertain_buildings",
           "risk_metrics",
           "component_means",
           "flag_summary",
           "not_found"
+        ],
+        "type": "object"
+      },
+      "PublishedRulesDto": {
+        "properties": {
+          "aep": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/RuleCheckDto"
+              }
+            ],
+            "description": "HPD Alternative Enforcement Program selection criteria (flag aep-criteria-met)."
+          },
+          "ucp": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/RuleCheckDto"
+              }
+            ],
+            "description": "HPD Underlying Conditions Program criteria (flag ucp-criteria-met)."
+          },
+          "watchlist": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/RuleCheckDto"
+              }
+            ],
+            "description": "Public Advocate Worst Landlord Watchlist level (flag watchlist-criteria-met)."
+          }
+        },
+        "required": [
+          "aep",
+          "ucp",
+          "watchlist"
         ],
         "type": "object"
       },
@@ -4781,6 +4875,57 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
+      "RuleCheckDto": {
+        "properties": {
+          "met": {
+            "description": "Whether the building meets the published rule.",
+            "type": "boolean"
+          },
+          "units": {
+            "description": "Residential units the rule was applied with.",
+            "examples": [
+              30
+            ],
+            "type": "number"
+          },
+          "figures": {
+            "additionalProperties": {
+              "type": "number"
+            },
+            "description": "The measured figures of the rule.",
+            "examples": [
+              {
+                "open_bc_violations_5y": 100,
+                "emergency_repair_charges_5y": 3000
+              }
+            ],
+            "type": "object"
+          },
+          "thresholds": {
+            "additionalProperties": {
+              "type": "number"
+            },
+            "description": "The rule's thresholds for this building's size (figures must reach all of them); null when the rule does not apply to its size.",
+            "examples": [
+              {
+                "open_bc_violations_5y": 90,
+                "emergency_repair_charges_5y": 2500
+              }
+            ],
+            "type": [
+              "object",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "met",
+          "units",
+          "figures",
+          "thresholds"
+        ],
+        "type": "object"
+      },
       "ScoreAdjustmentDto": {
         "properties": {
           "rule": {
@@ -4801,6 +4946,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "description",
           "from",
           "to"
+        ],
+        "type": "object"
+      },
+      "ScoreIntervalDto": {
+        "properties": {
+          "low": {
+            "examples": [
+              38
+            ],
+            "type": "number"
+          },
+          "high": {
+            "examples": [
+              47
+            ],
+            "type": "number"
+          }
+        },
+        "required": [
+          "low",
+          "high"
         ],
         "type": "object"
       },
@@ -4844,7 +5010,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v10_2"
+              "distress_v11_0"
             ],
             "type": "string"
           },
@@ -5199,7 +5365,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v10_2"
+              "distress_v11_0"
             ],
             "type": "string"
           },

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { createTestDatabase, TestDatabase } from '@bhis/testing';
+import { areaComplaintPropensity } from './feature-queries';
+import { runScoring } from './scoring-run';
+
+const AS_OF = '2026-11-01';
+
+async function seedBuilding(pool: Pool, bbl: string, zipcode: string, extra: { program?: string; owner?: string; units?: number } = {}) {
+  const units = extra.units ?? 30;
+  await pool.query(
+    `INSERT INTO buildings (bbl, borough, block, lot, address, city, zipcode, residential_units, total_units, year_built,
+                            building_class, num_buildings, in_hpd_jurisdiction, hpd_legal_units, registration_end_date, owner_name,
+                            management_program)
+     VALUES ($1, 2, $2, $3, $4, 'BRONX', $5, $6, $6, 1925, 'C4', 1, true, $6, '2027-09-01', $7, $8)`,
+    [bbl, Number(bbl.slice(1, 6)), Number(bbl.slice(6)), `${bbl.slice(6)} TEST AVENUE`, zipcode, units, extra.owner ?? 'OWNER LLC', extra.program ?? 'PVT'],
+  );
+}
+
+async function seedEvents(pool: Pool, bbl: string, n: number, e: { type: string; source: string; category: string; severity: string; status: string; on: string }) {
+  for (let i = 0; i < n; i++) {
+    await pool.query(
+      `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, attributes, row_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '{}', 'x')`,
+      [bbl, e.source, `${bbl}-${e.type}-${i}-${randomUUID().slice(0, 6)}`, e.type, e.category, e.severity, e.status, e.on],
+    );
+  }
+}
+
+const complaint = { type: 'complaint_311', source: 'nyc311', category: 'heat_hot_water', severity: 'medium', status: 'closed', on: '2026-05-01' };
+const violation = { type: 'hpd_violation', source: 'hpd_violations', category: 'habitability', severity: 'high', status: 'closed', on: '2026-05-01' };
+
+describe('known limits in scoring runs (real Postgres)', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 4 });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  it('weighs complaints from an under-reporting area more, not less (fewer complaints per recorded condition)', async () => {
+    // 10451: distressed and under-reporting: many complaints per unit, but few per condition found
+    await seedBuilding(pool, '2000200001', '10451');
+    await seedEvents(pool, '2000200001', 300, violation);
+    await seedEvents(pool, '2000200001', 60, complaint);
+    // 10021: few conditions, and tenants report each one many times over
+    await seedBuilding(pool, '2000200002', '10021');
+    await seedEvents(pool, '2000200002', 10, violation);
+    await seedEvents(pool, '2000200002', 30, complaint);
+
+    const propensity = await areaComplaintPropensity(pool, AS_OF);
+    expect(propensity.get('10451')).toBeLessThan(1);
+    expect(propensity.get('10021')).toBeGreaterThan(1);
+  });
+
+  it('flags public housing, keeps it out of the peer statistics and marks its grade changes quiet', async () => {
+    await seedBuilding(pool, '2000300001', '10454', { program: 'NYCHA', owner: 'NEW YORK CITY HOUSING AUTHORITY', units: 400 });
+    await seedEvents(pool, '2000300001', 4, { ...complaint, on: '2026-10-01' });
+    const first = await runScoring(pool, { runId: randomUUID(), kind: 'full', asOf: AS_OF, writeCurrent: true });
+    expect(first.failed).toBe(0);
+    const { rows } = await pool.query<{ grade: string; flags: string[]; confidence: { tier: string; reason: string | null } }>(
+      `SELECT grade, flags, confidence FROM building_scores WHERE bbl = '2000300001'`,
+    );
+    expect(rows[0].flags).toContain('public-housing');
+    expect(rows[0].grade).not.toBe('A');
+    expect(rows[0].confidence.tier).toBe('insufficient');
+    expect(rows[0].confidence.reason).toMatch(/public housing/i);
+
+    // a grade change of the public housing building is recorded with its quiet reason
+    await pool.query(`UPDATE building_scores SET grade = 'F', total_score = 90 WHERE bbl = '2000300001'`);
+    const runId = randomUUID();
+    await runScoring(pool, { runId, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    const crossing = await pool.query<{ quiet_reason: string | null }>(`SELECT quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = '2000300001'`, [runId]);
+    expect(crossing.rows[0].quiet_reason).toBe('public-housing');
+  });
+
+  it('marks a grade change with a stale source and no new record as caused by staleness', async () => {
+    await pool.query(`INSERT INTO sources (key, name, agency, cadence, last_refreshed_at, latest_record_date, status)
+                      VALUES ('hpd_violations', 'HPD violations', 'HPD', 'daily', '2026-09-01', '2026-08-31', 'ok')
+                      ON CONFLICT (key) DO UPDATE SET last_refreshed_at = EXCLUDED.last_refreshed_at, latest_record_date = EXCLUDED.latest_record_date`);
+    const bbl = '2000200001';
+    await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = $1 WHERE bbl = $2`, [AS_OF, bbl]);
+    const quiet = randomUUID();
+    await runScoring(pool, { runId: quiet, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    const stale = await pool.query<{ quiet_reason: string | null }>(`SELECT quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = $2`, [quiet, bbl]);
+    expect(stale.rows[0].quiet_reason).toBe('stale-source');
+
+    // a new record since the previous score makes the change real
+    await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = '2026-04-01' WHERE bbl = $1`, [bbl]);
+    const real = randomUUID();
+    await runScoring(pool, { runId: real, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    const fresh = await pool.query<{ quiet_reason: string | null }>(`SELECT quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = $2`, [real, bbl]);
+    expect(fresh.rows).toHaveLength(1);
+    expect(fresh.rows[0].quiet_reason).toBeNull();
+  });
+
+  it('marks the grade changes of a new scorer version as a change of method', async () => {
+    const bbl = '2000200001';
+    await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = '2026-04-01', scorer_id = 'distress_v10_2' WHERE bbl = $1`, [bbl]);
+    const runId = randomUUID();
+    await runScoring(pool, { runId, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    const { rows } = await pool.query<{ quiet_reason: string | null }>(`SELECT quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = $2`, [runId, bbl]);
+    expect(rows[0].quiet_reason).toBe('scorer-change');
+  });
+});
