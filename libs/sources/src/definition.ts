@@ -2,7 +2,7 @@ import { COMPONENT_KEYS, EVENT_TYPES, EventStatus, EventType, NormalizedEvent } 
 import { z } from 'zod';
 import { ClassificationKeys } from './classification';
 import { FACTS_KINDS, SourceFacts } from './facts';
-import { normalizeHeaderName } from './header';
+import { ambiguousColumns, partColumns } from './layout';
 import { RowFields } from './row-fields';
 import { DatasetUrls, socrataUrls } from './urls';
 
@@ -94,11 +94,14 @@ const partSchema = z
     fileNames: z.array(z.string().min(1)).min(1),
     /** The CSV header exactly as published, in order (padding spaces included). */
     header: z.array(z.string()).min(1),
-    /** Other headers accepted as they are (known releases), as complete lists. */
+    /**
+     * Older headers still in circulation, as complete lists. Names are matched normalised (headerKey);
+     * a name also in `header` reads as that column, `aliases` renames the others.
+     */
     headerVariants: z.array(z.array(z.string()).min(1)).default([]),
     /** Display column -> SODA field name, so one mapper reads CSV and JSON rows. */
     sodaFields: z.record(z.string(), z.string().regex(/^[a-z0-9_:@]+$/)).default({}),
-    /** Columns of this file renamed to the canonical column names the mapper reads. */
+    /** Published names (any declared header, matched normalised) renamed to the column the mapper reads. */
     aliases: z.record(z.string(), z.string()).default({}),
     dayFirstColumns: z.array(columnName).default([]),
     bbl: z.array(bblLocatorSchema),
@@ -107,9 +110,12 @@ const partSchema = z
     map: fn<RowMapper>('map'),
   })
   .superRefine((part, issue) => {
-    const names = part.header.map(normalizeHeaderName);
-    if (new Set(names).size !== names.length) issue.addIssue({ code: 'custom', message: `${part.part}: duplicate header names` });
-    const canonical = new Set(names.map((name) => part.aliases[name] ?? name));
+    [part.header, ...part.headerVariants].forEach((header, index) => {
+      const ambiguous = ambiguousColumns(part, header);
+      const which = index === 0 ? 'header' : `header variant ${index}`;
+      if (ambiguous.length > 0) issue.addIssue({ code: 'custom', message: `${part.part}: ${which} has columns that cannot be told apart: ${ambiguous.join('; ')}` });
+    });
+    const canonical = new Set(partColumns(part));
     const columns = [
       ...Object.keys(part.sodaFields),
       ...part.dayFirstColumns,
@@ -142,6 +148,7 @@ const sourceSchema = z
   });
 
 export type SourceDefinitionInput = z.input<typeof sourceSchema>;
+export type SourcePartInput = SourceDefinitionInput['parts'][number];
 type ParsedSource = z.output<typeof sourceSchema>;
 type ParsedPart = ParsedSource['parts'][number];
 

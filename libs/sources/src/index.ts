@@ -3,6 +3,7 @@ export * from './classification';
 export * from './definition';
 export * from './facts';
 export * from './header';
+export * from './layout';
 export * from './parse';
 export * from './registry';
 export * from './row-fields';
