@@ -7,6 +7,7 @@ import type { IngestInput } from '@bhis/queue';
 import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
 import { emptyCounts, IngestCounts } from './ingest-counts';
 import { LoadInput, LoadProgress, loadSource, SuspiciousDownloadError } from './load-source';
+import { checkSodaFields, fieldNameMap, recordRunMetadata, SodaFieldMismatchError } from './dataset-metadata';
 import { finishRun, markRunning, recordProgress } from './run-store';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
@@ -31,6 +32,7 @@ function isPermanent(error: unknown): boolean {
     error instanceof HeaderMismatchError ||
     error instanceof PermanentDownloadError ||
     error instanceof SuspiciousDownloadError ||
+    error instanceof SodaFieldMismatchError ||
     (error as { code?: string }).code === 'ENOENT'
   );
 }
@@ -144,14 +146,21 @@ export class IngestService {
     let newest = 0;
     let loadedAny = false;
     for (const part of parts) {
-      const updatedAt = await this.socrata.rowsUpdatedAt(part);
+      const meta = await this.socrata.metadata(part);
+      const updatedAt = meta.rowsUpdatedAt;
       newest = Math.max(newest, updatedAt ?? 0);
       if (updatedAt !== null && previous?.rows_updated_at && Number(previous.rows_updated_at) >= updatedAt) continue;
       loadedAny = true;
+      await recordRunMetadata(this.pool, options.runId, part.part, meta);
       const since = previous?.last_refreshed_at ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
-      const counts = since
-        ? await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since) }, options)
-        : await loadSource(this.pool, source, { kind: 'csv', ...(await this.socrata.csvExport(part)) }, { ...options, enforceMinimumRows: this.enforceMinimumRows });
+      let counts: IngestCounts;
+      if (since) {
+        checkSodaFields(source, part, meta);
+        counts = await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since), part: part.part }, options);
+      } else {
+        const csv = { kind: 'csv' as const, ...(await this.socrata.csvExport(part)), part: part.part, fieldNames: fieldNameMap(meta) };
+        counts = await loadSource(this.pool, source, csv, { ...options, enforceMinimumRows: this.enforceMinimumRows });
+      }
       total = addCounts(total, counts);
     }
     if (!loadedAny) return { status: 'skipped', reason: 'unchanged since the last refresh (rowsUpdatedAt)' };

@@ -9,9 +9,10 @@ import { loadResolver } from './resolver';
 import type { CopyWriter } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
 
+/** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
-  | { kind: 'csv'; stream: Readable; totalBytes: number | null }
-  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>> };
+  | { kind: 'csv'; stream: Readable; totalBytes: number | null; part?: string; fieldNames?: ReadonlyMap<string, string> | null }
+  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>>; part?: string };
 
 export interface LoadProgress {
   phase: 'parsing' | 'merging';
@@ -78,9 +79,9 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       },
     });
     input.stream.on('error', (error) => counter.destroy(error));
-    parse = parseSource(source, input.stream.pipe(counter), { resolver });
+    parse = parseSource(source, input.stream.pipe(counter), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
   } else {
-    parse = parseSodaRows(source, input.rows, { resolver });
+    parse = parseSodaRows(source, input.rows, { resolver, part: input.part });
   }
 
   const writers = new Map<StagingKind, CopyWriter>();

@@ -7,4 +7,5 @@ export * from './layout';
 export * from './parse';
 export * from './registry';
 export * from './row-fields';
+export * from './soda-rows';
 export * from './urls';

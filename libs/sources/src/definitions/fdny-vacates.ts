@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { attributes, compositeKey, emit, requireDate } from '../mapping';
+import { attributes, compositeKey, dateKeyText, emit, requireDate } from '../mapping';
 import { sodaFieldsFor } from './common';
 
 /**
@@ -48,7 +48,7 @@ export const fdnyVacates = defineSource({
         { kind: 'bbl_column', column: 'bbl' },
         { kind: 'bin', column: 'bin' },
       ],
-      recordKey: (f) => compositeKey(f.raw('bin') || f.raw('bbl'), f.raw('vac_date')),
+      recordKey: (f) => compositeKey(f.raw('bin') || f.raw('bbl'), dateKeyText(f.raw('vac_date'))),
       map: ({ f, event }) => {
         const vacated = requireDate(f, 'vac_date');
         if (!vacated.ok) return vacated.outcome;

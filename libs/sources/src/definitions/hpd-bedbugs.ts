@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { attributes, compositeKey, emit, requireDate } from '../mapping';
+import { attributes, compositeKey, dateKeyText, emit, requireDate } from '../mapping';
 import { sodaFieldsFor } from './common';
 
 /**
@@ -76,7 +76,7 @@ export const hpdBedbugs = defineSource({
         { kind: 'bin', column: 'bin' },
         { kind: 'registration', column: 'registration_id' },
       ],
-      recordKey: (f) => compositeKey(f.raw('building_id') || f.raw('bbl'), f.raw('filing_period_start_date') || f.raw('filing_date')),
+      recordKey: (f) => compositeKey(f.raw('building_id') || f.raw('bbl'), dateKeyText(f.raw('filing_period_start_date') || f.raw('filing_date'))),
       map: ({ f, event }) => {
         const filed = requireDate(f, 'filing_date', 'filing_period_start_date');
         if (!filed.ok) return filed.outcome;
