@@ -8,6 +8,8 @@ export interface IngestCounts {
   out_of_scope_reasons: Record<string, number>;
   quarantine_reasons: Record<string, number>;
   cast_failures: Record<string, number>;
+  /** Status words and the like that map to nothing yet (`Violation Status: CURED`): add them to the source's vocabulary. */
+  unmapped_values: Record<string, number>;
   events: {
     staged: number;
     inserted: number;
@@ -32,6 +34,7 @@ export function emptyCounts(): IngestCounts {
     out_of_scope_reasons: {},
     quarantine_reasons: {},
     cast_failures: {},
+    unmapped_values: {},
     events: { staged: 0, inserted: 0, updated: 0, unchanged: 0, status_changes: 0, collapsed_duplicates: 0, duplicates_311: 0 },
     facts: { inserted: 0, updated: 0 },
     bytes: 0,

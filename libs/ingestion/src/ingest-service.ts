@@ -51,6 +51,7 @@ function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
     out_of_scope_reasons: sum(total.out_of_scope_reasons, part.out_of_scope_reasons),
     quarantine_reasons: sum(total.quarantine_reasons, part.quarantine_reasons),
     cast_failures: sum(total.cast_failures, part.cast_failures),
+    unmapped_values: sum(total.unmapped_values ?? {}, part.unmapped_values ?? {}),
     events: sum(total.events, part.events) as IngestCounts['events'],
     facts: sum(total.facts, part.facts) as IngestCounts['facts'],
     bytes: total.bytes + part.bytes,

@@ -173,6 +173,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     counts.quarantined = parsed.quarantined;
     counts.quarantine_reasons = parsed.quarantinedByReason;
     counts.cast_failures = parsed.castFailures;
+    counts.unmapped_values = parsed.unmappedWords;
     counts.out_of_scope = parsed.notRelevant + notInUniverse;
     counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
     counts.loaded = parsed.ok - notInUniverse;

@@ -41,6 +41,8 @@ export interface ParseCounters {
   notRelevant: number;
   notRelevantByReason: Record<string, number>;
   castFailures: CastFailureCounts;
+  /** Values outside a column's known vocabulary, as `column: WORD` -> records. */
+  unmappedWords: Record<string, number>;
   events: number;
   facts: number;
 }
@@ -63,6 +65,7 @@ function emptyCounters(source: string): ParseCounters {
     notRelevant: 0,
     notRelevantByReason: {},
     castFailures: {},
+    unmappedWords: {},
     events: 0,
     facts: 0,
   };
@@ -161,6 +164,7 @@ function runtime(source: SourceDefinition, layout: FileLayout, options: ParseOpt
     fieldOptions: {
       dayFirstColumns: new Set(part.dayFirstColumns),
       dateBounds: { minYear: DEFAULT_MIN_YEAR, maxYear: year + DEFAULT_FUTURE_YEARS },
+      unmappedWords: counters.unmappedWords,
     },
   };
 }
