@@ -20,6 +20,8 @@ export interface IngestCounts {
     duplicates_311: number;
   };
   facts: { inserted: number; updated: number };
+  /** Records of a whole-replace source that the export no longer carries, closed by this run. */
+  vanished: number;
   bytes: number;
   part: string | null;
   latest_record_date: string | null;
@@ -37,6 +39,7 @@ export function emptyCounts(): IngestCounts {
     unmapped_values: {},
     events: { staged: 0, inserted: 0, updated: 0, unchanged: 0, status_changes: 0, collapsed_duplicates: 0, duplicates_311: 0 },
     facts: { inserted: 0, updated: 0 },
+    vanished: 0,
     bytes: 0,
     part: null,
     latest_record_date: null,

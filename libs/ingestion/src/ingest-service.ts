@@ -54,6 +54,7 @@ function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
     unmapped_values: sum(total.unmapped_values ?? {}, part.unmapped_values ?? {}),
     events: sum(total.events, part.events) as IngestCounts['events'],
     facts: sum(total.facts, part.facts) as IngestCounts['facts'],
+    vanished: (total.vanished ?? 0) + (part.vanished ?? 0),
     bytes: total.bytes + part.bytes,
     part: [total.part, part.part].filter(Boolean).join('+') || null,
     latest_record_date: [total.latest_record_date, part.latest_record_date].filter(Boolean).sort().pop() ?? null,
@@ -133,7 +134,8 @@ export class IngestService {
   /**
    * Downloads every Open Data part of a source. Unchanged data sets (same rowsUpdatedAt) are skipped;
    * a source loaded before is pulled incrementally (SODA rows updated since the last refresh),
-   * otherwise the whole CSV export is loaded.
+   * otherwise the whole CSV export is loaded. Sets the city replaces whole are always read whole, and
+   * their records missing from the export are closed as vanished.
    */
   private async download(source: SourceDefinition, options: { runId: string; observedOn: string; onProgress: (p: LoadProgress) => void }): Promise<RunResult> {
     const state = await this.pool.query<{ rows_updated_at: string | null; last_refreshed_at: Date | null }>(
@@ -153,14 +155,15 @@ export class IngestService {
       if (updatedAt !== null && previous?.rows_updated_at && Number(previous.rows_updated_at) >= updatedAt) continue;
       loadedAny = true;
       await recordRunMetadata(this.pool, options.runId, part.part, meta);
-      const since = previous?.last_refreshed_at ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
+      const wholeReplace = source.refresh === 'whole_replace';
+      const since = previous?.last_refreshed_at && !wholeReplace ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
       let counts: IngestCounts;
       if (since) {
         checkSodaFields(source, part, meta);
         counts = await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since), part: part.part }, options);
       } else {
         const csv = { kind: 'csv' as const, ...(await this.socrata.csvExport(part)), part: part.part, fieldNames: fieldNameMap(meta) };
-        counts = await loadSource(this.pool, source, csv, { ...options, enforceMinimumRows: this.enforceMinimumRows });
+        counts = await loadSource(this.pool, source, csv, { ...options, enforceMinimumRows: this.enforceMinimumRows, closeVanished: wholeReplace });
       }
       total = addCounts(total, counts);
     }

@@ -5,6 +5,7 @@ import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, ty
 import { emptyCounts, IngestCounts } from './ingest-counts';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
 import { mergeEvents } from './merge-events';
+import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
 import type { CopyWriter } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
@@ -27,6 +28,8 @@ export interface LoadOptions {
   observedOn: string;
   /** Fail a run with fewer records than the source's minimum (a truncated download). */
   enforceMinimumRows?: boolean;
+  /** The input is the whole data set: close the source's records it no longer carries (merge-vanished.ts). */
+  closeVanished?: boolean;
   onProgress?: (progress: LoadProgress) => void;
 }
 
@@ -160,6 +163,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       };
       counts.latest_record_date = merged.latestRecordDate;
     }
+    if (options.closeVanished) counts.vanished = await closeVanished(client, source, { events: writers.get('events')?.table, pluto: writers.get('pluto')?.table }, options.observedOn);
     const rejected = writers.get('rejected');
     if (rejected) {
       await client.query(

@@ -9,6 +9,14 @@ import { DatasetUrls, socrataUrls } from './urls';
 export const CADENCES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly', 'per_sale', 'rarely', 'static'] as const;
 export type Cadence = (typeof CADENCES)[number];
 
+/**
+ * How a refresh reads the data set. `incremental`: rows changed since the last refresh (SODA
+ * `:updated_at`), records never vanish. `whole_replace`: the city republishes the whole set, so every
+ * refresh reads the whole export and records missing from it are closed as vanished (merge-vanished.ts).
+ */
+export const REFRESH_MODES = ['incremental', 'whole_replace'] as const;
+export type RefreshMode = (typeof REFRESH_MODES)[number];
+
 /** Why a record was set aside (the loader writes these to rejected_rows). */
 export const QUARANTINE_REASONS = [
   'wrong_column_count',
@@ -133,6 +141,7 @@ const sourceSchema = z
     agency: z.string().min(1),
     description: z.string().min(1),
     cadence: z.enum(CADENCES),
+    refresh: z.enum(REFRESH_MODES).default('incremental'),
     components: z.array(z.enum(COMPONENT_KEYS)),
     produces: z.object({ events: z.array(z.enum(EVENT_TYPES)), facts: z.array(z.enum(FACTS_KINDS)) }),
     /** A full download with fewer rows than this is suspicious (truncated export). */

@@ -12,6 +12,7 @@ export const hpdAep = defineSource({
   agency: 'HPD',
   description: 'Buildings selected for AEP: start date, B/C violations at start, status, discharge date, round.',
   cadence: 'monthly',
+  refresh: 'whole_replace',
   components: ['legal_enforcement', 'deferred_maintenance'],
   produces: { events: ['aep_enrollment'], facts: [] },
   minimumRows: 3_000,

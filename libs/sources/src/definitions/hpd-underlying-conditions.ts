@@ -12,6 +12,7 @@ export const hpdUnderlyingConditions = defineSource({
   agency: 'HPD',
   description: 'Buildings ordered to correct underlying leak and mold conditions: order date, status.',
   cadence: 'monthly',
+  refresh: 'whole_replace',
   components: ['deferred_maintenance', 'legal_enforcement'],
   produces: { events: ['ucp_order'], facts: [] },
   minimumRows: 100,

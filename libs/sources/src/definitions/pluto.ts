@@ -18,6 +18,7 @@ export const pluto = defineSource({
   agency: 'DCP',
   description: 'One row per tax lot: address, units, year built, building class, owner, coordinates.',
   cadence: 'quarterly',
+  refresh: 'whole_replace',
   components: [],
   produces: { events: [], facts: ['pluto_building'] },
   minimumRows: 800_000,
