@@ -176,6 +176,20 @@ describe('current export formats', () => {
     expect(file.counters.ok).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['hpd_violations', 'hpd_violations.csv', ['RentImpairing'], {}],
+    ['dob_safety_violations', 'dob_safety_violations.csv', ['Latitude', 'Longitude', 'Community Board', 'Council District', 'BBL', 'Census Tract (2020)', 'Neighborhood Tabulation Area (NTA) (2020)'], { Postcode: 'Zip' }],
+  ] as const)('%s: the older layout without the columns added later loads the same records', async (source, name, drop, rename) => {
+    const text = readFileSync(sharedFixture(name), 'utf8');
+    const header = getSource(source).parts[0].header.filter((column) => !(drop as readonly string[]).includes(column));
+    const renamed = header.map((column) => (rename as Record<string, string>)[column] ?? column);
+    const older = await parseText(source, relayout(text, renamed, Object.fromEntries(header.map((column, i) => [renamed[i], column]))));
+    const current = await parseFile(getSource(source), sharedFixture(name), { resolver: mapResolver() });
+    expect(older.counters.variant).toBe('variant 1');
+    expect(older.records.map((record) => record.outcome.kind === 'ok' ? record.outcome.events.map((e) => e.source_record_id) : record.outcome.kind))
+      .toEqual(current.records.map((record) => record.outcome.kind === 'ok' ? record.outcome.events.map((e) => e.source_record_id) : record.outcome.kind));
+  });
+
   it('an unknown layout fails naming the missing and unexpected columns', async () => {
     const header = [...getSource('dohmh_rodents').parts[0].header.filter((name) => name !== 'LETTER_TYPE'), 'LETTER_KIND'];
     const run = parseSource(getSource('dohmh_rodents'), Readable.from([`${header.join(',')}\n`]));

@@ -7,6 +7,11 @@ const HEADER = headerOf(
   'BIN,Violation Issue Date,Violation Number,Violation Type,Violation Remarks,Violation Status,Device Number,Device Type,Cycle End Date,Borough,Block,Lot,House Number,Street,City,State,Postcode,Latitude,Longitude,Community Board,Council District,BBL,Census Tract (2020),Neighborhood Tabulation Area (NTA) (2020)',
 );
 
+/** Before 2024-05: no geography columns, `Zip` for the postcode. */
+const HEADER_2023 = headerOf(
+  'BIN,Violation Issue Date,Violation Number,Violation Type,Violation Remarks,Violation Status,Device Number,Device Type,Cycle End Date,Borough,Block,Lot,House Number,Street,City,State,Zip',
+);
+
 /** Every status word of the set, mapped explicitly (null: not a state of the violation). */
 const SAFETY_STATUS: Readonly<Record<string, EventStatus | null>> = {
   ACTIVE: 'open',
@@ -36,6 +41,8 @@ export const dobSafetyViolations = defineSource({
       datasetId: '855j-jady',
       fileNames: ['dob_safety_violations.csv'],
       header: HEADER,
+      headerVariants: [HEADER_2023],
+      aliases: { Zip: 'Postcode' },
       sodaFields: sodaFieldsFor(HEADER, {
         'Census Tract (2020)': 'census_tract',
         'Neighborhood Tabulation Area (NTA) (2020)': 'nta',

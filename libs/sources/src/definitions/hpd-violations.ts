@@ -6,6 +6,9 @@ const HEADER = headerOf(
   'ViolationID,BuildingID,RegistrationID,BoroID,Borough,HouseNumber,LowHouseNumber,HighHouseNumber,StreetName,StreetCode,Postcode,Apartment,Story,Block,Lot,Class,InspectionDate,ApprovedDate,OriginalCertifyByDate,OriginalCorrectByDate,NewCertifyByDate,NewCorrectByDate,CertifiedDate,OrderNumber,NOVID,NOVDescription,NOVIssuedDate,CurrentStatusID,CurrentStatus,CurrentStatusDate,NovType,ViolationStatus,RentImpairing,Latitude,Longitude,CommunityBoard,CouncilDistrict,CensusTract,BIN,BBL,NTA',
 );
 
+/** Before 2020-11: no RentImpairing. */
+const HEADER_2020 = HEADER.filter((name) => name !== 'RentImpairing');
+
 const SECTION = /(?:SECTION|SEC\.|§+)\s*(27-\d{4}(?:\.\d+)?)/i;
 
 /** The Housing Maintenance Code section a NOV cites first (`SECTION 27-2005 ADM CODE`, `§ 27-2017.3 HMC`). */
@@ -28,6 +31,7 @@ export const hpdViolations = defineSource({
       datasetId: 'wvxf-dwi5',
       fileNames: ['hpd_violations.csv'],
       header: HEADER,
+      headerVariants: [HEADER_2020],
       sodaFields: sodaFieldsFor(HEADER, { Borough: 'boro', Postcode: 'zip' }),
       bbl: [
         { kind: 'bbl_column', column: 'BBL' },
