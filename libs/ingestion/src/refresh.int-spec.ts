@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { csvToSodaRows, getSource } from '@bhis/sources';
+import { MIGRATIONS } from '@bhis/db';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { loadSource } from './load-source';
 import { createRun, syncSourceCatalog } from './run-store';
@@ -112,5 +113,22 @@ describe('refreshing stored records', () => {
     // it comes back: the record is as published again
     await load(file, '2026-11-22');
     expect(await row()).toMatchObject({ scoring_excluded: false, vanished_on: null });
+  });
+
+  it('stored rodent inspections keyed by the old ticket id take the key every layout now derives', async () => {
+    const source = getSource('dohmh_rodents');
+    const file = fixture('dohmh_rodent_inspections.csv');
+    await seedUniverseFor(pool, source, file);
+    await loadFile(pool, source, file);
+    // as stored before the export dropped its ticket id
+    await pool.query(
+      `UPDATE events SET source_record_id = attributes ->> 'job_ticket_id', attributes = attributes - 'job_ticket_id' WHERE source = 'dohmh_rodents'`,
+    );
+    const rekey = MIGRATIONS.find((migration) => migration.name === 'RodentInspectionKeys1763701500000') as new () => { up(q: unknown): Promise<void> };
+    await new rekey().up({ query: async (sql: string) => (await pool.query(sql)).rows });
+    const { rows } = await pool.query(`SELECT source_record_id, attributes ->> 'job_ticket_id' AS ticket FROM events WHERE source = 'dohmh_rodents' ORDER BY 1`);
+    expect(rows).toContainEqual({ source_record_id: 'PC8122655:1', ticket: '13661515' });
+    const again = await loadFile(pool, source, file);
+    expect(again.counts.events.inserted).toBe(0);
   });
 });
