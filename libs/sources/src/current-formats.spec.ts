@@ -190,6 +190,24 @@ describe('current export formats', () => {
       .toEqual(current.records.map((record) => record.outcome.kind === 'ok' ? record.outcome.events.map((e) => e.source_record_id) : record.outcome.kind));
   });
 
+  it('keeps the columns scoring and filters use, typed', async () => {
+    const violations = await parseFile(getSource('hpd_violations'), sharedFixture('hpd_violations.csv'));
+    const invalid = violations.events.find((event) => event.attributes['current_status'] === 'INVALID CERTIFICATION');
+    expect(invalid?.attributes).toMatchObject({ false_certification: true, certified_late: false, nov_type: 'Original' });
+    expect(typeof invalid?.attributes['current_status_id']).toBe('number');
+    expect(violations.events.some((event) => typeof event.attributes['rent_impairing'] === 'boolean')).toBe(true);
+    expect(violations.events.some((event) => /^\d{4}-\d{2}-\d{2}$/.test(String(event.attributes['original_certify_by_date'])))).toBe(true);
+
+    const omo = await parseFile(getSource('hpd_emergency_repairs'), sharedFixture('hpd_omo_charges.csv'));
+    expect(new Set(omo.events.map((event) => event.attributes['service_charge']))).toEqual(new Set([true, false]));
+
+    const facades = readFileSync(localFixture('dob_facades.csv'), 'utf8').replace(/\r/g, '').split('\n').filter(Boolean);
+    const withPrior = [`${facades[0]},sequence_no,prior_status`, ...facades.slice(1).map((line) => `${line},2,swarmp`)].join('\n');
+    const file = await parseText('dob_facades', `${withPrior}\n`);
+    expect(file.counters.variant).toBe('variant 1');
+    expect(file.events[0].attributes).toMatchObject({ sequence_no: 2, prior_status: 'SWARMP' });
+  });
+
   it('an unknown layout fails naming the missing and unexpected columns', async () => {
     const header = [...getSource('dohmh_rodents').parts[0].header.filter((name) => name !== 'LETTER_TYPE'), 'LETTER_KIND'];
     const run = parseSource(getSource('dohmh_rodents'), Readable.from([`${header.join(',')}\n`]));

@@ -47,6 +47,7 @@ export const hpdViolations = defineSource({
         const novDescription = f.text('NOVDescription');
         const section = hmcSection(novDescription);
         const status = statusFromWord(f.text('ViolationStatus'));
+        const currentStatus = f.upper('CurrentStatus');
         return emit([
           event({
             event_type: 'hpd_violation',
@@ -69,6 +70,13 @@ export const hpdViolations = defineSource({
               nov_type: f.text('NovType'),
               nov_issued_date: f.date('NOVIssuedDate'),
               current_status: f.text('CurrentStatus'),
+              current_status_id: f.int('CurrentStatusID'),
+              // the owner certified a correction HPD found false or invalid, or certified after the deadline
+              false_certification: currentStatus ? /(FALSE|INVALID) CERTIF/.test(currentStatus) : null,
+              certified_late: currentStatus ? /LATE/.test(currentStatus) && /CERTIF/.test(currentStatus) : null,
+              original_certify_by_date: f.date('OriginalCertifyByDate'),
+              new_certify_by_date: f.date('NewCertifyByDate'),
+              new_correct_by_date: f.date('NewCorrectByDate'),
               current_status_date: f.date('CurrentStatusDate'),
               apartment: f.text('Apartment'),
               story: f.text('Story'),
