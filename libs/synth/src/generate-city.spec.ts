@@ -54,7 +54,8 @@ describe('generateCity', () => {
       const fixture = join(FIXTURES, file);
       let expected: string = HEADERS[source];
       try {
-        expected = firstLine(fixture);
+        // 311 and rodent inspections are written in their 2026 layouts, newer than the fixtures
+        if (!['nyc311', 'dohmh_rodents'].includes(source)) expected = firstLine(fixture);
       } catch {
         // the three sets without a fixture: the documented field list
       }
