@@ -208,6 +208,29 @@ describe('current export formats', () => {
     expect(file.events[0].attributes).toMatchObject({ sequence_no: 2, prior_status: 'SWARMP' });
   });
 
+  it('through the metadata: a renamed display name loads, a contradiction fails', async () => {
+    const part = getSource('hpd_litigations').parts[0];
+    const text = readFileSync(localFixture('current/hpd_litigations.csv'), 'utf8');
+    const header = text.split('\n')[0].split(',');
+    const fieldNames = new Map(header.map((name) => [name === 'CaseType' ? 'Case Type' : name, part.sodaFields[name.trim()]]));
+    const renamed = text.replace(/^LitigationID,(.*?)CaseType,/, 'LitigationID,$1Case Type,');
+    const parse = async (input: string, names: Map<string, string>) => {
+      const run = parseSource(getSource('hpd_litigations'), Readable.from([input]), { fieldNames: names });
+      const events = [];
+      for await (const record of run) if (record.outcome.kind === 'ok') events.push(...record.outcome.events);
+      return { run, events };
+    };
+    const viaMetadata = await parse(renamed, fieldNames);
+    const declared = await parseFile(getSource('hpd_litigations'), localFixture('current/hpd_litigations.csv'));
+    expect(viaMetadata.run.counters.variant).toBe('metadata');
+    expect(viaMetadata.events).toEqual(declared.events);
+    await expect(parse(renamed, new Map())).rejects.toBeInstanceOf(HeaderMismatchError);
+
+    const contradicting = new Map(header.map((name) => [name, part.sodaFields[name.trim()]]));
+    contradicting.set('CaseType', part.sodaFields['CaseStatus']);
+    await expect(parse(text, contradicting)).rejects.toThrow(/metadata contradicts: CaseType/);
+  });
+
   it('an unknown layout fails naming the missing and unexpected columns', async () => {
     const header = [...getSource('dohmh_rodents').parts[0].header.filter((name) => name !== 'LETTER_TYPE'), 'LETTER_KIND'];
     const run = parseSource(getSource('dohmh_rodents'), Readable.from([`${header.join(',')}\n`]));

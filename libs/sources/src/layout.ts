@@ -138,9 +138,8 @@ function checkAgainstMetadata(source: SourceDefinition, layout: FileLayout, head
       conflicts.push(`${normalizeHeaderName(name)} (metadata field ${field} -> ${viaMetadata}, declared -> ${declared})`);
     }
   });
-  if (conflicts.length > 0) {
-    throw new Error(`${source.key} (${layout.part.part}): the data set's metadata contradicts the declared header: ${conflicts.join('; ')}`);
-  }
+  // the declaration or the metadata is wrong: nothing is loaded (a permanent failure, like any drift)
+  if (conflicts.length > 0) throw new HeaderMismatchError(source.key, layout.part.part, [], conflicts.map((c) => `metadata contradicts: ${c}`));
 }
 
 export interface LayoutOptions {
