@@ -24,6 +24,8 @@ export interface IngestCounts {
   vanished: number;
   bytes: number;
   part: string | null;
+  /** The layout the file carried (`current`, `variant N`, `metadata`, `soda`), per part. */
+  layout: string | null;
   latest_record_date: string | null;
 }
 
@@ -42,6 +44,7 @@ export function emptyCounts(): IngestCounts {
     vanished: 0,
     bytes: 0,
     part: null,
+    layout: null,
     latest_record_date: null,
   };
 }

@@ -57,6 +57,7 @@ function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
     vanished: (total.vanished ?? 0) + (part.vanished ?? 0),
     bytes: total.bytes + part.bytes,
     part: [total.part, part.part].filter(Boolean).join('+') || null,
+    layout: [total.layout, part.layout].filter(Boolean).join('+') || null,
     latest_record_date: [total.latest_record_date, part.latest_record_date].filter(Boolean).sort().pop() ?? null,
   };
 }

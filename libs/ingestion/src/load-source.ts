@@ -183,6 +183,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     counts.loaded = parsed.ok - notInUniverse;
     counts.bytes = bytes;
     counts.part = parsed.part;
+    counts.layout = parsed.variant;
     await client.query(
       `UPDATE sources SET last_refreshed_at = now(), status = 'ok', last_run_id = $2,
               latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4

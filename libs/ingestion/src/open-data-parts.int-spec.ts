@@ -93,6 +93,7 @@ describe('Open Data downloads: every part through the CSV and the SODA path, met
     const first = await download('hpd_litigations');
     expect(first.result.status).toBe('succeeded');
     expect(first.run?.counts.quarantined).toBe(0);
+    expect(first.run?.counts.layout).toBe('metadata');
     const stored = await pool.query(`SELECT dataset_metadata FROM ingest_runs WHERE id = $1`, [first.runId]);
     expect(stored.rows[0].dataset_metadata.main.columns).toContainEqual({ name: 'Case Type (formerly CaseType)', fieldName: part.sodaFields['CaseType'] });
     const typed = await pool.query(`SELECT count(*)::int AS n FROM events WHERE source = 'hpd_litigations' AND attributes ? 'case_type'`);

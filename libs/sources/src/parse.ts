@@ -86,11 +86,6 @@ function count(counters: ParseCounters, outcome: RecordOutcome): void {
   }
 }
 
-/** Picks the part whose header (or a known variant) matches; otherwise fails naming the drift. */
-export function selectPart(source: SourceDefinition, header: readonly string[], forced?: string): SourcePart {
-  return selectLayout(source, header, { part: forced }).part;
-}
-
 type Located = { bbl: string | null } | { outcome: RecordOutcome };
 
 function locateBbl(locators: readonly BblLocator[], f: RowFields, resolver: BblResolver | undefined): Located {
