@@ -109,4 +109,28 @@ describe('Open Data downloads: every part through the CSV and the SODA path, met
     expect((await getRun(pool, runId))?.error).toMatch(/no field \[casestatus\]/);
     expect(openData.requests.slice(before).some((r) => r.url.startsWith('/resource/'))).toBe(false);
   });
+
+  it('a whole-replace set is read whole on every refresh, and what its export no longer carries is closed', async () => {
+    const source = getSource('hpd_aep');
+    const part = source.parts[0];
+    const file = fixture('hpd_aep.csv');
+    await seedUniverseFor(pool, source, file);
+    openData.datasets.set(part.datasetId as string, { rowsUpdatedAt: 1_700_000_000, csvFile: file, columns: [], sodaRows: [] });
+    const first = await download('hpd_aep');
+    expect(first.run?.counts.vanished).toBe(0);
+    const lines = readFileSync(file, 'utf8').replace(/\r/g, '').split('\n').filter(Boolean);
+    const shorter = path.join(tmp, 'hpd_aep.csv');
+    writeFileSync(shorter, `${lines.slice(0, -1).join('\n')}\n`);
+    const dataset = openData.datasets.get(part.datasetId as string) as { rowsUpdatedAt: number; csvFile: string };
+    dataset.rowsUpdatedAt += 60;
+    dataset.csvFile = shorter;
+    const before = openData.requests.length;
+    const second = await download('hpd_aep');
+    const urls = openData.requests.slice(before).map((r) => r.url);
+    expect(urls.some((url) => url.startsWith(`/api/views/${part.datasetId}/rows.csv`))).toBe(true);
+    expect(urls.some((url) => url.startsWith('/resource/'))).toBe(false);
+    expect(second.run?.counts.vanished).toBeGreaterThan(0);
+    const closed = await pool.query(`SELECT count(*)::int AS n FROM events WHERE source = 'hpd_aep' AND attributes ->> 'vanished_on' = '2026-11-21'`);
+    expect(closed.rows[0].n).toBe(second.run?.counts.vanished);
+  });
 });
