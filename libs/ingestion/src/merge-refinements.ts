@@ -20,6 +20,15 @@ const storedRecord = `e.bbl = m.bbl AND e.source = m.source AND e.source_record_
  *    replaces a stored filing with an earlier one.
  */
 export async function refineMerged(client: PoolClient, staging: string): Promise<void> {
+  // a run loads one source: look at one row instead of scanning for rules that cannot apply
+  const first = await client.query<{ source: string }>(`SELECT source FROM merged LIMIT 1`);
+  if (first.rows.length === 0) return;
+  const { source } = first.rows[0];
+  if (source === 'hpd_complaints') await mergeStoredProblems(client);
+  if (LATEST_FILING_WINS.includes(source)) await keepLatestFilings(client, staging);
+}
+
+async function mergeStoredProblems(client: PoolClient): Promise<void> {
   await client.query(`
     UPDATE merged m SET attributes = m.attributes || jsonb_build_object(
       'problems', (
@@ -36,7 +45,9 @@ export async function refineMerged(client: PoolClient, staging: string): Promise
           SELECT k FROM events e, jsonb_array_elements(${arrayOf(`e.attributes -> 'unique_keys_311'`)}) k WHERE ${storedRecord}
         ) z))
      WHERE m.event_type = 'hpd_complaint'`);
+}
 
+async function keepLatestFilings(client: PoolClient, staging: string): Promise<void> {
   await client.query(
     `UPDATE merged m SET category = s.category, severity = s.severity, status = s.status, occurred_on = s.occurred_on,
             closed_on = s.closed_on, description = s.description, attributes = s.attributes, scoring_excluded = s.scoring_excluded
