@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { getSource } from '@bhis/sources';
@@ -8,57 +5,18 @@ import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
+import { FakeDataset, FakeOpenData } from './testing/fake-open-data';
 import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 
 const DATASET = getSource('hpd_litigations').parts[0].datasetId as string;
 const FIXTURE = path.join(SHARED_FIXTURES, 'hpd_litigations.csv');
 
-/** NYC Open Data as seen by the client: metadata, the CSV export and SODA pages, from fixture files. */
-class FakeOpenData {
-  rowsUpdatedAt = 1_700_000_000;
-  failNext = 0;
-  sodaRows: Record<string, unknown>[] = [];
-  readonly requests: { url: string; token: string | undefined }[] = [];
-  private server: Server | undefined;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server?.close(() => resolve()));
-  }
-
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? '/', this.url);
-    this.requests.push({ url: `${url.pathname}${url.search}`, token: req.headers['x-app-token'] as string | undefined });
-    if (this.failNext > 0) {
-      this.failNext--;
-      res.writeHead(503).end('busy');
-      return;
-    }
-    if (url.pathname === `/api/views/${DATASET}.json`) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: DATASET, rowsUpdatedAt: this.rowsUpdatedAt }));
-    } else if (url.pathname === `/api/views/${DATASET}/rows.csv`) {
-      const body = readFileSync(FIXTURE);
-      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': body.length }).end(body);
-    } else if (url.pathname === `/resource/${DATASET}.json`) {
-      const offset = Number(url.searchParams.get('$offset') ?? 0);
-      const limit = Number(url.searchParams.get('$limit') ?? 1000);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.sodaRows.slice(offset, offset + limit)));
-    } else {
-      res.writeHead(404).end();
-    }
-  }
-}
-
 describe('downloading a source from (a local stand-in for) NYC Open Data', () => {
   let db: TestDatabase;
   let pool: Pool;
   const openData = new FakeOpenData();
+  const litigations: FakeDataset = { rowsUpdatedAt: 1_700_000_000, csvFile: FIXTURE, columns: [], sodaRows: [] };
+  openData.datasets.set(DATASET, litigations);
   let service: IngestService;
 
   beforeAll(async () => {
@@ -105,7 +63,7 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
     expect(openData.requests.some((r) => r.url.startsWith(`/api/views/${DATASET}/rows.csv`))).toBe(true);
     expect(openData.requests.slice(first).every((r) => r.token === 'token-123')).toBe(true);
     const stored = await pool.query(`SELECT rows_updated_at FROM sources WHERE key = 'hpd_litigations'`);
-    expect(Number(stored.rows[0].rows_updated_at)).toBe(openData.rowsUpdatedAt);
+    expect(Number(stored.rows[0].rows_updated_at)).toBe(litigations.rowsUpdatedAt);
   });
 
   it('skips the download when rowsUpdatedAt has not changed', async () => {
@@ -117,13 +75,13 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
   });
 
   it('pulls only the rows updated since the last refresh, page by page, when the data set changed', async () => {
-    openData.rowsUpdatedAt += 3600;
+    litigations.rowsUpdatedAt += 3600;
     const existing = await pool.query(
       `SELECT source_record_id, bbl FROM events WHERE source = 'hpd_litigations' ORDER BY source_record_id LIMIT 3`,
     );
     const part = getSource('hpd_litigations').parts[0];
     const field = (column: string) => part.sodaFields[column];
-    openData.sodaRows = existing.rows.map((r, i) => ({
+    litigations.sodaRows = existing.rows.map((r, i) => ({
       [field('LitigationID')]: r.source_record_id,
       [field('BBL')]: r.bbl,
       [field('CaseType')]: 'Heat and Hot Water',

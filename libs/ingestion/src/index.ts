@@ -1,3 +1,4 @@
+export * from './dataset-metadata';
 export * from './ingest-counts';
 export * from './ingest-service';
 export * from './ingest-worker.module';

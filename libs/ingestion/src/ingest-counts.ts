@@ -8,6 +8,8 @@ export interface IngestCounts {
   out_of_scope_reasons: Record<string, number>;
   quarantine_reasons: Record<string, number>;
   cast_failures: Record<string, number>;
+  /** Status words and the like that map to nothing yet (`Violation Status: CURED`): add them to the source's vocabulary. */
+  unmapped_values: Record<string, number>;
   events: {
     staged: number;
     inserted: number;
@@ -18,8 +20,12 @@ export interface IngestCounts {
     duplicates_311: number;
   };
   facts: { inserted: number; updated: number };
+  /** Records of a whole-replace source that the export no longer carries, closed by this run. */
+  vanished: number;
   bytes: number;
   part: string | null;
+  /** The layout the file carried (`current`, `variant N`, `metadata`, `soda`), per part. */
+  layout: string | null;
   latest_record_date: string | null;
 }
 
@@ -32,10 +38,13 @@ export function emptyCounts(): IngestCounts {
     out_of_scope_reasons: {},
     quarantine_reasons: {},
     cast_failures: {},
+    unmapped_values: {},
     events: { staged: 0, inserted: 0, updated: 0, unchanged: 0, status_changes: 0, collapsed_duplicates: 0, duplicates_311: 0 },
     facts: { inserted: 0, updated: 0 },
+    vanished: 0,
     bytes: 0,
     part: null,
+    layout: null,
     latest_record_date: null,
   };
 }

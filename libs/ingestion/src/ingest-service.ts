@@ -7,6 +7,7 @@ import type { IngestInput } from '@bhis/queue';
 import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
 import { emptyCounts, IngestCounts } from './ingest-counts';
 import { LoadInput, LoadProgress, loadSource, SuspiciousDownloadError } from './load-source';
+import { checkSodaFields, fieldNameMap, recordRunMetadata, SodaFieldMismatchError } from './dataset-metadata';
 import { finishRun, markRunning, recordProgress } from './run-store';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
@@ -31,6 +32,7 @@ function isPermanent(error: unknown): boolean {
     error instanceof HeaderMismatchError ||
     error instanceof PermanentDownloadError ||
     error instanceof SuspiciousDownloadError ||
+    error instanceof SodaFieldMismatchError ||
     (error as { code?: string }).code === 'ENOENT'
   );
 }
@@ -49,10 +51,13 @@ function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
     out_of_scope_reasons: sum(total.out_of_scope_reasons, part.out_of_scope_reasons),
     quarantine_reasons: sum(total.quarantine_reasons, part.quarantine_reasons),
     cast_failures: sum(total.cast_failures, part.cast_failures),
+    unmapped_values: sum(total.unmapped_values ?? {}, part.unmapped_values ?? {}),
     events: sum(total.events, part.events) as IngestCounts['events'],
     facts: sum(total.facts, part.facts) as IngestCounts['facts'],
+    vanished: (total.vanished ?? 0) + (part.vanished ?? 0),
     bytes: total.bytes + part.bytes,
     part: [total.part, part.part].filter(Boolean).join('+') || null,
+    layout: [total.layout, part.layout].filter(Boolean).join('+') || null,
     latest_record_date: [total.latest_record_date, part.latest_record_date].filter(Boolean).sort().pop() ?? null,
   };
 }
@@ -130,7 +135,8 @@ export class IngestService {
   /**
    * Downloads every Open Data part of a source. Unchanged data sets (same rowsUpdatedAt) are skipped;
    * a source loaded before is pulled incrementally (SODA rows updated since the last refresh),
-   * otherwise the whole CSV export is loaded.
+   * otherwise the whole CSV export is loaded. Sets the city replaces whole are always read whole, and
+   * their records missing from the export are closed as vanished.
    */
   private async download(source: SourceDefinition, options: { runId: string; observedOn: string; onProgress: (p: LoadProgress) => void }): Promise<RunResult> {
     const state = await this.pool.query<{ rows_updated_at: string | null; last_refreshed_at: Date | null }>(
@@ -144,14 +150,22 @@ export class IngestService {
     let newest = 0;
     let loadedAny = false;
     for (const part of parts) {
-      const updatedAt = await this.socrata.rowsUpdatedAt(part);
+      const meta = await this.socrata.metadata(part);
+      const updatedAt = meta.rowsUpdatedAt;
       newest = Math.max(newest, updatedAt ?? 0);
       if (updatedAt !== null && previous?.rows_updated_at && Number(previous.rows_updated_at) >= updatedAt) continue;
       loadedAny = true;
-      const since = previous?.last_refreshed_at ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
-      const counts = since
-        ? await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since) }, options)
-        : await loadSource(this.pool, source, { kind: 'csv', ...(await this.socrata.csvExport(part)) }, { ...options, enforceMinimumRows: this.enforceMinimumRows });
+      await recordRunMetadata(this.pool, options.runId, part.part, meta);
+      const wholeReplace = source.refresh === 'whole_replace';
+      const since = previous?.last_refreshed_at && !wholeReplace ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
+      let counts: IngestCounts;
+      if (since) {
+        checkSodaFields(source, part, meta);
+        counts = await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since), part: part.part }, options);
+      } else {
+        const csv = { kind: 'csv' as const, ...(await this.socrata.csvExport(part)), part: part.part, fieldNames: fieldNameMap(meta) };
+        counts = await loadSource(this.pool, source, csv, { ...options, enforceMinimumRows: this.enforceMinimumRows, closeVanished: wholeReplace });
+      }
       total = addCounts(total, counts);
     }
     if (!loadedAny) return { status: 'skipped', reason: 'unchanged since the last refresh (rowsUpdatedAt)' };

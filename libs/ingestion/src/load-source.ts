@@ -5,13 +5,15 @@ import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, ty
 import { emptyCounts, IngestCounts } from './ingest-counts';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
 import { mergeEvents } from './merge-events';
+import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
 import type { CopyWriter } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
 
+/** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
-  | { kind: 'csv'; stream: Readable; totalBytes: number | null }
-  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>> };
+  | { kind: 'csv'; stream: Readable; totalBytes: number | null; part?: string; fieldNames?: ReadonlyMap<string, string> | null }
+  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>>; part?: string };
 
 export interface LoadProgress {
   phase: 'parsing' | 'merging';
@@ -26,6 +28,8 @@ export interface LoadOptions {
   observedOn: string;
   /** Fail a run with fewer records than the source's minimum (a truncated download). */
   enforceMinimumRows?: boolean;
+  /** The input is the whole data set: close the source's records it no longer carries (merge-vanished.ts). */
+  closeVanished?: boolean;
   onProgress?: (progress: LoadProgress) => void;
 }
 
@@ -78,9 +82,9 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       },
     });
     input.stream.on('error', (error) => counter.destroy(error));
-    parse = parseSource(source, input.stream.pipe(counter), { resolver });
+    parse = parseSource(source, input.stream.pipe(counter), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
   } else {
-    parse = parseSodaRows(source, input.rows, { resolver });
+    parse = parseSodaRows(source, input.rows, { resolver, part: input.part });
   }
 
   const writers = new Map<StagingKind, CopyWriter>();
@@ -159,6 +163,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       };
       counts.latest_record_date = merged.latestRecordDate;
     }
+    if (options.closeVanished) counts.vanished = await closeVanished(client, source, { events: writers.get('events')?.table, pluto: writers.get('pluto')?.table }, options.observedOn);
     const rejected = writers.get('rejected');
     if (rejected) {
       await client.query(
@@ -172,11 +177,13 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     counts.quarantined = parsed.quarantined;
     counts.quarantine_reasons = parsed.quarantinedByReason;
     counts.cast_failures = parsed.castFailures;
+    counts.unmapped_values = parsed.unmappedWords;
     counts.out_of_scope = parsed.notRelevant + notInUniverse;
     counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
     counts.loaded = parsed.ok - notInUniverse;
     counts.bytes = bytes;
     counts.part = parsed.part;
+    counts.layout = parsed.variant;
     await client.query(
       `UPDATE sources SET last_refreshed_at = now(), status = 'ok', last_run_id = $2,
               latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { SEVERITIES } from '@bhis/domain';
+import { refineMerged } from './merge-refinements';
 import { statusChangeRows } from './status-changes';
 
 /** Attributes that hold lists; rows of the same record merge them (HPD complaints: one row per problem). */
@@ -87,6 +88,7 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
        WHERE r.rn = 1`);
   }
   await client.query(`ANALYZE merged`);
+  await refineMerged(client, table);
   const collapsed = await client.query<{ records: string; rows: string }>(`SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM merged`);
   const duplicatesCollapsed = Number(collapsed.rows[0].rows) - Number(collapsed.rows[0].records);
 

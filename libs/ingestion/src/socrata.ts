@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { SourcePart } from '@bhis/sources';
 import { socrataUrls } from '@bhis/sources';
+import { DatasetMetadata, readDatasetMetadata } from './dataset-metadata';
 
 export interface SocrataOptions {
   baseUrl: string;
@@ -56,11 +57,15 @@ export class SocrataClient {
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
   }
 
-  /** `rowsUpdatedAt` (epoch seconds) of the data set: a download is needed only when it changed. */
-  async rowsUpdatedAt(part: SourcePart): Promise<number | null> {
+  /** The data set's metadata: `rowsUpdatedAt` (a download is needed only when it changed) and its columns. */
+  async metadata(part: SourcePart): Promise<DatasetMetadata> {
     const res = await this.fetchWithRetry(this.urls(part).metadata, 'application/json');
-    const meta = (await res.json()) as { rowsUpdatedAt?: number };
-    return typeof meta.rowsUpdatedAt === 'number' ? meta.rowsUpdatedAt : null;
+    return readDatasetMetadata(await res.json());
+  }
+
+  /** `rowsUpdatedAt` (epoch seconds) of the data set. */
+  async rowsUpdatedAt(part: SourcePart): Promise<number | null> {
+    return (await this.metadata(part)).rowsUpdatedAt;
   }
 
   /** The whole data set as CSV (display column names), streamed. */

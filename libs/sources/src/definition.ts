@@ -2,12 +2,20 @@ import { COMPONENT_KEYS, EVENT_TYPES, EventStatus, EventType, NormalizedEvent } 
 import { z } from 'zod';
 import { ClassificationKeys } from './classification';
 import { FACTS_KINDS, SourceFacts } from './facts';
-import { normalizeHeaderName } from './header';
+import { ambiguousColumns, partColumns } from './layout';
 import { RowFields } from './row-fields';
 import { DatasetUrls, socrataUrls } from './urls';
 
 export const CADENCES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly', 'per_sale', 'rarely', 'static'] as const;
 export type Cadence = (typeof CADENCES)[number];
+
+/**
+ * How a refresh reads the data set. `incremental`: rows changed since the last refresh (SODA
+ * `:updated_at`), records never vanish. `whole_replace`: the city republishes the whole set, so every
+ * refresh reads the whole export and records missing from it are closed as vanished (merge-vanished.ts).
+ */
+export const REFRESH_MODES = ['incremental', 'whole_replace'] as const;
+export type RefreshMode = (typeof REFRESH_MODES)[number];
 
 /** Why a record was set aside (the loader writes these to rejected_rows). */
 export const QUARANTINE_REASONS = [
@@ -94,11 +102,14 @@ const partSchema = z
     fileNames: z.array(z.string().min(1)).min(1),
     /** The CSV header exactly as published, in order (padding spaces included). */
     header: z.array(z.string()).min(1),
-    /** Other headers accepted as they are (known releases), as complete lists. */
+    /**
+     * Older headers still in circulation, as complete lists. Names are matched normalised (headerKey);
+     * a name also in `header` reads as that column, `aliases` renames the others.
+     */
     headerVariants: z.array(z.array(z.string()).min(1)).default([]),
     /** Display column -> SODA field name, so one mapper reads CSV and JSON rows. */
     sodaFields: z.record(z.string(), z.string().regex(/^[a-z0-9_:@]+$/)).default({}),
-    /** Columns of this file renamed to the canonical column names the mapper reads. */
+    /** Published names (any declared header, matched normalised) renamed to the column the mapper reads. */
     aliases: z.record(z.string(), z.string()).default({}),
     dayFirstColumns: z.array(columnName).default([]),
     bbl: z.array(bblLocatorSchema),
@@ -107,9 +118,12 @@ const partSchema = z
     map: fn<RowMapper>('map'),
   })
   .superRefine((part, issue) => {
-    const names = part.header.map(normalizeHeaderName);
-    if (new Set(names).size !== names.length) issue.addIssue({ code: 'custom', message: `${part.part}: duplicate header names` });
-    const canonical = new Set(names.map((name) => part.aliases[name] ?? name));
+    [part.header, ...part.headerVariants].forEach((header, index) => {
+      const ambiguous = ambiguousColumns(part, header);
+      const which = index === 0 ? 'header' : `header variant ${index}`;
+      if (ambiguous.length > 0) issue.addIssue({ code: 'custom', message: `${part.part}: ${which} has columns that cannot be told apart: ${ambiguous.join('; ')}` });
+    });
+    const canonical = new Set(partColumns(part));
     const columns = [
       ...Object.keys(part.sodaFields),
       ...part.dayFirstColumns,
@@ -127,6 +141,7 @@ const sourceSchema = z
     agency: z.string().min(1),
     description: z.string().min(1),
     cadence: z.enum(CADENCES),
+    refresh: z.enum(REFRESH_MODES).default('incremental'),
     components: z.array(z.enum(COMPONENT_KEYS)),
     produces: z.object({ events: z.array(z.enum(EVENT_TYPES)), facts: z.array(z.enum(FACTS_KINDS)) }),
     /** A full download with fewer rows than this is suspicious (truncated export). */
@@ -142,6 +157,7 @@ const sourceSchema = z
   });
 
 export type SourceDefinitionInput = z.input<typeof sourceSchema>;
+export type SourcePartInput = SourceDefinitionInput['parts'][number];
 type ParsedSource = z.output<typeof sourceSchema>;
 type ParsedPart = ParsedSource['parts'][number];
 

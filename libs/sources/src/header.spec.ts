@@ -29,11 +29,37 @@ describe('header check', () => {
     expect(run.counters.ok).toBe(1);
   });
 
-  it('is strict about case, repeated columns and an empty file', async () => {
-    const lower = 'month,Cycle,Borough,Block ,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only\n';
-    await expect(drain(parseSource(getSource('dof_tax_liens'), Readable.from([lower])))).rejects.toThrow(/missing columns \[Month\]; unexpected columns \[month\]/);
-    const repeated = 'Month,Month,Cycle,Borough,Block ,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only\n';
-    await expect(drain(parseSource(getSource('dof_tax_liens'), Readable.from([repeated])))).rejects.toThrow(/duplicate column names/);
+  it('matches by normalised name: BOM, case, repeated and trailing spaces', async () => {
+    const messy = '\uFEFFmonth,CYCLE,borough,Block  ,lot,Tax  Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only \n';
+    const run = parseSource(getSource('dof_tax_liens'), Readable.from([messy, '04/2019,90 Day Notice,1,16,3,4,Z9,101,1,401,SOUTH END AVENUE,10280,NO\n']));
+    const records = [];
+    for await (const record of run) records.push(record);
+    expect(run.counters).toMatchObject({ ok: 1, variant: 'current' });
+    expect(records[0].outcome).toMatchObject({ kind: 'ok', events: [{ bbl: '1000160003' }] });
+  });
+
+  it('reads columns by name, never by position', async () => {
+    const source = getSource('dof_tax_liens');
+    const row = { Month: '04/2019', Cycle: '90 Day Notice', Borough: '1', 'Block ': '16', Lot: '3', 'Tax Class Code': '4', 'Building Class': 'Z9', 'Community Board': '101', 'Council District': '1', 'House Number': '401', 'Street Name': 'SOUTH END AVENUE', 'Zip Code': '10280', 'Water Debt Only': 'NO' };
+    const names = Object.keys(row).reverse();
+    const run = parseSource(source, Readable.from([`${names.join(',')}\n`, `${names.map((n) => row[n as keyof typeof row]).join(',')}\n`]));
+    const records = [];
+    for await (const record of run) records.push(record);
+    expect(records[0].outcome).toMatchObject({ kind: 'ok', events: [{ bbl: '1000160003', occurred_on: '2019-04-01' }] });
+  });
+
+  it('never guesses between two columns, fails on an empty file', async () => {
+    const repeated = 'Month,MONTH,Cycle,Borough,Block ,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only\n';
+    await expect(drain(parseSource(getSource('dof_tax_liens'), Readable.from([repeated])))).rejects.toThrow(/duplicate column names: Month \/ MONTH/);
+    const spaced = 'Month,Cycle,Borough,Block ,Block,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only\n';
+    await expect(drain(parseSource(getSource('dof_tax_liens'), Readable.from([spaced])))).rejects.toThrow(/duplicate column names/);
     await expect(drain(parseSource(getSource('dof_tax_liens'), Readable.from([''])))).rejects.toBeInstanceOf(HeaderMismatchError);
+  });
+
+  it('an unknown header names the missing and the unexpected columns', async () => {
+    const drifted = 'Month,Cycle,Borough,Block,Lot,Tax Class,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only,Surprise\n';
+    await expect(drain(parseSource(getSource('dof_tax_liens'), Readable.from([drifted])))).rejects.toThrow(
+      /missing columns \[Tax Class Code\]; unexpected columns \[Tax Class, Surprise\]/,
+    );
   });
 });

@@ -75,3 +75,15 @@ export function stripFill(raw: string): string | null {
     .replace(/\s+/g, ' ');
   return cleaned === '' ? null : cleaned.toUpperCase();
 }
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.000)?)?$/;
+
+/**
+ * A date as it goes into a record key, the same through both paths: the CSV export writes
+ * `10/24/0201`, the JSON API `0201-10-24T00:00:00.000`; both give `10/24/0201` (the CSV spelling,
+ * so keys stored from CSV loads stay as they are). Read without bounds: impossible years are kept.
+ */
+export function dateKeyText(raw: string): string {
+  const m = ISO_DAY.exec(raw.trim());
+  return m ? `${m[2]}/${m[3]}/${m[1]}` : raw.trim();
+}

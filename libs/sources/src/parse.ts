@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { DEFAULT_FUTURE_YEARS, DEFAULT_MIN_YEAR } from './casts';
 import { classify } from './classification';
 import { BblLocator, BblResolver, EventDraft, MapContext, RecordOutcome, SourceDefinition, SourcePart } from './definition';
-import { diffHeader, HeaderMismatchError, headersMatch, normalizeHeaderName } from './header';
+import { HeaderMismatchError, normalizeHeaderName } from './header';
+import { FieldNameMap, FileLayout, partColumns, selectLayout } from './layout';
 import { CastFailureCounts, RowFields, RowFieldsOptions } from './row-fields';
 
 export interface ParseOptions {
@@ -14,6 +15,8 @@ export interface ParseOptions {
   part?: string;
   /** Reference date for the far-future bound of date casts (defaults to now). */
   now?: Date;
+  /** Display name -> SODA field name from the data set's metadata (CSV downloads from Open Data). */
+  fieldNames?: FieldNameMap;
 }
 
 export interface ParsedRecord {
@@ -27,6 +30,10 @@ export interface ParsedRecord {
 export interface ParseCounters {
   source: string;
   part: string | null;
+  /** Which declared header the file carried (`current`, `variant N`, `metadata`). */
+  variant: string | null;
+  /** Columns of the file the source does not read (only when mapped through the metadata). */
+  ignoredColumns: string[];
   read: number;
   ok: number;
   quarantined: number;
@@ -34,6 +41,8 @@ export interface ParseCounters {
   notRelevant: number;
   notRelevantByReason: Record<string, number>;
   castFailures: CastFailureCounts;
+  /** Values outside a column's known vocabulary, as `column: WORD` -> records. */
+  unmappedWords: Record<string, number>;
   events: number;
   facts: number;
 }
@@ -47,6 +56,8 @@ function emptyCounters(source: string): ParseCounters {
   return {
     source,
     part: null,
+    variant: null,
+    ignoredColumns: [],
     read: 0,
     ok: 0,
     quarantined: 0,
@@ -54,6 +65,7 @@ function emptyCounters(source: string): ParseCounters {
     notRelevant: 0,
     notRelevantByReason: {},
     castFailures: {},
+    unmappedWords: {},
     events: 0,
     facts: 0,
   };
@@ -72,21 +84,6 @@ function count(counters: ParseCounters, outcome: RecordOutcome): void {
     counters.notRelevant += 1;
     counters.notRelevantByReason[outcome.reason] = (counters.notRelevantByReason[outcome.reason] ?? 0) + 1;
   }
-}
-
-/** Picks the part whose header (or a known variant) matches; otherwise fails naming the drift. */
-export function selectPart(source: SourceDefinition, header: readonly string[], forced?: string): SourcePart {
-  const candidates = forced ? source.parts.filter((part) => part.part === forced) : source.parts;
-  if (candidates.length === 0) throw new Error(`source ${source.key} has no part "${forced}"`);
-  const match = candidates.find((part) => [part.header, ...part.headerVariants].some((expected) => headersMatch(expected, header)));
-  if (match) return match;
-  const closest = candidates
-    .map((part) => ({ part, diff: diffHeader(part.header, header) }))
-    .sort((a, b) => a.diff.missing.length + a.diff.unexpected.length - (b.diff.missing.length + b.diff.unexpected.length))[0];
-  const { missing, unexpected } = closest.diff;
-  // Same names but still no match: the file repeats a column.
-  const duplicates = missing.length === 0 && unexpected.length === 0 ? ['(duplicate column names)'] : unexpected;
-  throw new HeaderMismatchError(source.key, closest.part.part, missing, duplicates);
 }
 
 type Located = { bbl: string | null } | { outcome: RecordOutcome };
@@ -137,28 +134,32 @@ function locateBbl(locators: readonly BblLocator[], f: RowFields, resolver: BblR
 interface PartRuntime {
   source: SourceDefinition;
   part: SourcePart;
-  /** The column name each position of the file maps to (trimmed, aliases applied), computed once per file. */
-  columns: string[];
+  /** The column name each position of the file maps to (see layout.ts), computed once per file. */
+  columns: (string | null)[];
+  /** Columns of the part this file does not carry, read as empty. */
+  absent: string[];
   fieldOptions: RowFieldsOptions;
   resolver: BblResolver | undefined;
   counters: ParseCounters;
 }
 
-function runtime(source: SourceDefinition, part: SourcePart, options: ParseOptions, counters: ParseCounters, header: readonly string[]): PartRuntime {
+function runtime(source: SourceDefinition, layout: FileLayout, options: ParseOptions, counters: ParseCounters): PartRuntime {
+  const { part } = layout;
   counters.part = part.part;
+  counters.variant = layout.variant;
+  counters.ignoredColumns = layout.ignored;
   const year = (options.now ?? new Date()).getUTCFullYear();
   return {
     source,
     part,
-    columns: header.map((name) => {
-      const trimmed = normalizeHeaderName(name);
-      return part.aliases[trimmed] ?? trimmed;
-    }),
+    columns: layout.columns,
+    absent: layout.absent,
     resolver: options.resolver,
     counters,
     fieldOptions: {
       dayFirstColumns: new Set(part.dayFirstColumns),
       dateBounds: { minYear: DEFAULT_MIN_YEAR, maxYear: year + DEFAULT_FUTURE_YEARS },
+      unmappedWords: counters.unmappedWords,
     },
   };
 }
@@ -204,9 +205,13 @@ function mapRecord(rt: PartRuntime, values: ReadonlyMap<string, string>): Record
   }
 }
 
-function valuesByName(columns: readonly string[], record: readonly string[]): Map<string, string> {
+function valuesByName(rt: PartRuntime, record: readonly string[]): Map<string, string> {
   const values = new Map<string, string>();
-  for (let i = 0; i < columns.length; i++) values.set(columns[i], record[i] ?? '');
+  for (let i = 0; i < rt.columns.length; i++) {
+    const column = rt.columns[i];
+    if (column !== null) values.set(column, record[i] ?? '');
+  }
+  for (const column of rt.absent) values.set(column, '');
   return values;
 }
 
@@ -257,14 +262,14 @@ async function* csvRecords(source: SourceDefinition, input: Readable, options: P
     const lineNumber = chunk.info.lines - newlinesInside(chunk.raw);
     if (header === null || rt === null) {
       header = chunk.record;
-      rt = runtime(source, selectPart(source, header, options.part), options, counters, header);
+      rt = runtime(source, selectLayout(source, header, { part: options.part, fieldNames: options.fieldNames }), options, counters);
       continue;
     }
     yield* flushSkipped();
     const outcome: RecordOutcome =
       chunk.record.length !== header.length
         ? { kind: 'quarantined', reason: 'wrong_column_count', detail: `${chunk.record.length} columns, expected ${header.length}` }
-        : mapRecord(rt, valuesByName(rt.columns, chunk.record));
+        : mapRecord(rt, valuesByName(rt, chunk.record));
     count(counters, outcome);
     yield { lineNumber, raw: chunk.raw, outcome };
   }
@@ -292,8 +297,7 @@ function sodaValue(value: unknown): string {
 /** A SODA JSON row (field names) as the display-named row the CSV mapper reads. */
 export function sodaRowToValues(part: SourcePart, row: Readonly<Record<string, unknown>>): Map<string, string> {
   const values = new Map<string, string>();
-  for (const name of part.header.map(normalizeHeaderName)) {
-    const column = part.aliases[name] ?? name;
+  for (const column of partColumns(part)) {
     const field = part.sodaFields[column];
     values.set(column, field ? sodaValue(row[field]) : '');
   }
@@ -308,7 +312,7 @@ async function* sodaRecords(
 ): AsyncGenerator<ParsedRecord> {
   const part = options.part ? source.parts.find((candidate) => candidate.part === options.part) : source.parts.find((candidate) => candidate.datasetId);
   if (!part) throw new Error(`source ${source.key} has no Open Data part${options.part ? ` named "${options.part}"` : ''}`);
-  const rt = runtime(source, part, options, counters, part.header);
+  const rt = runtime(source, { part, variant: 'soda', columns: [], absent: partColumns(part), ignored: [] }, options, counters);
   let index = 0;
   for await (const row of rows) {
     index += 1;

@@ -23,6 +23,8 @@ export interface RowFieldsOptions {
   /** Columns holding day-first dates (`15/04/2024`). */
   dayFirstColumns?: ReadonlySet<string>;
   dateBounds?: Pick<DateCastOptions, 'minYear' | 'maxYear'>;
+  /** Where words outside a column's vocabulary are counted, as `column: WORD` (see `word`). */
+  unmappedWords?: Record<string, number>;
 }
 
 /**
@@ -98,6 +100,19 @@ export class RowFields {
 
   bbl(column: string): string | null {
     return this.take(column, castBbl(this.raw(column)));
+  }
+
+  /**
+   * A word of a closed vocabulary (status words), compared upper-cased. A word the vocabulary does
+   * not list returns null and is counted as `column: WORD`, so a new value shows in the run summary.
+   */
+  word<T>(column: string, vocabulary: Readonly<Record<string, T>>): T | null {
+    const word = this.upper(column);
+    if (word === null) return null;
+    if (Object.prototype.hasOwnProperty.call(vocabulary, word)) return vocabulary[word];
+    const counts = this.options.unmappedWords;
+    if (counts) counts[`${column}: ${word}`] = (counts[`${column}: ${word}`] ?? 0) + 1;
+    return null;
   }
 
   /** Counted under `latitude/longitude column names` joined by `+`. */

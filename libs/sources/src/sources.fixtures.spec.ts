@@ -288,8 +288,8 @@ describe('source fixtures', () => {
     const file = await parseFile(getSource('dohmh_rodents'), sharedFixture('dohmh_rodent_inspections.csv'));
     expectBalanced(file.counters);
     expect(file.counters).toMatchObject({ read: 5, ok: 5 });
-    expect(eventById(file, '13661515')).toMatchObject({ bbl: '1005290009', severity: 'info', occurred_on: '2023-06-07' });
-    expect(eventById(file, '11507405')).toMatchObject({ bbl: '5000620113', category: 'sanitation', severity: 'medium', occurred_on: '2010-09-16' });
+    expect(eventById(file, 'PC8122655:1')).toMatchObject({ bbl: '1005290009', severity: 'info', occurred_on: '2023-06-07' });
+    expect(eventById(file, 'PC7504205:1')).toMatchObject({ bbl: '5000620113', category: 'sanitation', severity: 'medium', occurred_on: '2010-09-16' });
   });
 
   it('evictions: executed evictions, commercial out of scope, missing BBL quarantined', async () => {

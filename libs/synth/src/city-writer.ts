@@ -23,7 +23,7 @@ import { hpdLitigationLine } from './formats/hpd-litigations';
 import { hpdUcpLine } from './formats/hpd-underlying-conditions';
 import { hpdVacateLine } from './formats/hpd-vacate-orders';
 import { hpdViolationLine } from './formats/hpd-violations';
-import { nyc311Line } from './formats/nyc311';
+import { nyc311Line, NYC311_CURRENT_FROM } from './formats/nyc311';
 import type {
   AepEntry, BedbugFiling, DobComplaint, DobSafetyViolation, DobVacate, DobViolation, EcbViolation, EmergencyRepair, Eviction,
   FacadeFiling, FdnyVacate, HpdComplaint, HpdVacate, HpdViolation, JobFiling, Litigation, Nyc311Request, RecordSink,
@@ -67,7 +67,7 @@ export class CityWriter implements RecordSink {
     sink.rows += r.problems.length - 1; // one line per problem
   }
   nyc311(r: Nyc311Request): void {
-    if (this.keep(r.day)) this.sinks.nyc311.push(nyc311Line(this.building, r, this.asOf));
+    if (this.keep(r.day)) this.sinks[r.day < NYC311_CURRENT_FROM ? 'nyc311_2010_2019' : 'nyc311'].push(nyc311Line(this.building, r, this.asOf));
   }
   dobComplaint(r: DobComplaint): void {
     if (this.keep(r.day)) this.sinks.dob_complaints.push(dobComplaintLine(this.building, r, this.asOf));

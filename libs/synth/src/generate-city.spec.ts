@@ -54,7 +54,8 @@ describe('generateCity', () => {
       const fixture = join(FIXTURES, file);
       let expected: string = HEADERS[source];
       try {
-        expected = firstLine(fixture);
+        // 311 and rodent inspections are written in their 2026 layouts, newer than the fixtures
+        if (!['nyc311', 'nyc311_2010_2019', 'dohmh_rodents'].includes(source)) expected = firstLine(fixture);
       } catch {
         // the three sets without a fixture: the documented field list
       }
@@ -115,7 +116,9 @@ describe('generateCity', () => {
       malformed += body.filter((row) => row.length !== header.length).length;
     }
     const garbledUcp = readCsvObjects(join(dirA, 'hpd_underlying_conditions.csv')).filter((row) => /\/0\d{3}$/.test(row.ORDER_ISSUE_DATE)).length;
-    const borough0 = readCsvObjects(join(dirA, 'nyc311_service_requests.csv')).filter((row) => row.BBL.startsWith('0')).length;
+    const borough0 = ['nyc311_service_requests.csv', '311_service_requests_2010_2019.csv']
+      .flatMap((file) => readCsvObjects(join(dirA, file)))
+      .filter((row) => row.BBL.startsWith('0')).length;
     expect(malformed).toBeGreaterThan(0);
     expect(borough0).toBeGreaterThan(0);
     expect((malformed + garbledUcp + borough0) / rows).toBeLessThan(0.001);

@@ -13,6 +13,7 @@ export const dobComplaints = defineSource({
   agency: 'DOB',
   description: 'Complaints to DOB: BIN, two-character category code, status, disposition.',
   cadence: 'daily',
+  refresh: 'whole_replace',
   components: ['complaint_burden', 'building_safety'],
   produces: { events: ['dob_complaint'], facts: [] },
   minimumRows: 2_500_000,

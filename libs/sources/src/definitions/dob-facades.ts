@@ -20,6 +20,9 @@ const HEADER = [
   'submitted_on',
 ];
 
+/** The field list with the filing's sequence and the prior cycle's status (names unconfirmed). */
+const HEADER_WITH_PRIOR = [...HEADER, 'sequence_no', 'prior_status'];
+
 export const dobFacades = defineSource({
   key: 'dob_facades',
   name: 'DOB NOW: Safety - Facades Compliance Filings',
@@ -35,7 +38,8 @@ export const dobFacades = defineSource({
       datasetId: 'xubg-57si',
       fileNames: ['dob_facades.csv', 'facades_compliance_filings.csv'],
       header: HEADER,
-      sodaFields: sodaFieldsFor(HEADER),
+      headerVariants: [HEADER_WITH_PRIOR],
+      sodaFields: sodaFieldsFor(HEADER_WITH_PRIOR),
       bbl: [
         { kind: 'borough_block_lot', borough: 'borough', block: 'block', lot: 'lot' },
         { kind: 'bin', column: 'bin' },
@@ -59,6 +63,8 @@ export const dobFacades = defineSource({
               cycle: f.text('cycle'),
               filing_status: filingStatus,
               current_status: f.text('current_status'),
+              sequence_no: f.int('sequence_no'),
+              prior_status: f.upper('prior_status'),
               bin: f.bin('bin'),
             }),
           }),

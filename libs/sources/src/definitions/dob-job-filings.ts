@@ -7,14 +7,22 @@ const HEADER = headerOf(
   "JOB_S1_NO,Job #,Doc #,Borough,House #,Street Name,Block,Lot,Bin #,TOTAL_CONSTRUCTION_FLOOR_AREA,Job Type,Job Status,Job Status Descrp,Latest Action Date,Building Type,Community - Board,Cluster,Landmarked,Adult Estab,Loft Board,City Owned,Little e,PC Filed,eFiling Filed,Plumbing,Mechanical,Boiler,Fuel Burning,Fuel Storage,Standpipe,Sprinkler,Fire Alarm,Equipment,Fire Suppression,Curb Cut,Other,Other Description,WITHDRAWAL_FLAG,Applicant's First Name,Applicant's Last Name,Applicant Professional Title,Applicant License #,Professional Cert,Pre- Filing Date,Paid,Fully Paid,Assigned,Approved,Fully Permitted,SIGNOFF_DATE,SPECIAL_ACTION_STATUS,SPECIAL_ACTION_DATE,Initial Cost,Total Est. Fee,Fee Status,Existing Zoning Sqft,Proposed Zoning Sqft,Horizontal Enlrgmt,Vertical Enlrgmt,Enlargement SQ Footage,Street Frontage,ExistingNo. of Stories,Proposed No. of Stories,Existing Height,Proposed Height,Existing Dwelling Units,Proposed Dwelling Units,Existing Occupancy,Proposed Occupancy,Site Fill,Zoning Dist1,Zoning Dist2,Zoning Dist3,Special District 1,Special District 2,Owner Type,Non-Profit,Owner's First Name,Owner's Last Name,Owner's Business Name,Owner's House Number,Owner'sHouse Street Name,City ,State,Zip,BUILDING_CLASS,Job Description,JOB_NO_GOOD_COUNT,LATITUDE,LONGITUDE,COUNCIL DISTRICT,CENSUS TRACT,NTA,BBL,DOBRunDate",
 );
 
+/**
+ * 96 columns (2018-04 to 2026-05): JOB_S1_NO last, `Owner'sPhone #`, and geocoded GIS_* columns
+ * where the current header has LATITUDE ... BBL.
+ */
+const HEADER_96 = headerOf(
+  "Job #,Doc #,Borough,House #,Street Name,Block,Lot,Bin #,Job Type,Job Status,Job Status Descrp,Latest Action Date,Building Type,Community - Board,Cluster,Landmarked,Adult Estab,Loft Board,City Owned,Little e,PC Filed,eFiling Filed,Plumbing,Mechanical,Boiler,Fuel Burning,Fuel Storage,Standpipe,Sprinkler,Fire Alarm,Equipment,Fire Suppression,Curb Cut,Other,Other Description,Applicant's First Name,Applicant's Last Name,Applicant Professional Title,Applicant License #,Professional Cert,Pre- Filing Date,Paid,Fully Paid,Assigned,Approved,Fully Permitted,Initial Cost,Total Est. Fee,Fee Status,Existing Zoning Sqft,Proposed Zoning Sqft,Horizontal Enlrgmt,Vertical Enlrgmt,Enlargement SQ Footage,Street Frontage,ExistingNo. of Stories,Proposed No. of Stories,Existing Height,Proposed Height,Existing Dwelling Units,Proposed Dwelling Units,Existing Occupancy,Proposed Occupancy,Site Fill,Zoning Dist1,Zoning Dist2,Zoning Dist3,Special District 1,Special District 2,Owner Type,Non-Profit,Owner's First Name,Owner's Last Name,Owner's Business Name,Owner's House Number,Owner'sHouse Street Name,City ,State,Zip,Owner'sPhone #,Job Description,DOBRunDate,JOB_S1_NO,TOTAL_CONSTRUCTION_FLOOR_AREA,WITHDRAWAL_FLAG,SIGNOFF_DATE,SPECIAL_ACTION_STATUS,SPECIAL_ACTION_DATE,BUILDING_CLASS,JOB_NO_GOOD_COUNT,GIS_LATITUDE,GIS_LONGITUDE,GIS_COUNCIL_DISTRICT,GIS_CENSUS_TRACT,GIS_NTA_NAME,GIS_BIN",
+);
+
 function jobStatus(description: string | null, withdrawn: boolean): EventStatus {
   if (withdrawn) return 'dismissed';
   return /SIGNED OFF|COMPLETED/i.test(description ?? '') ? 'closed' : 'filed';
 }
 
 /**
- * The published BBL column of this set is unreliable (it often holds a BIN-like 7-digit number), so
- * the BBL is built from borough/block/lot first.
+ * The column named `BBL` in the 2026 layout holds a 7-digit BIN (the former GIS_BIN), never a BBL:
+ * the BBL is built from borough/block/lot, then the BIN; the `BBL` column is kept only as `gis_bin`.
  */
 export const dobJobFilings = defineSource({
   key: 'dob_job_filings',
@@ -31,6 +39,7 @@ export const dobJobFilings = defineSource({
       datasetId: 'ic3t-wcy2',
       fileNames: ['dobjobs.csv', 'dob_job_filings.csv'],
       header: HEADER,
+      headerVariants: [HEADER_96],
       sodaFields: sodaFieldsFor(HEADER, {
         'Job #': 'job__',
         'Doc #': 'doc__',
@@ -73,6 +82,7 @@ export const dobJobFilings = defineSource({
               proposed_dwelling_units: f.int('Proposed Dwelling Units'),
               owner_business_name: f.text("Owner's Business Name"),
               bin: f.bin('Bin #'),
+              gis_bin: f.bin('BBL') ?? f.bin('GIS_BIN'),
             }),
           }),
         ]);

@@ -1,10 +1,30 @@
+import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
 import { attributes, emit, requireDate } from '../mapping';
-import { headerOf, sodaFieldsFor, statusFromWord } from './common';
+import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
   'BIN,Violation Issue Date,Violation Number,Violation Type,Violation Remarks,Violation Status,Device Number,Device Type,Cycle End Date,Borough,Block,Lot,House Number,Street,City,State,Postcode,Latitude,Longitude,Community Board,Council District,BBL,Census Tract (2020),Neighborhood Tabulation Area (NTA) (2020)',
 );
+
+/** Before 2024-05: no geography columns, `Zip` for the postcode. */
+const HEADER_2023 = headerOf(
+  'BIN,Violation Issue Date,Violation Number,Violation Type,Violation Remarks,Violation Status,Device Number,Device Type,Cycle End Date,Borough,Block,Lot,House Number,Street,City,State,Zip',
+);
+
+/** Every status word of the set, mapped explicitly (null: not a state of the violation). */
+const SAFETY_STATUS: Readonly<Record<string, EventStatus | null>> = {
+  ACTIVE: 'open',
+  OPEN: 'open',
+  'IN PROGRESS': 'open',
+  RESOLVED: 'resolved',
+  CURED: 'resolved',
+  CERTIFIED: 'resolved',
+  CLOSED: 'closed',
+  COMPLIED: 'closed',
+  DISMISSED: 'dismissed',
+  VACATED: 'dismissed',
+};
 
 export const dobSafetyViolations = defineSource({
   key: 'dob_safety_violations',
@@ -21,6 +41,8 @@ export const dobSafetyViolations = defineSource({
       datasetId: '855j-jady',
       fileNames: ['dob_safety_violations.csv'],
       header: HEADER,
+      headerVariants: [HEADER_2023],
+      aliases: { Zip: 'Postcode' },
       sodaFields: sodaFieldsFor(HEADER, {
         'Census Tract (2020)': 'census_tract',
         'Neighborhood Tabulation Area (NTA) (2020)': 'nta',
@@ -43,7 +65,7 @@ export const dobSafetyViolations = defineSource({
               ['Violation Type', type],
               ['Device Type', deviceType],
             ],
-            status: statusFromWord(f.text('Violation Status')),
+            status: f.word('Violation Status', SAFETY_STATUS),
             occurred_on: issued.date,
             description: f.text('Violation Remarks') ?? `${deviceType ?? 'Safety'} violation ${type ?? ''}`.trim(),
             attributes: attributes({

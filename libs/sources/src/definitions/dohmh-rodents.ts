@@ -1,17 +1,38 @@
 import { defineSource } from '../definition';
-import { attributes, emit, requireDate } from '../mapping';
+import { attributes, compositeKey, emit, requireDate } from '../mapping';
+import { RowFields } from '../row-fields';
 import { headerOf, sodaFieldsFor } from './common';
 
+/**
+ * Since 2026-08 the export has no JOB_TICKET_OR_WORK_ORDER_ID and no APPROVED_DATE, and carries a
+ * letter type and observations. The names of the two new columns are not confirmed: LETTER_TYPE and
+ * OBSERVATIONS follow the set's naming; a file that spells them otherwise fails the header check
+ * naming them, and the fix is this declaration.
+ */
 const HEADER = headerOf(
+  'INSPECTION_TYPE,JOB_ID,JOB_PROGRESS,BBL,BORO_CODE,BLOCK,LOT,HOUSE_NUMBER,STREET_NAME,ZIP_CODE,X_COORD,Y_COORD,LATITUDE,LONGITUDE,BOROUGH,INSPECTION_DATE,RESULT,LETTER_TYPE,OBSERVATIONS,LOCATION,COMMUNITY BOARD,COUNCIL DISTRICT,CENSUS TRACT,BIN,NTA',
+);
+
+/** 2024-06 to 2026-08: with the record key and the approval date. */
+const HEADER_2024 = headerOf(
   'INSPECTION_TYPE,JOB_TICKET_OR_WORK_ORDER_ID,JOB_ID,JOB_PROGRESS,BBL,BORO_CODE,BLOCK,LOT,HOUSE_NUMBER,STREET_NAME,ZIP_CODE,X_COORD,Y_COORD,LATITUDE,LONGITUDE,BOROUGH,INSPECTION_DATE,RESULT,APPROVED_DATE,LOCATION,COMMUNITY BOARD,COUNCIL DISTRICT,CENSUS TRACT,BIN,NTA',
 );
+
+/**
+ * The record key, the same in every layout: the job (JOB_ID) and the inspection's place in it
+ * (JOB_PROGRESS), e.g. `PC8122655:1`. The ticket id that older files carry is kept as an attribute.
+ */
+export function rodentInspectionKey(f: RowFields): string | null {
+  const progress = f.int('JOB_PROGRESS');
+  return compositeKey(f.raw('JOB_ID').toUpperCase(), progress);
+}
 
 /** The BBL column is often blank: borough code + block + lot are the fallback. */
 export const dohmhRodents = defineSource({
   key: 'dohmh_rodents',
   name: 'Rodent Inspections',
   agency: 'DOHMH',
-  description: 'DOHMH rodent inspections: inspection type, date and time, result.',
+  description: 'DOHMH rodent inspections: inspection type, date and time, result, letter type and observations.',
   cadence: 'daily',
   components: ['living_conditions'],
   produces: { events: ['rodent_inspection'], facts: [] },
@@ -22,13 +43,14 @@ export const dohmhRodents = defineSource({
       datasetId: 'p937-wjvj',
       fileNames: ['dohmh_rodent_inspections.csv', 'rodent_inspections.csv'],
       header: HEADER,
-      sodaFields: sodaFieldsFor(HEADER),
+      headerVariants: [HEADER_2024],
+      sodaFields: sodaFieldsFor([...HEADER, 'JOB_TICKET_OR_WORK_ORDER_ID', 'APPROVED_DATE']),
       bbl: [
         { kind: 'bbl_column', column: 'BBL' },
         { kind: 'borough_block_lot', borough: 'BORO_CODE', block: 'BLOCK', lot: 'LOT' },
         { kind: 'bin', column: 'BIN' },
       ],
-      recordKey: (f) => f.raw('JOB_TICKET_OR_WORK_ORDER_ID') || null,
+      recordKey: rodentInspectionKey,
       map: ({ f, event }) => {
         const inspected = requireDate(f, 'INSPECTION_DATE');
         if (!inspected.ok) return inspected.outcome;
@@ -46,6 +68,9 @@ export const dohmhRodents = defineSource({
               result,
               job_id: f.text('JOB_ID'),
               job_progress: f.int('JOB_PROGRESS'),
+              letter_type: f.text('LETTER_TYPE'),
+              observations: f.text('OBSERVATIONS'),
+              job_ticket_id: f.text('JOB_TICKET_OR_WORK_ORDER_ID'),
               approved_date: f.date('APPROVED_DATE'),
             }),
           }),

@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { attributes, emit, requireDate } from '../mapping';
+import { attributes, dateKeyText, emit, requireDate } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
@@ -12,6 +12,7 @@ export const hpdAep = defineSource({
   agency: 'HPD',
   description: 'Buildings selected for AEP: start date, B/C violations at start, status, discharge date, round.',
   cadence: 'monthly',
+  refresh: 'whole_replace',
   components: ['legal_enforcement', 'deferred_maintenance'],
   produces: { events: ['aep_enrollment'], facts: [] },
   minimumRows: 3_000,
@@ -27,7 +28,7 @@ export const hpdAep = defineSource({
         { kind: 'bin', column: 'BIN' },
       ],
       // A building can be selected again in a later round: the round is part of the key.
-      recordKey: (f) => (f.raw('BUILDING_ID') ? `${f.raw('BUILDING_ID')}:${f.raw('AEP_ROUND') || f.raw('AEP_START_DATE')}` : null),
+      recordKey: (f) => (f.raw('BUILDING_ID') ? `${f.raw('BUILDING_ID')}:${f.raw('AEP_ROUND') || dateKeyText(f.raw('AEP_START_DATE'))}` : null),
       map: ({ f, event }) => {
         const started = requireDate(f, 'AEP_START_DATE');
         if (!started.ok) return started.outcome;

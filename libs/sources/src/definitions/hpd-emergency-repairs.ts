@@ -65,6 +65,8 @@ export const hpdEmergencyRepairs = defineSource({
               work_type: workType,
               status_reason: f.text('OMOStatusReason'),
               apartment: f.text('Apartment'),
+              // the owner was charged the service charge on top of the repair
+              service_charge: f.bool('ServiceChargeFlag'),
               is_aep: f.text('IsAEP') ? true : null,
               commercial_demolition: f.text('IsCommercialDemolition'),
               fema_event_id: f.text('FEMAEventID'),

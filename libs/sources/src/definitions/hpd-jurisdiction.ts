@@ -12,6 +12,7 @@ export const hpdJurisdiction = defineSource({
   agency: 'HPD',
   description: 'HPD building ids, BINs, legal units and stories: the unit denominators and the BIN<->BBL map.',
   cadence: 'monthly',
+  refresh: 'whole_replace',
   components: [],
   produces: { events: [], facts: ['hpd_building'] },
   minimumRows: 300_000,

@@ -1,10 +1,23 @@
+import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
 import { attributes, emit, requireDate } from '../mapping';
-import { headerOf, sodaFieldsFor, statusFromWord } from './common';
+import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
   'LitigationID,BuildingID,Boro,HouseNumber,StreetName,Zip,Block,Lot,CaseType,CaseOpenDate,CaseStatus,OpenJudgement,FindingOfHarassment,FindingDate,Penalty,Respondent,Latitude,Longitude,Community District,Council District,Census Tract,BIN,BBL,NTA',
 );
+
+/** Every case status word, mapped explicitly (null: not a state of the case). */
+const CASE_STATUS: Readonly<Record<string, EventStatus | null>> = {
+  OPEN: 'open',
+  PENDING: 'open',
+  ACTIVE: 'open',
+  CLOSED: 'closed',
+  CLOSE: 'closed',
+  RESOLVED: 'resolved',
+  DISMISSED: 'dismissed',
+  WITHDRAWN: 'dismissed',
+};
 
 export const hpdLitigations = defineSource({
   key: 'hpd_litigations',
@@ -37,7 +50,7 @@ export const hpdLitigations = defineSource({
           event({
             event_type: 'hpd_litigation',
             classify_by: [['CaseType', caseType]],
-            status: statusFromWord(f.text('CaseStatus')),
+            status: f.word('CaseStatus', CASE_STATUS),
             occurred_on: opened.date,
             description: caseType ? `Housing litigation: ${caseType}` : 'Housing litigation',
             attributes: attributes({

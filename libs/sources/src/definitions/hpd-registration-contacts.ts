@@ -12,6 +12,7 @@ export const hpdRegistrationContacts = defineSource({
   agency: 'HPD',
   description: 'Owners, officers, agents and site managers named in registrations (joined to buildings by registration id).',
   cadence: 'monthly',
+  refresh: 'whole_replace',
   components: ['management_quality'],
   produces: { events: [], facts: ['registration_contact'] },
   minimumRows: 500_000,

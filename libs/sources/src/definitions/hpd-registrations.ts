@@ -12,6 +12,7 @@ export const hpdRegistrations = defineSource({
   agency: 'HPD',
   description: 'Annual property registrations: last registration and end dates (no BBL column: built from boro/block/lot).',
   cadence: 'monthly',
+  refresh: 'whole_replace',
   components: ['management_quality'],
   produces: { events: ['registration_filed'], facts: ['registration'] },
   minimumRows: 150_000,

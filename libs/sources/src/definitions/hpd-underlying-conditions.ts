@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { attributes, emit } from '../mapping';
+import { attributes, dateKeyText, emit } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
@@ -12,6 +12,7 @@ export const hpdUnderlyingConditions = defineSource({
   agency: 'HPD',
   description: 'Buildings ordered to correct underlying leak and mold conditions: order date, status.',
   cadence: 'monthly',
+  refresh: 'whole_replace',
   components: ['deferred_maintenance', 'legal_enforcement'],
   produces: { events: ['ucp_order'], facts: [] },
   minimumRows: 100,
@@ -27,7 +28,7 @@ export const hpdUnderlyingConditions = defineSource({
         { kind: 'bin', column: 'BIN' },
       ],
       // The order date is published as text with typos; the raw text keeps the key stable.
-      recordKey: (f) => (f.raw('BUILDING_ID') ? `${f.raw('BUILDING_ID')}:${f.raw('ORDER_ISSUE_DATE')}` : null),
+      recordKey: (f) => (f.raw('BUILDING_ID') ? `${f.raw('BUILDING_ID')}:${dateKeyText(f.raw('ORDER_ISSUE_DATE'))}` : null),
       map: ({ f, event }) => {
         // Being in the program matters even when the order date is unreadable (e.g. year 0201):
         // the date is counted as a cast failure and left null, the record is kept.
@@ -43,7 +44,7 @@ export const hpdUnderlyingConditions = defineSource({
             attributes: attributes({
               building_id: f.int('BUILDING_ID'),
               current_status: status,
-              order_issue_date_text: issued ? null : f.text('ORDER_ISSUE_DATE'),
+              order_issue_date_text: issued ? null : dateKeyText(f.raw('ORDER_ISSUE_DATE')) || null,
               total_units: f.int('TOTAL_UNITS'),
             }),
           }),

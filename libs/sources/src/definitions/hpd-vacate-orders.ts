@@ -21,7 +21,13 @@ export const hpdVacateOrders = defineSource({
       datasetId: 'tb8q-a3ar',
       fileNames: ['hpd_vacateorders.csv', 'hpd_vacate_orders.csv'],
       header: HEADER,
-      sodaFields: sodaFieldsFor(HEADER),
+      // Published field names (the CSV says RESCIND DATE, the API actual_rescind_date)
+      sodaFields: sodaFieldsFor(HEADER, {
+        'RESCIND DATE': 'actual_rescind_date',
+        BOROUGH: 'boro_short_name',
+        NUMBER: 'house_number',
+        STREET: 'street_name',
+      }),
       bbl: [
         { kind: 'bbl_column', column: 'BBL' },
         { kind: 'bin', column: 'BIN' },

@@ -6,6 +6,9 @@ const HEADER = headerOf(
   'ViolationID,BuildingID,RegistrationID,BoroID,Borough,HouseNumber,LowHouseNumber,HighHouseNumber,StreetName,StreetCode,Postcode,Apartment,Story,Block,Lot,Class,InspectionDate,ApprovedDate,OriginalCertifyByDate,OriginalCorrectByDate,NewCertifyByDate,NewCorrectByDate,CertifiedDate,OrderNumber,NOVID,NOVDescription,NOVIssuedDate,CurrentStatusID,CurrentStatus,CurrentStatusDate,NovType,ViolationStatus,RentImpairing,Latitude,Longitude,CommunityBoard,CouncilDistrict,CensusTract,BIN,BBL,NTA',
 );
 
+/** Before 2020-11: no RentImpairing. */
+const HEADER_2020 = HEADER.filter((name) => name !== 'RentImpairing');
+
 const SECTION = /(?:SECTION|SEC\.|§+)\s*(27-\d{4}(?:\.\d+)?)/i;
 
 /** The Housing Maintenance Code section a NOV cites first (`SECTION 27-2005 ADM CODE`, `§ 27-2017.3 HMC`). */
@@ -28,6 +31,7 @@ export const hpdViolations = defineSource({
       datasetId: 'wvxf-dwi5',
       fileNames: ['hpd_violations.csv'],
       header: HEADER,
+      headerVariants: [HEADER_2020],
       sodaFields: sodaFieldsFor(HEADER, { Borough: 'boro', Postcode: 'zip' }),
       bbl: [
         { kind: 'bbl_column', column: 'BBL' },
@@ -43,6 +47,7 @@ export const hpdViolations = defineSource({
         const novDescription = f.text('NOVDescription');
         const section = hmcSection(novDescription);
         const status = statusFromWord(f.text('ViolationStatus'));
+        const currentStatus = f.upper('CurrentStatus');
         return emit([
           event({
             event_type: 'hpd_violation',
@@ -65,6 +70,13 @@ export const hpdViolations = defineSource({
               nov_type: f.text('NovType'),
               nov_issued_date: f.date('NOVIssuedDate'),
               current_status: f.text('CurrentStatus'),
+              current_status_id: f.int('CurrentStatusID'),
+              // the owner certified a correction HPD found false or invalid, or certified after the deadline
+              false_certification: currentStatus ? /(FALSE|INVALID) CERTIF/.test(currentStatus) : null,
+              certified_late: currentStatus ? /LATE/.test(currentStatus) && /CERTIF/.test(currentStatus) : null,
+              original_certify_by_date: f.date('OriginalCertifyByDate'),
+              new_certify_by_date: f.date('NewCertifyByDate'),
+              new_correct_by_date: f.date('NewCorrectByDate'),
               current_status_date: f.date('CurrentStatusDate'),
               apartment: f.text('Apartment'),
               story: f.text('Story'),

@@ -7,12 +7,18 @@ const HEADER = headerOf(
   '"borough","Tax block","Tax lot","community board","census tract 2010","cb2010","schooldist","council district","postcode","firecomp","policeprct","healtharea","sanitboro","sanitsub","address","zonedist1","zonedist2","zonedist3","zonedist4","overlay1","overlay2","spdist1","spdist2","spdist3","ltdheight","splitzone","bldgclass","landuse","easements","ownertype","ownername","lotarea","bldgarea","comarea","resarea","officearea","retailarea","garagearea","strgearea","factryarea","otherarea","areasource","numbldgs","numfloors","unitsres","unitstotal","lotfront","lotdepth","bldgfront","bldgdepth","ext","proxcode","irrlotcode","lottype","bsmtcode","assessland","assesstot","exempttot","yearbuilt","yearalter1","yearalter2","histdist","landmark","builtfar","residfar","commfar","facilfar","affresfar","mnffar","borocode","BBL","condono","tract2010","xcoord","ycoord","latitude","longitude","zonemap","zmcode","sanborn","taxmap","edesignum","appbbl","appdate","plutomapid","version","sanitdistrict","healthcenterdistrict","firm07_flag","pfirm15_flag","dcpedited","notes","bct2020","bctcb2020","mihopt1","mihopt2","mihopt3","mihopt4","transitzone","geom","basempdate","dcasdate","edesigdate","landmkdate","masdate","polidate","rpaddate","zoningdate"',
 );
 
+/** The 101-column release (until 2026-06): no affresfar, mnffar, mihopt1-4, transitzone; dates in another order. */
+const HEADER_101 = headerOf(
+  'borough,Tax block,Tax lot,community board,census tract 2010,cb2010,schooldist,council district,postcode,firecomp,policeprct,healtharea,sanitboro,sanitsub,address,zonedist1,zonedist2,zonedist3,zonedist4,overlay1,overlay2,spdist1,spdist2,spdist3,ltdheight,splitzone,bldgclass,landuse,easements,ownertype,ownername,lotarea,bldgarea,comarea,resarea,officearea,retailarea,garagearea,strgearea,factryarea,otherarea,areasource,numbldgs,numfloors,unitsres,unitstotal,lotfront,lotdepth,bldgfront,bldgdepth,ext,proxcode,irrlotcode,lottype,bsmtcode,assessland,assesstot,exempttot,yearbuilt,yearalter1,yearalter2,histdist,landmark,builtfar,residfar,commfar,facilfar,borocode,BBL,condono,tract2010,xcoord,ycoord,latitude,longitude,zonemap,zmcode,sanborn,taxmap,edesignum,appbbl,appdate,plutomapid,version,sanitdistrict,healthcenterdistrict,firm07_flag,pfirm15_flag,rpaddate,dcasdate,zoningdate,landmkdate,basempdate,masdate,polidate,edesigdate,geom,dcpedited,notes,bct2020,bctcb2020',
+);
+
 export const pluto = defineSource({
   key: 'pluto',
   name: 'Primary Land Use Tax Lot Output (PLUTO)',
   agency: 'DCP',
   description: 'One row per tax lot: address, units, year built, building class, owner, coordinates.',
   cadence: 'quarterly',
+  refresh: 'whole_replace',
   components: [],
   produces: { events: [], facts: ['pluto_building'] },
   minimumRows: 800_000,
@@ -22,6 +28,7 @@ export const pluto = defineSource({
       datasetId: '64uk-42ks',
       fileNames: ['pluto_latest.csv', 'pluto.csv'],
       header: HEADER,
+      headerVariants: [HEADER_101],
       sodaFields: sodaFieldsFor(HEADER, {
         'Tax block': 'block',
         'Tax lot': 'lot',

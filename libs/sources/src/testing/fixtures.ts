@@ -3,9 +3,10 @@ import path from 'node:path';
 import { NormalizedEvent } from '@bhis/domain';
 import { BblResolver, SourceDefinition } from '../definition';
 import { SourceFacts } from '../facts';
-import { ParseCounters, ParsedRecord, parseSource, ParseOptions } from '../parse';
+import { ParseCounters, ParsedRecord, parseSodaRows, parseSource, ParseOptions } from '../parse';
 
 /** Test helpers only: the library itself never opens files. */
+export { csvToSodaRows } from '../soda-rows';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 /** Real rows as published, kept beside the repository (`../shared`). */
@@ -48,4 +49,18 @@ export function mapResolver(bins: Record<number, string> = {}, registrations: Re
 /** Checks the accounting identity every run must satisfy. */
 export function expectBalanced(counters: ParseCounters): void {
   expect(counters.read).toBe(counters.ok + counters.quarantined + counters.notRelevant);
+}
+
+/**
+ * The rows of a CSV file as the SODA JSON API would serve them: each column under the field name of
+ * the column it maps to (columns without a field name are left out), values as published.
+ */
+/** The same rows through the SODA path, collected. */
+export async function parseSoda(source: SourceDefinition, rows: Record<string, unknown>[], options: ParseOptions = {}): Promise<ParsedFile> {
+  const run = parseSodaRows(source, rows, options);
+  const records: ParsedRecord[] = [];
+  for await (const record of run) records.push(record);
+  const events = records.flatMap((record) => (record.outcome.kind === 'ok' ? record.outcome.events : []));
+  const facts = records.flatMap((record) => (record.outcome.kind === 'ok' ? record.outcome.facts : []));
+  return { records, counters: run.counters, events, facts };
 }

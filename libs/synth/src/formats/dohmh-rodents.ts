@@ -7,6 +7,10 @@ import { rowBuilder } from './row';
 
 const build = rowBuilder(HEADERS.dohmh_rodents);
 
+/** The letter sent after a failed inspection, and what the inspector saw (since the 2026-08 layout). */
+const LETTER_TYPES: Readonly<Record<string, string>> = { 'Rat Activity': 'Commissioner Order', 'Failed for Other R': 'Warning Letter' };
+const OBSERVATIONS: Readonly<Record<string, string>> = { 'Rat Activity': 'Active rat signs', 'Failed for Other R': 'Harborage; garbage' };
+
 /** Rodent inspection: BBL often blank (BORO_CODE + BLOCK padded to 5 + LOT padded to 4), some (0,0) coordinates. */
 export function rodentLine(b: Building, r: RodentInspection): string {
   const lat = r.zeroCoordinates ? '0' : b.latitude.toFixed(12);
@@ -14,7 +18,6 @@ export function rodentLine(b: Building, r: RodentInspection): string {
   return csvLine(
     build({
       INSPECTION_TYPE: r.type,
-      JOB_TICKET_OR_WORK_ORDER_ID: String(r.ticket % 100000000),
       JOB_ID: r.jobId,
       JOB_PROGRESS: r.type === 'Initial' ? '1' : '2',
       BBL: r.withBbl ? b.bbl : '',
@@ -29,7 +32,8 @@ export function rodentLine(b: Building, r: RodentInspection): string {
       BOROUGH: b.borough.title,
       INSPECTION_DATE: mdyTime(r.day, r.second),
       RESULT: r.result,
-      APPROVED_DATE: mdyTime(r.day + 1, r.approvedSecond),
+      LETTER_TYPE: LETTER_TYPES[r.result] ?? '',
+      OBSERVATIONS: OBSERVATIONS[r.result] ?? '',
       LOCATION: r.zeroCoordinates ? '(0.0, 0.0)' : `(${lat}, ${lon})`,
       'COMMUNITY BOARD': String(b.zone.communityBoard),
       'COUNCIL DISTRICT': String(b.zone.councilDistrict),

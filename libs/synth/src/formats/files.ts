@@ -24,6 +24,7 @@ export const OUTPUT_FILES: Readonly<Record<SourceKey, string>> = {
   dob_facades: 'dob_facades.csv',
   dob_vacate_orders: 'dob_vacate_orders.csv',
   nyc311: 'nyc311_service_requests.csv',
+  nyc311_2010_2019: '311_service_requests_2010_2019.csv',
   fdny_vacates: 'fdny_vacates.csv',
   dof_tax_liens: 'dof_tax_lien_sale_list.csv',
   dohmh_rodents: 'dohmh_rodent_inspections.csv',

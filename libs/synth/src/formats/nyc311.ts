@@ -1,11 +1,21 @@
 import type { Building } from '../buildings';
 import { csvLine } from '../csv';
-import { mdyTime } from '../dates';
+import { dayOf, mdyTime } from '../dates';
 import type { Nyc311Request } from '../records';
 import { HEADERS } from './headers';
 import { rowBuilder } from './row';
 
 const build = rowBuilder(HEADERS.nyc311);
+const buildOlder = rowBuilder(HEADERS.nyc311_2010_2019);
+
+/** The first day of the 2020-to-present data set: earlier requests are in the 2010-2019 set. */
+export const NYC311_CURRENT_FROM = dayOf(2020, 1, 1);
+
+/** A current-layout row in the older layout: the Problem columns under their old names, no added columns. */
+function older(values: Record<string, string>): string[] {
+  const { 'Problem (formerly Complaint Type)': type, 'Problem Detail (formerly Descriptor)': descriptor, 'Council District': _district, ...rest } = values;
+  return buildOlder({ ...rest, 'Complaint Type': type, Descriptor: descriptor });
+}
 
 const RESOLUTIONS: Readonly<Record<string, string>> = {
   violation: 'The Department of Housing Preservation and Development inspected the following conditions. Violations were issued. Information about specific violations is available at www.nyc.gov/hpd.',
@@ -15,20 +25,22 @@ const RESOLUTIONS: Readonly<Record<string, string>> = {
   other: 'The Department reviewed this complaint and closed it.',
 };
 
-/** 311 request; created and closed as `MM/DD/YYYY hh:mm:ss AM`; BBL is the only lot key. */
+/**
+ * 311 request; created and closed as `MM/DD/YYYY hh:mm:ss AM`; BBL is the only lot key. Requests
+ * before 2020 are written in the layout of the 2010-2019 data set.
+ */
 export function nyc311Line(b: Building, r: Nyc311Request, asOf: number): string {
   const closed = r.closeDay <= asOf;
   const bbl = r.bblMode === 'blank' ? '' : r.bblMode === 'borough0' ? `0${b.bbl.slice(1)}` : b.bbl;
   const address = `${b.houseNumber} ${b.street}`;
-  return csvLine(
-    build({
+  const values: Record<string, string> = {
       'Unique Key': String(r.uniqueKey),
       'Created Date': mdyTime(r.day, r.second),
       'Closed Date': closed ? mdyTime(r.closeDay, r.closeSecond) : '',
       Agency: r.agency,
       'Agency Name': r.agencyName,
-      'Complaint Type': r.complaintType,
-      Descriptor: r.descriptor,
+      'Problem (formerly Complaint Type)': r.complaintType,
+      'Problem Detail (formerly Descriptor)': r.descriptor,
       'Location Type': 'RESIDENTIAL BUILDING',
       'Incident Zip': b.zip,
       'Incident Address': address,
@@ -40,6 +52,7 @@ export function nyc311Line(b: Building, r: Nyc311Request, asOf: number): string 
       'Resolution Description': closed ? RESOLUTIONS[r.resolution] ?? RESOLUTIONS.other : '',
       'Resolution Action Updated Date': closed ? mdyTime(r.closeDay, r.closeSecond) : mdyTime(r.day, r.second),
       'Community Board': `${String(b.zone.communityBoard).padStart(2, '0')} ${b.borough.upper}`,
+      'Council District': String(b.zone.councilDistrict),
       BBL: bbl,
       Borough: b.borough.upper,
       'X Coordinate (State Plane)': String(Math.round(913000 + (b.longitude + 74.26) * 260000)),
@@ -50,6 +63,6 @@ export function nyc311Line(b: Building, r: Nyc311Request, asOf: number): string 
       Latitude: b.latitude.toFixed(7),
       Longitude: b.longitude.toFixed(7),
       Location: `(${b.latitude.toFixed(7)}, ${b.longitude.toFixed(7)})`,
-    }),
-  );
+  };
+  return csvLine(r.day < NYC311_CURRENT_FROM ? older(values) : build(values));
 }

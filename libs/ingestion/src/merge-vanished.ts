@@ -1,0 +1,57 @@
+import type { PoolClient } from 'pg';
+import type { SourceDefinition } from '@bhis/sources';
+
+/**
+ * For data sets the city republishes whole (refresh `whole_replace`): after a complete export is
+ * merged, the source's records that the export no longer carries stop counting. Each is closed as of
+ * the day it vanished (`closed_on`, open statuses become `closed`), marked `attributes.vanished_on`
+ * (visible in the building's history) and excluded from scoring. A record that comes back is
+ * rewritten by the next merge like any changed record, mark and exclusion included. PLUTO lots that
+ * vanish keep their building, marked `facts.pluto_vanished_on`.
+ * Returns the number of records closed. Nothing is closed when the export brought no record at all.
+ */
+export async function closeVanished(
+  client: PoolClient,
+  source: SourceDefinition,
+  staging: { events?: string; pluto?: string },
+  observedOn: string,
+): Promise<number> {
+  let closed = 0;
+  if (staging.events && source.produces.events.length > 0) {
+    const { rows } = await client.query<{ n: string }>(
+      `WITH gone AS (
+         UPDATE events e SET
+           status = CASE WHEN e.status IN ('open', 'active') THEN 'closed' ELSE e.status END,
+           closed_on = COALESCE(e.closed_on, $3::date),
+           scoring_excluded = true,
+           attributes = e.attributes || jsonb_build_object('vanished_on', $3::text),
+           row_hash = 'vanished', updated_at = now()
+          WHERE e.source = $1 AND e.event_type = ANY($2::text[]) AND NOT (e.attributes ? 'vanished_on')
+            AND EXISTS (SELECT 1 FROM ${staging.events})
+            AND NOT EXISTS (SELECT 1 FROM ${staging.events} s WHERE s.bbl = e.bbl AND s.source = e.source
+                              AND s.source_record_id = e.source_record_id AND s.event_type = e.event_type)
+         RETURNING e.bbl),
+       dirty AS (
+         INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM gone
+         ON CONFLICT (bbl) DO UPDATE SET marked_at = now() RETURNING bbl)
+       SELECT count(*) AS n FROM gone`,
+      [source.key, source.produces.events, observedOn],
+    );
+    closed += Number(rows[0].n);
+  }
+  if (staging.pluto) {
+    await client.query(
+      `UPDATE buildings b SET facts = b.facts - 'pluto_vanished_on', updated_at = now()
+        WHERE b.facts ? 'pluto_vanished_on' AND EXISTS (SELECT 1 FROM ${staging.pluto} s WHERE s.bbl = b.bbl)`,
+    );
+    const { rowCount } = await client.query(
+      `UPDATE buildings b SET facts = b.facts || jsonb_build_object('pluto_vanished_on', $1::text), updated_at = now()
+        WHERE b.facts ? 'pluto_owner' AND NOT (b.facts ? 'pluto_vanished_on')
+          AND EXISTS (SELECT 1 FROM ${staging.pluto})
+          AND NOT EXISTS (SELECT 1 FROM ${staging.pluto} s WHERE s.bbl = b.bbl)`,
+      [observedOn],
+    );
+    closed += rowCount ?? 0;
+  }
+  return closed;
+}

@@ -1,0 +1,134 @@
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { csvToSodaRows, getSource } from '@bhis/sources';
+import { MIGRATIONS } from '@bhis/db';
+import { createTestDatabase, TestDatabase } from '@bhis/testing';
+import { loadSource } from './load-source';
+import { createRun, syncSourceCatalog } from './run-store';
+import { loadFile, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+
+const fixture = (name: string) => path.join(SHARED_FIXTURES, name);
+
+/** How refreshes treat records already stored: partial pulls, refilings, records that vanish. */
+describe('refreshing stored records', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  const tmp = mkdtempSync(path.join(tmpdir(), 'bhis-refresh-'));
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 4 });
+    await syncSourceCatalog(pool);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const loadRows = async (source: string, rows: Record<string, unknown>[], observedOn = '2026-11-20') => {
+    const runId = await createRun(pool, { source, trigger: 'test', input: 'soda' });
+    return loadSource(pool, getSource(source), { kind: 'soda', rows: (async function* () { yield* rows; })() }, { runId, observedOn });
+  };
+
+  it('an incremental HPD complaints pull merges problems by problem id instead of replacing the list', async () => {
+    const source = getSource('hpd_complaints');
+    const file = fixture('hpd_complaints_and_problems.csv');
+    await seedUniverseFor(pool, source, file);
+    await loadFile(pool, source, file);
+    const { rows } = await pool.query<{ source_record_id: string; problems: { problem_id: number; status?: string }[] }>(
+      `SELECT source_record_id, attributes -> 'problems' AS problems FROM events
+        WHERE source = 'hpd_complaints' AND jsonb_array_length(attributes -> 'problems') > 1 ORDER BY source_record_id LIMIT 1`,
+    );
+    expect(rows).toHaveLength(1);
+    const { source_record_id: complaintId, problems } = rows[0];
+    const changed = problems[0].problem_id;
+
+    // the pull brings only the problem that changed (closed today)
+    const all = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'));
+    const row = all.find((r) => r['problem_id'] === String(changed) && r['complaint_id'] === complaintId) as Record<string, string>;
+    await loadRows('hpd_complaints', [{ ...row, problem_status: 'CLOSE', problem_status_date: '2026-11-19T00:00:00.000' }]);
+
+    const after = await pool.query<{ problems: { problem_id: number; status?: string; status_date?: string }[] }>(
+      `SELECT attributes -> 'problems' AS problems FROM events WHERE source = 'hpd_complaints' AND source_record_id = $1`,
+      [complaintId],
+    );
+    const merged = after.rows[0].problems;
+    expect(merged.map((p) => p.problem_id).sort()).toEqual(problems.map((p) => p.problem_id).sort());
+    expect(merged.find((p) => p.problem_id === changed)).toMatchObject({ status: 'CLOSE', status_date: '2026-11-19' });
+  });
+
+  it('a refiled bedbug report replaces the earlier filing for the same period, and an older one never comes back', async () => {
+    const source = getSource('hpd_bedbugs');
+    const header = 'building_id,registration_id,borough,house_number,street_name,postcode,of_dwelling_units,infested_dwelling_unit_count,eradicated_unit_count,re_infested_dwelling_unit,filing_date,filing_period_start_date,filling_period_end_date,latitude,longitude,bin,bbl';
+    const file = path.join(tmp, 'hpd_bedbugs.csv');
+    writeFileSync(file, [
+      header,
+      '64708,200456,BRONX,2089,RYER AVENUE,10457,40,3,2,1,12/20/2023,11/30/2022,11/30/2023,40.853497,-73.899567,2013708,2031560001',
+      '64708,200456,BRONX,2089,RYER AVENUE,10457,40,5,2,1,01/15/2024,11/30/2022,11/30/2023,40.853497,-73.899567,2013708,2031560001',
+      '64708,200456,BRONX,2089,RYER AVENUE,10457,40,4,2,1,01/05/2024,11/30/2022,11/30/2023,40.853497,-73.899567,2013708,2031560001',
+      '',
+    ].join('\n'));
+    await seedUniverseFor(pool, source, file);
+    await loadFile(pool, source, file);
+    const stored = () => pool.query(`SELECT to_char(occurred_on, 'YYYY-MM-DD') AS filed, attributes ->> 'infested_units' AS infested FROM events WHERE source = 'hpd_bedbugs' AND source_record_id = '64708:11/30/2022'`);
+    expect((await stored()).rows).toEqual([{ filed: '2024-01-15', infested: '5' }]);
+
+    // a pull that brings the earlier filing again does not undo the refiling
+    await loadRows('hpd_bedbugs', [{ building_id: '64708', of_dwelling_units: '40', infested_dwelling_unit_count: '3', filing_date: '2023-12-20T00:00:00.000', filing_period_start_date: '2022-11-30T00:00:00.000', bbl: '2031560001' }]);
+    expect((await stored()).rows).toEqual([{ filed: '2024-01-15', infested: '5' }]);
+  });
+
+  it('a whole-replace set closes the records its new export no longer carries, dated, and takes them back if they return', async () => {
+    const source = getSource('hpd_aep');
+    expect(source.refresh).toBe('whole_replace');
+    const file = fixture('hpd_aep.csv');
+    await seedUniverseFor(pool, source, file);
+    await loadFile(pool, source, file);
+    const lines = readFileSync(file, 'utf8').replace(/\r/g, '').split('\n').filter(Boolean);
+    const gone = await pool.query<{ source_record_id: string }>(`SELECT source_record_id FROM events WHERE source = 'hpd_aep' ORDER BY source_record_id LIMIT 1`);
+    const goneId = gone.rows[0].source_record_id;
+    const building = goneId.split(':')[0];
+    const sameBuilding = await pool.query(`SELECT count(*)::int AS n FROM events WHERE source = 'hpd_aep' AND source_record_id LIKE $1`, [`${building}:%`]);
+    const shorter = path.join(tmp, 'hpd_aep.csv');
+    writeFileSync(shorter, [lines[0], ...lines.slice(1).filter((line) => !line.startsWith(`${building},`))].join('\n'));
+
+    const load = async (csv: string, observedOn: string) => {
+      const runId = await createRun(pool, { source: 'hpd_aep', trigger: 'test', input: csv });
+      return loadSource(pool, source, { kind: 'csv', stream: createReadStream(csv), totalBytes: null }, { runId, observedOn, closeVanished: true });
+    };
+    const counts = await load(shorter, '2026-11-20');
+    expect(counts.vanished).toBe(sameBuilding.rows[0].n);
+    const row = async () =>
+      (await pool.query(`SELECT status, to_char(closed_on, 'YYYY-MM-DD') AS closed_on, scoring_excluded, attributes ->> 'vanished_on' AS vanished_on FROM events WHERE source = 'hpd_aep' AND source_record_id = $1`, [goneId])).rows[0];
+    expect(await row()).toMatchObject({ scoring_excluded: true, vanished_on: '2026-11-20' });
+    expect((await row()).status).not.toBe('open');
+    const others = await pool.query(`SELECT count(*)::int AS n FROM events WHERE source = 'hpd_aep' AND attributes ? 'vanished_on'`);
+    expect(others.rows[0].n).toBe(sameBuilding.rows[0].n);
+    // a second run without it changes nothing more
+    expect((await load(shorter, '2026-11-21')).vanished).toBe(0);
+    // it comes back: the record is as published again
+    await load(file, '2026-11-22');
+    expect(await row()).toMatchObject({ scoring_excluded: false, vanished_on: null });
+  });
+
+  it('stored rodent inspections keyed by the old ticket id take the key every layout now derives', async () => {
+    const source = getSource('dohmh_rodents');
+    const file = fixture('dohmh_rodent_inspections.csv');
+    await seedUniverseFor(pool, source, file);
+    await loadFile(pool, source, file);
+    // as stored before the export dropped its ticket id
+    await pool.query(
+      `UPDATE events SET source_record_id = attributes ->> 'job_ticket_id', attributes = attributes - 'job_ticket_id' WHERE source = 'dohmh_rodents'`,
+    );
+    const rekey = MIGRATIONS.find((migration) => migration.name === 'RodentInspectionKeys1763701500000') as new () => { up(q: unknown): Promise<void> };
+    await new rekey().up({ query: async (sql: string) => (await pool.query(sql)).rows });
+    const { rows } = await pool.query(`SELECT source_record_id, attributes ->> 'job_ticket_id' AS ticket FROM events WHERE source = 'dohmh_rodents' ORDER BY 1`);
+    expect(rows).toContainEqual({ source_record_id: 'PC8122655:1', ticket: '13661515' });
+    const again = await loadFile(pool, source, file);
+    expect(again.counts.events.inserted).toBe(0);
+  });
+});
