@@ -1,0 +1,115 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { createTestKey, startTestApi, TestApi } from './testing/test-api';
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  code: string | null;
+  message: string;
+}
+
+async function post(api: TestApi, path: string, body: Buffer | string, headers: Record<string, string>): Promise<Answer> {
+  const res = await fetch(`${api.url}${path}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+  const text = await res.text();
+  let parsed: { error?: { code?: string; message?: string } } = {};
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    parsed = {};
+  }
+  return { status: res.status, headers: res.headers, code: parsed.error?.code ?? null, message: parsed.error?.message ?? '' };
+}
+
+/** ~10 MiB of nested arrays: a few hundred bytes once compressed. */
+const NESTED = Buffer.from(`${'['.repeat(5 * 1024 * 1024)}${']'.repeat(5 * 1024 * 1024)}`);
+
+describe('request hardening: authentication before the body, body limits, costs by route (real Postgres and Redis)', () => {
+  let db: TestDatabase;
+  let api: TestApi;
+  let key: string;
+  let bbls: string[];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_AUTH_FAILURES_PER_MIN: '5' });
+    key = (await createTestKey(db.url, { scopes: ['buildings:read', 'portfolio:read', 'portfolio:write'] })).key;
+    bbls = Array.from({ length: 10_000 }, (_, i) => `1${String(1000 + i).padStart(5, '0')}0001`);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await db?.drop();
+  });
+
+  it('never decompresses or parses the body of a request without a valid key', async () => {
+    const bomb = brotliCompressSync(NESTED);
+    expect(bomb.length).toBeLessThan(1024);
+    const res = await post(api, '/api/v1/portfolio/analyze', bomb, { 'Content-Encoding': 'br' });
+    expect(res.status).toBe(401);
+    expect(res.code).toBe('missing_api_key');
+    const gz = await post(api, '/api/v1/export/csv', gzipSync(NESTED), { 'Content-Encoding': 'gzip', Authorization: 'Bearer sk_live_nope' });
+    expect(gz.code).toBe('invalid_api_key');
+  });
+
+  it('refuses encodings other than gzip with 415 unsupported_media_type, in the error envelope', async () => {
+    for (const encoding of ['br', 'deflate', 'compress', 'gzip, br']) {
+      const res = await post(api, '/api/v1/portfolio/analyze', brotliCompressSync(JSON.stringify({ bbls: ['1000010001'] })), {
+        'Content-Encoding': encoding,
+        Authorization: `Bearer ${key}`,
+      });
+      expect([res.status, res.code]).toEqual([415, 'unsupported_media_type']);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('6000');
+    }
+  });
+
+  it('caps the decompressed size (413) and the nesting (400) of a gzip body while it streams', async () => {
+    const big = gzipSync(Buffer.from(JSON.stringify({ bbls: ['x'.repeat(11 * 1024 * 1024)] })));
+    const res = await post(api, '/api/v1/portfolio/analyze', big, { 'Content-Encoding': 'gzip', Authorization: `Bearer ${key}` });
+    expect([res.status, res.code]).toEqual([413, 'payload_too_large']);
+    const deep = await post(api, '/api/v1/portfolio/analyze', gzipSync(NESTED), { 'Content-Encoding': 'gzip', Authorization: `Bearer ${key}` });
+    expect([deep.status, deep.code]).toEqual([400, 'invalid_request']);
+    expect(deep.message).toMatch(/nests deeper than 64 levels/);
+    const ok = await post(api, '/api/v1/portfolio/analyze', gzipSync(JSON.stringify({ bbls: ['1000010001'] })), {
+      'Content-Encoding': 'gzip',
+      Authorization: `Bearer ${key}`,
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('takes the cost from the route: another case or a trailing slash is no route, and /API/ is limited too', async () => {
+    const body = JSON.stringify({ bbls });
+    const exact = await post(api, '/api/v1/portfolio/analyze', body, { Authorization: `Bearer ${key}` });
+    expect(exact.status).toBe(200);
+    expect(exact.headers.get('x-ratelimit-cost')).toBe('100');
+    for (const path of ['/api/v1/portfolio/analyze/', '/api/v1/Portfolio/Analyze', '/API/v1/portfolio/analyze', '/api/v1//portfolio/analyze']) {
+      const res = await post(api, path, body, { Authorization: `Bearer ${key}` });
+      expect([path, res.status, res.code]).toEqual([path, 404, 'not_found']);
+      expect(res.headers.get('x-ratelimit-cost')).toBe('1');
+    }
+    const anonymous = await fetch(`${api.url}/API/v1/buildings/1000010001`);
+    await anonymous.text();
+    expect(anonymous.headers.get('x-ratelimit-limit')).toBe('120');
+  });
+
+  it('limits invalid keys per client address: past the limit, 429 before any key is looked up', async () => {
+    // a fresh Redis namespace: the requests above used some of this address's invalid-key allowance
+    const fresh = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_AUTH_FAILURES_PER_MIN: '5' });
+    try {
+      await limitsInvalidKeys(fresh);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  async function limitsInvalidKeys(api: TestApi): Promise<void> {
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${api.url}/api/v1`, { headers: { Authorization: `Bearer sk_live_${String(i).repeat(43)}` } });
+      expect(res.status).toBe(401);
+    }
+    const refused = await fetch(`${api.url}/api/v1`, { headers: { Authorization: `Bearer sk_live_${'Z'.repeat(43)}` } });
+    const body = (await refused.json()) as { error: { code: string } };
+    expect([refused.status, body.error.code]).toEqual([429, 'rate_limit_exceeded']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  }
+});
