@@ -10,7 +10,7 @@ interface Answer {
 }
 
 async function post(api: TestApi, path: string, body: Buffer | string, headers: Record<string, string>): Promise<Answer> {
-  const res = await fetch(`${api.url}${path}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+  const res = await fetch(`${api.url}${path}`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'Content-Type': 'application/json', ...headers } });
   const text = await res.text();
   let parsed: { error?: { code?: string; message?: string } } = {};
   try {

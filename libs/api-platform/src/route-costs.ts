@@ -38,10 +38,14 @@ export function routeCostOf(method: string, path: string): RouteCost | undefined
 
 /** Units a request costs once its body is known. */
 export function requestCost(route: RouteCost | undefined, body: unknown): number {
-  if (!route) return 1;
   const list = (body as { bbls?: unknown } | undefined)?.bbls;
-  const bbls = Array.isArray(list) ? list.length : 0;
-  return Math.max(route.minimum, Math.ceil(bbls / route.bblsPerUnit));
+  return costOfBbls(route, Array.isArray(list) ? list.length : 0);
+}
+
+/** Units for a request of the route over `count` BBLs (or rows). */
+export function costOfBbls(route: RouteCost | undefined, count: number): number {
+  if (!route) return 1;
+  return Math.max(route.minimum, Math.ceil(count / route.bblsPerUnit));
 }
 
 export function maxBodyBytes(route: RouteCost | undefined): number {
