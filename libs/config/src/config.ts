@@ -62,6 +62,8 @@ const schema = z.object({
   WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
   /** Webhook URLs on loopback are refused unless this is set (for local testing only). */
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  /** Hosts an admin ingest from a URL may download from (comma list); their addresses must also be public. */
+  INGEST_URL_HOSTS: z.string().default('data.cityofnewyork.us'),
   /**
    * How long a worker holds a job's lock between renewals. A worker that dies (kill -9) keeps it until
    * it expires; then another worker retries the job.
