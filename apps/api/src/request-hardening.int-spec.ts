@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
@@ -19,6 +20,28 @@ async function post(api: TestApi, path: string, body: Buffer | string, headers: 
     parsed = {};
   }
   return { status: res.status, headers: res.headers, code: parsed.error?.code ?? null, message: parsed.error?.message ?? '' };
+}
+
+/** A raw request whose answer (status and body) is read even when the server closes the connection. */
+function raw(url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; body: string }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path: method === 'CONNECT' ? 'example.com:443' : '/api/v1/portfolio/analyze', headers, agent: false });
+    const collect = (res: import('node:http').IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    };
+    req.on('response', collect);
+    req.on('connect', (res, socket, head: Buffer) => {
+      let text = head.toString('utf8');
+      socket.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      socket.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
 }
 
 /** ~10 MiB of nested arrays: a few hundred bytes once compressed. */
@@ -90,6 +113,19 @@ describe('request hardening: authentication before the body, body limits, costs 
     const anonymous = await fetch(`${api.url}/API/v1/buildings/1000010001`);
     await anonymous.text();
     expect(anonymous.headers.get('x-ratelimit-limit')).toBe('120');
+  });
+
+  it('answers what the HTTP parser refuses, and CONNECT, with the error envelope instead of a reset connection', async () => {
+    const huge = await raw(api.url, 'POST', { 'X-Huge': 'h'.repeat(40_000), 'Content-Type': 'application/json' }, Buffer.from('{}'));
+    expect(huge.status).toBe(400);
+    expect(JSON.parse(huge.body)).toMatchObject({ error: { code: 'invalid_request', status: 400, message: expect.stringMatching(/16 KiB/) } });
+    const connectAnswer = await raw(api.url, 'CONNECT', {});
+    expect(connectAnswer.status).toBe(405);
+    expect(connectAnswer.body).toContain('"code":"method_not_allowed"');
+    // a body over the limit is answered 413, and the client can read the answer
+    const oversized = await raw(api.url, 'POST', { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, Buffer.alloc(12 * 1024 * 1024, 0x20));
+    expect(oversized.status).toBe(413);
+    expect(JSON.parse(oversized.body)).toMatchObject({ error: { code: 'payload_too_large' } });
   });
 
   it('limits invalid keys per client address: past the limit, 429 before any key is looked up', async () => {

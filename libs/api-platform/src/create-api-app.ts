@@ -10,6 +10,7 @@ import { accessLog } from './access-log';
 import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
+import { hardenHttpServer } from './http-server-limits';
 import { installPipeline } from './pipeline';
 import { RequestCharges } from './request-charges';
 import { ScopeGuard } from './scope.guard';
@@ -51,6 +52,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     before: [accessLog(logger), app.get(ApiMetrics).middleware],
   });
 
+  hardenHttpServer(app.getHttpServer());
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
