@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { Client } from 'pg';
+import { ChangeListener } from '@bhis/db';
+import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
 
 interface Answer {
@@ -55,7 +57,7 @@ describe('request hardening: authentication before the body, body limits, costs 
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_AUTH_FAILURES_PER_MIN: '5' });
+    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix() });
     key = (await createTestKey(db.url, { scopes: ['buildings:read', 'portfolio:read', 'portfolio:write'] })).key;
     bbls = Array.from({ length: 10_000 }, (_, i) => `1${String(1000 + i).padStart(5, '0')}0001`);
   });
@@ -126,6 +128,31 @@ describe('request hardening: authentication before the body, body limits, costs 
     const oversized = await raw(api.url, 'POST', { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, Buffer.alloc(12 * 1024 * 1024, 0x20));
     expect(oversized.status).toBe(413);
     expect(JSON.parse(oversized.body)).toMatchObject({ error: { code: 'payload_too_large' } });
+  });
+
+  it('looks a repeated unknown key up in Postgres only once, until api_keys change', async () => {
+    const listener = api.app.get(ChangeListener);
+    await poll('the notification listener', async () => listener.isLive() || null, 10_000, 20);
+    const probe = await createTestKey(db.url);
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    const status = async () => (await fetch(`${api.url}/api/v1`, { headers: { 'X-API-Key': probe.key } })).status;
+    try {
+      // the key's row disappears and comes back without an announcement: only a lookup would find it
+      await pg.query('ALTER TABLE api_keys DISABLE TRIGGER api_keys_changed');
+      await pg.query('CREATE TEMP TABLE saved AS SELECT * FROM api_keys WHERE id = $1', [probe.id]);
+      await pg.query('DELETE FROM api_keys WHERE id = $1', [probe.id]);
+      expect(await status()).toBe(401);
+      await pg.query('INSERT INTO api_keys SELECT * FROM saved');
+      expect(await status()).toBe(401);
+      await pg.query('ALTER TABLE api_keys ENABLE TRIGGER api_keys_changed');
+      // any announced change of api_keys forgets the unknown keys
+      await pg.query(`UPDATE api_keys SET name = name || '.' WHERE id = $1`, [probe.id]);
+      await poll('the key to be found', async () => ((await status()) === 200 ? true : null), 5_000, 50);
+    } finally {
+      await pg.query('ALTER TABLE api_keys ENABLE TRIGGER api_keys_changed').catch(() => undefined);
+      await pg.end();
+    }
   });
 
   it('limits invalid keys per client address: past the limit, 429 before any key is looked up', async () => {

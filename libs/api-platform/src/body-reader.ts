@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH } from './json-depth';
  * instead of seeing its connection reset; beyond this many bytes or this long the connection is cut.
  */
 const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
-const DRAIN_MAX_MS = 10_000;
+const DRAIN_MAX_MS = 30_000;
 
 /** Content-Encodings a request body may use: none, or gzip (a brotli or deflate body is refused, 415). */
 const ACCEPTED_ENCODINGS = new Set(['identity', 'gzip']);

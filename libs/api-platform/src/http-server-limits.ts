@@ -7,18 +7,18 @@ import { docUrlFor } from './errors';
 export const HEADERS_TIMEOUT_MS = 20_000;
 export const REQUEST_TIMEOUT_MS = 60_000;
 /** After a refused request the socket reads and discards at most this much, this long, before it is closed. */
-const DISCARD_MAX_BYTES = 1024 * 1024;
-const DISCARD_MAX_MS = 5_000;
+const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+const DISCARD_MAX_MS = 30_000;
 
 const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 405: 'Method Not Allowed' };
 
 /** The error envelope as a raw HTTP/1.1 answer, for requests that never reach Express. */
-function rawAnswer(code: ErrorCode, message: string): string {
+function rawAnswer(code: ErrorCode, message: string, head = false): string {
   const status = ERROR_CODES[code].status;
   const body = JSON.stringify(errorEnvelope({ requestId: newRequestId(), rateLimit: null }, { code, message, status, doc_url: docUrlFor(code) }));
   return (
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${head ? '' : body}`
   );
 }
 
@@ -65,7 +65,9 @@ export function hardenHttpServer(server: Server): void {
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? `The request was not received within ${REQUEST_TIMEOUT_MS / 1000} s.`
           : 'The request is not valid HTTP/1.1.';
-    answerAndClose(socket, rawAnswer('invalid_request', message));
+    // the answer to a HEAD request has no body (the client would read it as garbage)
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    answerAndClose(socket, rawAnswer('invalid_request', message, head));
   });
   server.on('connect', (_req: unknown, socket: Duplex) => {
     answerAndClose(socket, rawAnswer('method_not_allowed', 'CONNECT is not allowed on this server.'));
