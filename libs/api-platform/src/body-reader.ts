@@ -47,20 +47,34 @@ class DepthScanner {
   }
 }
 
-/** Reads and discards what is left of a refused body, within bounds; past them the connection is cut. */
-export function drainRequest(req: Request): void {
-  if (req.readableEnded || req.destroyed) return;
-  let discarded = 0;
-  const cut = () => req.socket.destroy();
-  const timer = setTimeout(cut, DRAIN_MAX_MS);
-  timer.unref();
-  req.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > DRAIN_MAX_BYTES) cut();
+/**
+ * Reads and discards what is left of a body that will not be used, within bounds (past them the
+ * connection is cut). Settles once the body is read: answering only then means the client has
+ * finished sending and reads the answer, instead of having its connection reset mid-upload (which
+ * is what a server closing a `Connection: close` request with unread data causes).
+ */
+export function drainRequest(req: Request): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const cut = () => {
+      req.socket.destroy();
+      resolve();
+    };
+    const timer = setTimeout(cut, DRAIN_MAX_MS);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > DRAIN_MAX_BYTES) cut();
+    });
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
   });
-  req.once('close', () => clearTimeout(timer));
-  req.once('end', () => clearTimeout(timer));
-  req.resume();
 }
 
 /**
@@ -72,10 +86,10 @@ export function drainRequest(req: Request): void {
 export function readJsonBody(req: Request, maxBytes: number): Promise<BodyOutcome> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (!ACCEPTED_ENCODINGS.has(encoding)) {
-    return Promise.resolve(refuse(req, new ApiError('unsupported_media_type', 'The request body must be sent uncompressed or with Content-Encoding: gzip.')));
+    return refuse(req, new ApiError('unsupported_media_type', 'The request body must be sent uncompressed or with Content-Encoding: gzip.'));
   }
   const tooLarge = new ApiError('payload_too_large', `The request body is larger than the limit of ${formatBytes(maxBytes)}.`);
-  if (encoding === 'identity' && Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.resolve(refuse(req, tooLarge));
+  if (encoding === 'identity' && Number(req.headers['content-length'] ?? 0) > maxBytes) return refuse(req, tooLarge);
 
   return new Promise((resolve) => {
     const source: NodeJS.ReadableStream = encoding === 'gzip' ? req.pipe(createGunzip()) : req;
@@ -92,8 +106,8 @@ export function readJsonBody(req: Request, maxBytes: number): Promise<BodyOutcom
         req.unpipe(gunzip);
         gunzip.destroy();
       }
-      if (!outcome.ok) drainRequest(req);
-      resolve(outcome);
+      if (outcome.ok) resolve(outcome);
+      else void drainRequest(req).then(() => resolve(outcome));
     };
     source.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -122,7 +136,7 @@ export function readJsonBody(req: Request, maxBytes: number): Promise<BodyOutcom
   });
 }
 
-function refuse(req: Request, error: ApiError): BodyOutcome {
-  drainRequest(req);
+async function refuse(req: Request, error: ApiError): Promise<BodyOutcome> {
+  await drainRequest(req);
   return { ok: false, error };
 }

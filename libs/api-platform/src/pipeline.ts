@@ -86,7 +86,7 @@ function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
       await deps.charges.charge(req, res, routeCostOf(req.method, req.path)?.minimum ?? 1);
       next();
     } catch (error) {
-      if (hasBody(req)) drainRequest(req);
+      if (hasBody(req)) await drainRequest(req);
       sendError(req, res, toApiError(error));
     }
   };
@@ -102,17 +102,17 @@ function bodyParsing(deps: PipelineDeps): RequestHandler {
     if (!hasBody(req)) return next();
     const state = (req as PlatformRequest).platform;
     if (state.auth.state !== 'valid') {
-      drainRequest(req);
+      await drainRequest(req);
       return next();
     }
     try {
       if (!req.is('application/json')) {
-        drainRequest(req);
+        await drainRequest(req);
         throw new ApiError('invalid_request', 'The request body must be JSON with Content-Type: application/json.');
       }
       const charset = (req.get('content-type') ?? '').match(/charset\s*=\s*"?([^";\s]+)/i)?.[1]?.toLowerCase();
       if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-        drainRequest(req);
+        await drainRequest(req);
         throw new ApiError('invalid_request', 'The request body must be UTF-8 encoded JSON.');
       }
       const route = routeCostOf(req.method, req.path);
