@@ -72,13 +72,20 @@ export class ApiKeyStore {
     await this.flushUsage().catch(() => undefined);
   }
 
-  async check(presented: string): Promise<KeyCheck> {
+  /**
+   * Checks a presented key. `beforeLookup` runs only when the key has to be looked up in Postgres (not
+   * for a malformed key, nor one known from memory); it may throw to refuse the request instead.
+   */
+  async check(presented: string, beforeLookup?: () => Promise<void>): Promise<KeyCheck> {
     const parsed = parsePresentedKey(presented);
     if (!parsed) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
     if (this.unknown.get(hash)) return { ok: false, reason: 'unknown' };
     const generation = this.unknown.generation();
-    const match = await this.cache.getOrLoad(hash, () => this.load(parsed.prefix, hash));
+    const match = await this.cache.getOrLoad(hash, async () => {
+      await beforeLookup?.();
+      return this.load(parsed.prefix, hash);
+    });
     if (!match) {
       this.unknown.setIfUnchanged(generation, hash, { unknown: true });
       return { ok: false, reason: 'unknown' };

@@ -59,27 +59,30 @@ const REASONS: Record<string, string> = {
   revoked: 'The API key has been revoked.',
 };
 
+/** Past the address's allowance of invalid keys, a key that would need a database lookup is refused (429). */
+async function refuseAfterAuthFailures(deps: PipelineDeps, req: Request): Promise<void> {
+  const blocked = await deps.charges.authFailuresExhausted(req);
+  if (blocked) {
+    throw new ApiError('rate_limit_exceeded', `Too many requests with an invalid API key from this address. Retry in ${blocked.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(blocked.retryAfterSeconds) },
+    });
+  }
+}
+
 /**
  * Authenticates the key (if any) and charges the request's minimum cost, before a byte of the body is
- * read. A client address that sent too many invalid keys is refused (429) without looking keys up.
+ * read. A client address that sent too many invalid keys gets 429 instead of a key lookup; keys known
+ * from memory (valid or unknown) and malformed ones cost no lookup and are answered as usual.
  */
 function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
   return async (req, res, next) => {
     const state = (req as PlatformRequest).platform;
     try {
       const presented = presentedKey(req);
-      if (presented !== null) {
-        const blocked = await deps.charges.authFailuresExhausted(req);
-        if (blocked) {
-          throw new ApiError('rate_limit_exceeded', `Too many requests with an invalid API key from this address. Retry in ${blocked.retryAfterSeconds} s.`, {
-            headers: { 'Retry-After': String(blocked.retryAfterSeconds) },
-          });
-        }
-      }
       if (presented && typeof presented === 'object') {
         state.auth = { state: 'invalid', reason: presented.malformed };
       } else if (typeof presented === 'string') {
-        const check = await deps.keys.check(presented);
+        const check = await deps.keys.check(presented, () => refuseAfterAuthFailures(deps, req));
         state.auth = check.ok ? { state: 'valid', key: check.key } : { state: 'invalid', reason: REASONS[check.reason] };
       }
       if (state.auth.state === 'invalid') await deps.charges.recordAuthFailure(req).catch(() => undefined);

@@ -46,7 +46,7 @@ const schema = z.object({
   RATE_LIMIT_DEMO_PER_MIN: int(1, 10_000_000).default(60),
   /** Requests without a valid key (health, 401s) are limited per client address. */
   RATE_LIMIT_ANONYMOUS_PER_MIN: int(1, 10_000_000).default(120),
-  /** Requests with an unknown, revoked or malformed key per client address and minute; past it, 429 without a key lookup. */
+  /** Requests with an unknown, revoked or malformed key per client address and minute; past it, 429 instead of a key lookup. */
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: int(1, 10_000_000).default(30),
   /** How often the API writes the batched `last_used_at` of keys. */
   KEY_USAGE_FLUSH_MS: int(100, 3_600_000).default(10_000),
