@@ -67,6 +67,10 @@ describe('admin endpoints and the queue dashboard', () => {
     [{ source: 'hpd_litigations', file: '../../etc/passwd' }, /inside the server's data directory/],
     [{ source: 'hpd_litigations', url: 'ftp://example.org/x.csv' }, /"url" must be an http\(s\) URL/],
     [{ source: 'hpd_litigations', download: true, extra: 1 }, /extra/],
+    [{ source: 'hpd_litigations', url: 'http://127.0.0.1:5432/x.csv' }, /configured source hosts/],
+    [{ source: 'hpd_litigations', url: 'http://169.254.169.254/latest/meta-data' }, /configured source hosts/],
+    [{ source: 'hpd_litigations', url: 'http://localhost/x.csv' }, /configured source hosts/],
+    [{ source: 'hpd_litigations', url: 'https://evil.example/x.csv' }, /configured source hosts/],
   ])('refuses %j with 400', async (body, message) => {
     const res = await post('/api/v1/admin/ingest', admin, body);
     expect(res.status).toBe(400);
@@ -82,6 +86,52 @@ describe('admin endpoints and the queue dashboard', () => {
     expect((await get('/api/v1/admin/score/00000000-0000-4000-8000-000000000000', admin)).status).toBe(404);
     expect((await get('/api/v1/admin/score/not-a-uuid', admin)).status).toBe(400);
     expect((await post('/api/v1/admin/score', admin, { bbls: ['123'] })).status).toBe(400);
+  });
+
+  it('refuses a source host whose address is not public', async () => {
+    const local = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), DATA_DIR: dataDir, INGEST_URL_HOSTS: 'localhost,10.0.0.7' });
+    try {
+      for (const url of ['http://localhost/x.csv', 'http://10.0.0.7/x.csv']) {
+        const res = await fetch(`${local.url}/api/v1/admin/ingest`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ source: 'hpd_litigations', url }),
+        });
+        expect(res.status).toBe(400);
+        expect((await json(res)).error.message).toMatch(/downloads may only target public addresses/);
+      }
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('serves the queue dashboard read-only, without stack traces, paths or job internals', async () => {
+    const failing = await fetch(`${api.url}/api/v1/admin/ingest`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source: 'hpd_litigations', file: 'hpd_litigations.csv', force: true }),
+    });
+    expect(failing.status).toBe(202);
+    const auth = { Authorization: `Bearer ${admin}` };
+    const list = await fetch(`${api.url}/admin/queues/api/queues?activeQueue=ingest&status=latest`, { headers: auth });
+    expect(list.status).toBe(200);
+    const text = await list.text();
+    expect(text).toContain('hpd_litigations');
+    expect(text).not.toContain(dataDir);
+    expect(text).not.toMatch(/hpd_litigations\.csv/);
+    for (const [method, route] of [
+      ['PUT', '/admin/queues/api/queues/ingest/retry/failed'],
+      ['PUT', '/admin/queues/api/queues/ingest/clean/completed'],
+      ['PUT', '/admin/queues/api/queues/ingest/empty'],
+      ['POST', '/admin/queues/api/queues/ingest/add'],
+    ]) {
+      expect([route, (await fetch(`${api.url}${route}`, { method, headers: auth })).status]).toEqual([route, 405]);
+    }
+    for (const route of ['/admin/queues/api/redis/stats', '/admin/queues/api/queues/ingest/workers']) {
+      expect([route, (await fetch(`${api.url}${route}`, { headers: auth })).status]).toEqual([route, 404]);
+    }
+    const limited = await fetch(`${api.url}/admin/queues`, { headers: auth });
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('6000');
   });
 
   it('protects the queue dashboard with an admin key (HTTP Basic password or Bearer)', async () => {

@@ -280,14 +280,17 @@ describe('API platform (real Postgres and Redis)', () => {
     }
   });
 
-  it('exposes Prometheus metrics by route and status', async () => {
+  it('exposes Prometheus metrics by route and status to a key with the metrics:read scope only', async () => {
     await call(api, '/api/v1/health');
-    const res = await call(api, '/metrics');
+    expectErrorEnvelope(await call(api, '/metrics'), 401, 'missing_api_key');
+    expectErrorEnvelope(await call(api, '/metrics', bearer(live.key)), 403, 'insufficient_scope');
+    const scraper = bearer((await createTestKey(db.url, { scopes: ['metrics:read'] })).key);
+    const res = await call(api, '/metrics', scraper);
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} \d+/);
     expect(res.text).toContain('http_request_duration_seconds_bucket');
     await poll('the notification listener', async () => api.app.get(ChangeListener).isLive() || null, 10_000, 20);
-    expect((await call(api, '/metrics')).text).toMatch(/^bhis_change_notifications_up 1$/m);
+    expect((await call(api, '/metrics', scraper)).text).toMatch(/^bhis_change_notifications_up 1$/m);
   });
 
   it('builds links from PUBLIC_BASE_URL, and honours X-Forwarded-* only from a trusted proxy', async () => {

@@ -10,6 +10,7 @@ import { ApiError, successEnvelope } from '@bhis/envelope';
 import { enqueueIngest, getRun, IngestRequestError } from '@bhis/ingestion';
 import type { IngestInput } from '@bhis/queue';
 import { enqueueBackfill, enqueueScoring, getScoringRun } from '@bhis/score-runner';
+import { checkWebhookTarget } from '@bhis/webhooks';
 import { AdminQueues } from './admin-queues';
 import { TriggerIngestDto, TriggerScoringDto } from './admin.dto';
 
@@ -31,10 +32,28 @@ export class AdminController {
     this.pool = poolGetter(dataSource);
   }
 
-  private input(body: TriggerIngestDto): IngestInput {
+  /**
+   * A download URL must be on one of INGEST_URL_HOSTS and resolve only to public addresses (the
+   * webhook address policy: no loopback, private, link-local or reserved targets).
+   */
+  private async checkUrl(raw: string): Promise<string> {
+    const hosts = this.config.INGEST_URL_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+    let host: string;
+    try {
+      host = new URL(raw).hostname.toLowerCase();
+    } catch {
+      throw new ApiError('invalid_request', '"url" is not a valid absolute URL.');
+    }
+    if (!hosts.includes(host)) throw new ApiError('invalid_request', `"url" must be on one of the configured source hosts (${hosts.join(', ')}).`);
+    const check = await checkWebhookTarget(raw, { allowLoopback: false });
+    if (!check.ok) throw new ApiError('invalid_request', `"url" ${check.problem.replace('webhooks may only', 'downloads may only')}.`);
+    return check.target.url.toString();
+  }
+
+  private async input(body: TriggerIngestDto): Promise<IngestInput> {
     const given = [body.url, body.file, body.download].filter((v) => v !== undefined && v !== false).length;
     if (given !== 1) throw new ApiError('invalid_request', 'Give exactly one of "url", "file" or "download": true.');
-    if (body.url) return { kind: 'url', url: body.url };
+    if (body.url) return { kind: 'url', url: await this.checkUrl(body.url) };
     if (body.file) {
       const root = path.resolve(this.config.DATA_DIR);
       const file = path.resolve(root, body.file);
@@ -51,7 +70,7 @@ export class AdminController {
     try {
       const queued = await enqueueIngest(this.queues.get('ingest'), this.pool(), {
         source: body.source,
-        input: this.input(body),
+        input: await this.input(body),
         trigger: 'admin_api',
         force: body.force,
         scoreAfter: body.score,

@@ -21,7 +21,6 @@ async function serve(level: pino.Level, status: number): Promise<Record<string, 
       auth: { state: 'valid', key: { id: 'k', name: 'n', kind: 'live', prefix: 'sk_live_AbCdEfGh', scopes: [], rateLimitPerMin: null } },
       rateLimit: null,
       cost: 1,
-      bodyError: null,
     };
     next();
   });

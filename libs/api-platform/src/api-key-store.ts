@@ -27,8 +27,13 @@ interface KeyRow {
   revoked: boolean;
 }
 
-/** The most keys kept in memory (known keys only: an unknown key is looked up every time). */
+/** The most known keys, and separately the most unknown keys, kept in memory. */
 const CACHED_KEYS = 10_000;
+
+/** What the cache keeps for a well-formed key that matches no row. */
+interface UnknownKey {
+  unknown: true;
+}
 
 /**
  * Checks presented keys and records `last_used_at` in batches instead of one write per request.
@@ -36,12 +41,16 @@ const CACHED_KEYS = 10_000;
  * Known keys are kept in memory by the hash of the presented key. Every change of `api_keys` (revocation,
  * expiry, scopes, deletion) is announced by Postgres at commit and empties the cache of every instance,
  * so a revocation holds on the next request; while the notification connection is down, every request
- * is checked in Postgres. See docs/adr/0006-in-memory-caches.md.
+ * is checked in Postgres. Well-formed keys that match no row are remembered the same way, so a client
+ * repeating an unknown key causes no database work (and a malformed key never does). See
+ * docs/adr/0006-in-memory-caches.md.
  */
 export class ApiKeyStore {
   private readonly usedSince = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private readonly cache: NotifiedCache<KeyRow>;
+  /** Unknown keys, so a repeated unknown key costs no database work (emptied by any change, key creation included). */
+  private readonly unknown: NotifiedCache<UnknownKey>;
 
   constructor(
     private readonly pool: () => Pool,
@@ -49,6 +58,7 @@ export class ApiKeyStore {
     listener: ChangeListener,
   ) {
     this.cache = new NotifiedCache<KeyRow>(listener, [CHANGE_CHANNELS.apiKeys], { maxEntries: CACHED_KEYS });
+    this.unknown = new NotifiedCache<UnknownKey>(listener, [CHANGE_CHANNELS.apiKeys], { maxEntries: CACHED_KEYS });
   }
 
   start(): void {
@@ -62,12 +72,24 @@ export class ApiKeyStore {
     await this.flushUsage().catch(() => undefined);
   }
 
-  async check(presented: string): Promise<KeyCheck> {
+  /**
+   * Checks a presented key. `beforeLookup` runs only when the key has to be looked up in Postgres (not
+   * for a malformed key, nor one known from memory); it may throw to refuse the request instead.
+   */
+  async check(presented: string, beforeLookup?: () => Promise<void>): Promise<KeyCheck> {
     const parsed = parsePresentedKey(presented);
     if (!parsed) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
-    const match = await this.cache.getOrLoad(hash, () => this.load(parsed.prefix, hash));
-    if (!match) return { ok: false, reason: 'unknown' };
+    if (this.unknown.get(hash)) return { ok: false, reason: 'unknown' };
+    const generation = this.unknown.generation();
+    const match = await this.cache.getOrLoad(hash, async () => {
+      await beforeLookup?.();
+      return this.load(parsed.prefix, hash);
+    });
+    if (!match) {
+      this.unknown.setIfUnchanged(generation, hash, { unknown: true });
+      return { ok: false, reason: 'unknown' };
+    }
     if (match.revoked) return { ok: false, reason: 'revoked' };
     if (match.expires_at !== null && match.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
     this.usedSince.add(match.id);

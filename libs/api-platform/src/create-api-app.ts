@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { DynamicModule, Type } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory, Reflector } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import createExpress from 'express';
 import { Logger } from 'nestjs-pino';
 import type pino from 'pino';
 import type { AppConfig } from '@bhis/config';
@@ -9,8 +10,9 @@ import { accessLog } from './access-log';
 import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
+import { hardenHttpServer } from './http-server-limits';
 import { installPipeline } from './pipeline';
-import { RateLimiter } from './rate-limiter';
+import { RequestCharges } from './request-charges';
 import { ScopeGuard } from './scope.guard';
 import { PINO_LOGGER } from './tokens';
 import { apiValidationPipe } from './validation';
@@ -25,7 +27,12 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     config.TLS_CERT && config.TLS_KEY
       ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY), minVersion: 'TLSv1.3' as const }
       : undefined;
-  const app = await NestFactory.create<NestExpressApplication>(rootModule, {
+  // one spelling per route: /API/v1/... and /api/v1/export/csv/ are not routes (404, cost 1), so the
+  // rate-limit cost table (route-costs.ts) and the router always agree on the route of a request
+  const instance = createExpress();
+  instance.set('case sensitive routing', true);
+  instance.set('strict routing', true);
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, new ExpressAdapter(instance), {
     bodyParser: false,
     bufferLogs: true,
     httpsOptions,
@@ -41,15 +48,11 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
 
   installPipeline(express, {
     keys: app.get(ApiKeyStore),
-    limiter: app.get(RateLimiter),
-    limits: {
-      live: config.RATE_LIMIT_LIVE_PER_MIN,
-      demo: config.RATE_LIMIT_DEMO_PER_MIN,
-      anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MIN,
-    },
+    charges: app.get(RequestCharges),
     before: [accessLog(logger), app.get(ApiMetrics).middleware],
   });
 
+  hardenHttpServer(app.getHttpServer());
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));

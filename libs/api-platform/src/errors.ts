@@ -43,6 +43,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',
+  415: 'unsupported_media_type',
   429: 'rate_limit_exceeded',
   503: 'service_unavailable',
 };

@@ -1,16 +1,19 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from './decorators';
+import { RequireScope } from './decorators';
 import { ApiMetrics } from './metrics';
 
-/** Prometheus text format; meant to be scraped on the internal network. */
+/**
+ * Prometheus text format. It shows routes, volumes and the state of the backing services, so it needs
+ * a key with the `metrics:read` scope (a scraper sends it as a Bearer token), like every other route.
+ */
 @ApiExcludeController()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: ApiMetrics) {}
 
-  @Public()
+  @RequireScope('metrics:read')
   @Get()
   async metricsText(@Res() res: Response): Promise<void> {
     res.setHeader('Content-Type', this.metrics.registry.contentType);

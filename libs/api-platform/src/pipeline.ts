@@ -1,24 +1,16 @@
-import express, { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import compression from 'compression';
 import { ApiError, newRequestId } from '@bhis/envelope';
 import type { ApiKeyStore } from './api-key-store';
+import { drainRequest, hasBody, readJsonBody } from './body-reader';
 import { sendError, toApiError } from './errors';
-import type { RateLimiter } from './rate-limiter';
-import { writeRateLimitHeaders } from './rate-limit-headers';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
-import { isLargeBodyPath, requestCost } from './request-cost';
 import { PlatformRequest, PlatformRequestState } from './request-context';
-
-export interface PipelineLimits {
-  live: number;
-  demo: number;
-  anonymous: number;
-}
+import type { RequestCharges } from './request-charges';
+import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 
 export interface PipelineDeps {
   keys: ApiKeyStore;
-  limiter: RateLimiter;
-  limits: PipelineLimits;
+  charges: RequestCharges;
   /** Middleware that runs right after the request id is assigned (logging, metrics). */
   before?: RequestHandler[];
 }
@@ -32,8 +24,7 @@ function requestContext(req: Request, res: Response, next: NextFunction): void {
     startedAt: process.hrtime.bigint(),
     auth: { state: 'none' },
     rateLimit: null,
-    cost: 1,
-    bodyError: null,
+    cost: 0,
   };
   (req as PlatformRequest).platform = state;
   res.setHeader('X-Request-Id', state.requestId);
@@ -43,57 +34,18 @@ function requestContext(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-const BODY_ERRORS: Record<string, (err: { limit?: number }) => ApiError> = {
-  'entity.parse.failed': () => new ApiError('invalid_request', 'The request body is not valid JSON.'),
-  'entity.too.large': (err) =>
-    new ApiError('payload_too_large', `The request body is larger than the limit of ${formatBytes(err.limit ?? 0)}.`),
-  'encoding.unsupported': () => new ApiError('invalid_request', 'The request body uses an unsupported Content-Encoding.'),
-  'charset.unsupported': () => new ApiError('invalid_request', 'The request body must be UTF-8 encoded JSON.'),
-  'request.aborted': () => new ApiError('invalid_request', 'The request body was not received completely.'),
-};
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
-
-/**
- * Parses JSON bodies (1 MiB, or 10 MiB for portfolio and export) and requires application/json on
- * requests that carry a body. Problems are recorded and raised after authentication and rate limiting,
- * so even a malformed request gets the rate-limit headers.
- */
-function bodyParsing(): RequestHandler {
-  const small = express.json({ limit: '1mb', strict: true, type: () => true });
-  const large = express.json({ limit: '10mb', strict: true, type: () => true });
-  return (req, res, next) => {
-    const state = (req as PlatformRequest).platform;
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody || req.method === 'GET' || req.method === 'HEAD') return next();
-    if (!req.is('application/json')) {
-      state.bodyError = new ApiError('invalid_request', 'The request body must be JSON with Content-Type: application/json.');
-      return next();
-    }
-    const parser = isLargeBodyPath(req.path) ? large : small;
-    parser(req, res, (err?: unknown) => {
-      if (err) {
-        const type = (err as { type?: string }).type ?? '';
-        state.bodyError = (BODY_ERRORS[type] ?? BODY_ERRORS['entity.parse.failed'])(err as { limit?: number });
-        // the rest of an oversized body is not read: close the connection after answering
-        if (type === 'entity.too.large') res.setHeader('Connection', 'close');
-      } else if (jsonDepthExceeds(req.body, MAX_JSON_DEPTH)) {
-        state.bodyError = new ApiError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
-        req.body = undefined;
-      }
-      next();
-    });
-  };
-}
-
+/** The key of a request: a Bearer token, X-API-Key, or the password of HTTP Basic auth (what a browser can send). */
 function presentedKey(req: Request): string | null | { malformed: string } {
   const authorization = req.get('authorization');
   if (authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) return { malformed: 'The Authorization header must have the form "Bearer <API_KEY>".' };
-    return match[1];
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (bearer) return bearer[1];
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (basic) {
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+      return decoded.slice(decoded.indexOf(':') + 1) || null;
+    }
+    return { malformed: 'The Authorization header must have the form "Bearer <API_KEY>".' };
   }
   const header = req.get('x-api-key');
   if (header !== undefined) return header.trim() === '' ? null : header.trim();
@@ -107,37 +59,70 @@ const REASONS: Record<string, string> = {
   revoked: 'The API key has been revoked.',
 };
 
-/** Authenticates the key (if any) and charges the request to the key's (or the client's) rate limit. */
+/** Past the address's allowance of invalid keys, a key that would need a database lookup is refused (429). */
+async function refuseAfterAuthFailures(deps: PipelineDeps, req: Request): Promise<void> {
+  const blocked = await deps.charges.authFailuresExhausted(req);
+  if (blocked) {
+    throw new ApiError('rate_limit_exceeded', `Too many requests with an invalid API key from this address. Retry in ${blocked.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(blocked.retryAfterSeconds) },
+    });
+  }
+}
+
+/**
+ * Authenticates the key (if any) and charges the request's minimum cost, before a byte of the body is
+ * read. A client address that sent too many invalid keys gets 429 instead of a key lookup; keys known
+ * from memory (valid or unknown) and malformed ones cost no lookup and are answered as usual.
+ */
 function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
   return async (req, res, next) => {
-    if (!req.path.startsWith('/api/')) return next();
     const state = (req as PlatformRequest).platform;
     try {
       const presented = presentedKey(req);
       if (presented && typeof presented === 'object') {
         state.auth = { state: 'invalid', reason: presented.malformed };
       } else if (typeof presented === 'string') {
-        const check = await deps.keys.check(presented);
+        const check = await deps.keys.check(presented, () => refuseAfterAuthFailures(deps, req));
         state.auth = check.ok ? { state: 'valid', key: check.key } : { state: 'invalid', reason: REASONS[check.reason] };
       }
+      if (state.auth.state === 'invalid') await deps.charges.recordAuthFailure(req).catch(() => undefined);
+      await deps.charges.charge(req, res, routeCostOf(req.method, req.path)?.minimum ?? 1);
+      next();
+    } catch (error) {
+      if (hasBody(req)) await drainRequest(req);
+      sendError(req, res, toApiError(error));
+    }
+  };
+}
 
-      state.cost = state.bodyError ? 1 : requestCost(req.method, req.path, req.body);
-      const [identity, limit] =
-        state.auth.state === 'valid'
-          ? [`key:${state.auth.key.id}`, state.auth.key.rateLimitPerMin ?? deps.limits[state.auth.key.kind]]
-          : [`ip:${req.ip ?? 'unknown'}`, deps.limits.anonymous];
-      const decision = await deps.limiter.consume(identity, limit, state.cost);
-      state.rateLimit = decision.status;
-      res.setHeader('X-RateLimit-Cost', String(state.cost));
-      writeRateLimitHeaders(res, decision.status);
-      if (!decision.allowed) {
-        throw new ApiError(
-          'rate_limit_exceeded',
-          `Rate limit of ${limit} units per minute exceeded (this request costs ${state.cost}). Retry in ${decision.retryAfterSeconds} s.`,
-          { headers: { 'Retry-After': String(decision.retryAfterSeconds) } },
-        );
+/**
+ * Reads the JSON body of an authenticated request within its route's limits, then charges what the
+ * body adds to the cost. Without a valid key the body is never read (the route answers 401 or 404);
+ * a body without `Content-Type: application/json` is refused.
+ */
+function bodyParsing(deps: PipelineDeps): RequestHandler {
+  return async (req, res, next) => {
+    if (!hasBody(req)) return next();
+    const state = (req as PlatformRequest).platform;
+    if (state.auth.state !== 'valid') {
+      await drainRequest(req);
+      return next();
+    }
+    try {
+      if (!req.is('application/json')) {
+        await drainRequest(req);
+        throw new ApiError('invalid_request', 'The request body must be JSON with Content-Type: application/json.');
       }
-      if (state.bodyError) throw state.bodyError;
+      const charset = (req.get('content-type') ?? '').match(/charset\s*=\s*"?([^";\s]+)/i)?.[1]?.toLowerCase();
+      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+        await drainRequest(req);
+        throw new ApiError('invalid_request', 'The request body must be UTF-8 encoded JSON.');
+      }
+      const route = routeCostOf(req.method, req.path);
+      const outcome = await readJsonBody(req, maxBodyBytes(route));
+      if (!outcome.ok) throw outcome.error;
+      req.body = outcome.body;
+      await deps.charges.charge(req, res, requestCost(route, outcome.body) - (route?.minimum ?? 1));
       next();
     } catch (error) {
       sendError(req, res, toApiError(error));
@@ -146,10 +131,10 @@ function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
 }
 
 /** Installs the request pipeline on an Express app, ahead of the Nest router. */
-export function installPipeline(app: express.Express, deps: PipelineDeps): void {
+export function installPipeline(app: { use: (handler: RequestHandler) => unknown }, deps: PipelineDeps): void {
   app.use(requestContext);
   for (const handler of deps.before ?? []) app.use(handler);
   app.use(compression({ threshold: 1024 }));
-  app.use(bodyParsing());
   app.use(authenticateAndLimit(deps));
+  app.use(bodyParsing(deps));
 }

@@ -12,6 +12,7 @@ import { IndexController } from './index.controller';
 import { MetricsController } from './metrics.controller';
 import { ApiMetrics } from './metrics';
 import { RateLimiter } from './rate-limiter';
+import { RequestCharges } from './request-charges';
 import { createLogger } from './logger';
 import { CONFIG, DATA_SOURCE, PINO_LOGGER, REDIS } from './tokens';
 
@@ -62,10 +63,21 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           useFactory: (redis: Redis) => new RateLimiter(redis, config.REDIS_PREFIX),
           inject: [REDIS],
         },
+        {
+          provide: RequestCharges,
+          useFactory: (limiter: RateLimiter) =>
+            new RequestCharges(limiter, {
+              live: config.RATE_LIMIT_LIVE_PER_MIN,
+              demo: config.RATE_LIMIT_DEMO_PER_MIN,
+              anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MIN,
+              authFailures: config.RATE_LIMIT_AUTH_FAILURES_PER_MIN,
+            }),
+          inject: [RateLimiter],
+        },
         ApiMetrics,
         BackingServiceIndicators,
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, ApiMetrics, ChangeListener, ReadReplicas],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas],
     };
   }
 

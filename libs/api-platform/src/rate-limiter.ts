@@ -59,6 +59,13 @@ export class RateLimiter {
       };
     }
   }
+
+  /** Units left in the current window, without charging any. */
+  async remaining(identity: string, limit: number): Promise<{ remaining: number; retryAfterSeconds: number }> {
+    const res = await this.limiterFor(limit).get(identity);
+    if (!res) return { remaining: limit, retryAfterSeconds: 0 };
+    return { remaining: Math.max(0, limit - res.consumedPoints), retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+  }
 }
 
 function status(limit: number, res: RateLimiterRes): RateLimitStatus {

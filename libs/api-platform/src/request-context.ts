@@ -13,9 +13,8 @@ export interface PlatformRequestState extends RequestContext {
   startedAt: bigint;
   auth: AuthState;
   rateLimit: RateLimitStatus | null;
+  /** Rate-limit units charged so far. */
   cost: number;
-  /** A body that could not be parsed: raised after authentication and rate limiting. */
-  bodyError: ApiError | null;
 }
 
 export type PlatformRequest = Request & { platform: PlatformRequestState };

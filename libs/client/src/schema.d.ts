@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * CSV export of up to 10,000 buildings
-         * @description Body: `{ "bbls": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with ";". Costs 1 rate-limit unit per 100 BBLs (at least 5).
+         * @description Body: `{ "bbls": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with ";"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.
          */
         post: operations["export_export"];
         delete?: never;
@@ -702,7 +702,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "payload_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -1355,6 +1355,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description `unsupported_media_type`: The request body uses a Content-Encoding other than none or gzip. */
+        Error_unsupported_media_type: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -1449,6 +1463,7 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1514,6 +1529,7 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1581,6 +1597,7 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1850,6 +1867,7 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1984,6 +2002,7 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2069,6 +2088,7 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];

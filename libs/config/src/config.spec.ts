@@ -47,4 +47,23 @@ describe('parseConfig', () => {
       expect((e as Error).message).not.toContain('sk_live_secret');
     }
   });
+
+  it('never shows database, Redis or secret values in its messages', () => {
+    const env = { DATABASE_URL: 'mysql://user:hunter2@db/x', REDIS_URL: 'http://:hunter3@r', CURSOR_SECRET: 'short-hunter4' };
+    expect(() => parseConfig(env)).toThrow(/DATABASE_URL[\s\S]*REDIS_URL[\s\S]*CURSOR_SECRET/);
+    try {
+      parseConfig(env);
+    } catch (e) {
+      expect((e as Error).message).not.toMatch(/hunter/);
+    }
+  });
+
+  it('parses TRUST_PROXY strictly', () => {
+    expect(parseConfig({ TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual(['loopback']);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '::1']);
+    expect(parseConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    for (const bad of ['true', '*', 'yes', '0', '11', 'loopback,evil', '999.1.1.1', '10.0.0.0/8;x']) {
+      expect(() => parseConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
 });

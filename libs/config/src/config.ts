@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
@@ -51,11 +52,13 @@ const schema = z.object({
   /** Overrides the scheme and host of the absolute URLs in `_links`. */
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   /** Express "trust proxy" value: which proxies may set X-Forwarded-Proto/Host (e.g. `loopback` or `10.0.0.0/8`). */
-  TRUST_PROXY: z.string().min(1).optional(),
+  TRUST_PROXY: z.string().min(1).transform(parseTrustProxy).optional(),
   RATE_LIMIT_LIVE_PER_MIN: int(1, 10_000_000).default(6000),
   RATE_LIMIT_DEMO_PER_MIN: int(1, 10_000_000).default(60),
   /** Requests without a valid key (health, 401s) are limited per client address. */
   RATE_LIMIT_ANONYMOUS_PER_MIN: int(1, 10_000_000).default(120),
+  /** Requests with an unknown, revoked or malformed key per client address and minute; past it, 429 instead of a key lookup. */
+  RATE_LIMIT_AUTH_FAILURES_PER_MIN: int(1, 10_000_000).default(30),
   /** How often the API writes the batched `last_used_at` of keys. */
   KEY_USAGE_FLUSH_MS: int(100, 3_600_000).default(10_000),
   /**
@@ -71,6 +74,8 @@ const schema = z.object({
   WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
   /** Webhook URLs on loopback are refused unless this is set (for local testing only). */
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  /** Hosts an admin ingest from a URL may download from (comma list); their addresses must also be public. */
+  INGEST_URL_HOSTS: z.string().default('data.cityofnewyork.us'),
   /**
    * How long a worker holds a job's lock between renewals. A worker that dies (kill -9) keeps it until
    * it expires; then another worker retries the job.
@@ -96,6 +101,26 @@ export class ConfigError extends Error {
   }
 }
 
+const SECRET_VARIABLE = /KEY|TOKEN|CERT|SECRET|PASSWORD|_URL$/;
+
+/**
+ * TRUST_PROXY: a hop count (1-10), or a comma list of loopback, linklocal, uniquelocal, IP addresses
+ * and CIDR ranges. "true" (trust every client's X-Forwarded-For) and anything else are refused.
+ */
+const TRUST_PROXY_ITEM = /^(loopback|linklocal|uniquelocal|(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?|[0-9a-fA-F:]*:[0-9a-fA-F:.]*(\/\d{1,3})?)$/;
+
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): number | string[] {
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const items = value.split(',').map((item) => item.trim());
+    if (items.every((item) => TRUST_PROXY_ITEM.test(item) && (isIP(item.split('/')[0]) !== 0 || !/[\d:]/.test(item)))) return items;
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be a hop count 1-10 or a comma list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges' });
+  return z.NEVER;
+}
+
 /** Parses an environment (default `process.env`); throws ConfigError naming every bad variable. */
 export function parseConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const relevant: Record<string, string> = {};
@@ -109,7 +134,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       result.error.issues.map((issue) => {
         const key = issue.path.join('.');
         const value = relevant[key];
-        const shown = value === undefined || /KEY|TOKEN|CERT/.test(key) ? '' : ` (got "${value.slice(0, 60)}")`;
+        // secrets, and URLs that may carry a password, are named but never shown
+        const shown = value === undefined || SECRET_VARIABLE.test(key) ? '' : ` (got "${value.slice(0, 60)}")`;
         return `${key}: ${issue.message}${shown}`;
       }),
     );

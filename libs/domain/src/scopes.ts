@@ -4,6 +4,8 @@ export const SCOPES = [
   'portfolio:read',
   'portfolio:write',
   'sources:read',
+  /** Only for a Prometheus scraper: GET /metrics. */
+  'metrics:read',
   'admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

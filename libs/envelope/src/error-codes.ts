@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   building_not_found: { status: 404, summary: 'The BBL is valid but not in the data set.' },
   method_not_allowed: { status: 405, summary: 'The route exists but not with this HTTP method (see the Allow header).' },
   payload_too_large: { status: 413, summary: 'The request body is over 1 MiB (10 MiB for portfolio and export).' },
+  unsupported_media_type: { status: 415, summary: 'The request body uses a Content-Encoding other than none or gzip.' },
   rate_limit_exceeded: { status: 429, summary: 'Rate limit exceeded; wait the seconds given in Retry-After.' },
   internal_error: { status: 500, summary: 'Server fault; quote meta.request_id to support.' },
   service_unavailable: { status: 503, summary: 'A backing service (database or cache) is unavailable; retry shortly.' },

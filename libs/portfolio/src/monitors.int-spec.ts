@@ -156,6 +156,24 @@ describe('portfolio monitors API (real Postgres and Redis)', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('caps the monitors of one key at 100, with a clear error; deleting one frees a place', async () => {
+    const [{ key: busy }] = await createKeys(db.url, [{ name: 'busy' }]);
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await create(busy, { name: `m${i}`, bbls: BBLS, webhook_url: PUBLIC_URL });
+      expect(res.status).toBe(201);
+      ids.push(dataOf<{ monitor: MonitorView }>(res).monitor.id);
+    }
+    const refused = await create(busy, { name: 'one too many', bbls: BBLS, webhook_url: PUBLIC_URL });
+    expect(refused.status).toBe(400);
+    expect(errorOf(refused)).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/at most 100 monitors/) });
+    expect(refused.body).toMatchObject({ error: { details: { limit: 100 } } });
+    // another key is not affected
+    expect((await create(other, { name: 'unaffected', bbls: BBLS, webhook_url: PUBLIC_URL })).status).toBe(201);
+    expect((await call(api.url, busy, 'DELETE', `/api/v1/portfolio/monitor/${ids[0]}`)).status).toBe(200);
+    expect((await create(busy, { name: 'after a delete', bbls: BBLS, webhook_url: PUBLIC_URL })).status).toBe(201);
+  }, 60_000);
+
   it('accepts loopback targets only when WEBHOOK_ALLOW_LOOPBACK is set', async () => {
     const local = await startPortfolioApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), WEBHOOK_ALLOW_LOOPBACK: 'true' });
     try {

@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import { JOB_NAMES, JobsByQueue, QueueName } from './contracts';
 
 export type JobHandlers<Q extends QueueName> = {
-  [N in JobsByQueue[Q]['name']]: (job: Job<Extract<JobsByQueue[Q], { name: N }>['data']>) => Promise<unknown>;
+  /** `token` is the worker's lock token of the job (for moveToDelayed). */
+  [N in JobsByQueue[Q]['name']]: (job: Job<Extract<JobsByQueue[Q], { name: N }>['data']>, token?: string) => Promise<unknown>;
 };
 
 export interface StartWorkerOptions {
@@ -24,10 +25,10 @@ export function startWorker<Q extends QueueName>(queue: Q, handlers: JobHandlers
   if (missing.length > 0) throw new Error(`Worker for queue "${queue}" has no handler for: ${missing.join(', ')}`);
   const worker = new Worker(
     queue,
-    async (job: Job) => {
-      const handler = (handlers as Record<string, (job: Job) => Promise<unknown>>)[job.name];
+    async (job: Job, token?: string) => {
+      const handler = (handlers as Record<string, (job: Job, token?: string) => Promise<unknown>>)[job.name];
       if (!handler) throw new Error(`Unknown job "${job.name}" on queue "${queue}"`);
-      return handler(job);
+      return handler(job, token);
     },
     { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency ?? 1, ...options.workerOptions },
   );

@@ -27,6 +27,13 @@ describe('webhook address policy', () => {
     ['::ffff:169.254.169.254', 'link_local'],
     ['64:ff9b::a9fe:a9fe', 'link_local'],
     ['2002:7f00:1::', 'loopback'],
+    ['64:ff9b:1::a00:1', 'reserved'],
+    ['64:ff9b:1:ffff::1', 'reserved'],
+    ['2001:2::1', 'reserved'],
+    ['2001:10::1', 'reserved'],
+    ['2001:20::1', 'reserved'],
+    ['3fff::1', 'reserved'],
+    ['5f00::1', 'reserved'],
     ['[::1]', 'loopback'],
   ])('%s is %s', (ip, cls) => {
     expect(classifyAddress(ip)).toBe(cls);

@@ -55,6 +55,12 @@ const IPV6_RANGES: readonly Range[] = [
   [[0x20, 0x01, 0x0d, 0xb8], 32, 'reserved'], // documentation
   [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64, 'reserved'], // discard
   [[0x20, 0x01, 0x00, 0x00], 32, 'reserved'], // Teredo
+  [[0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48, 'reserved'], // local-use NAT64 (RFC 8215): translates to any IPv4, private ones included
+  [[0x20, 0x01, 0x00, 0x02, 0x00, 0x00], 48, 'reserved'], // benchmarking
+  [[0x20, 0x01, 0x00, 0x10], 28, 'reserved'], // ORCHID
+  [[0x20, 0x01, 0x00, 0x20], 28, 'reserved'], // ORCHIDv2
+  [[0x3f, 0xff], 20, 'reserved'], // documentation (RFC 9637)
+  [[0x5f, 0x00], 16, 'reserved'], // SRv6 segment identifiers
 ];
 
 function inPrefix(bytes: number[], prefix: number[], bits: number): boolean {

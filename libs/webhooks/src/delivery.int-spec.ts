@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Pool } from 'pg';
-import { createApiKey, createDataSource } from '@bhis/db';
+import { createApiKey, createDataSource, revokeApiKey } from '@bhis/db';
 import { QUEUES, workerConnection } from '@bhis/queue';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createMonitor, MonitorRecord } from './monitor-store';
-import { createTestDelivery, dispatchCrossings } from './outbox';
+import { claimDelivery, createTestDelivery, dispatchCrossings } from './outbox';
 import { enqueueCrossingDispatch, enqueueDelivery } from './producer';
 import { startWorkerProcess, TestWorkerSettings, waitFor, WebhookReceiver } from './testing/delivery-harness';
 import { WebhookWorker } from './webhook-worker';
@@ -41,7 +41,7 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     };
   }
 
-  async function startWorker(): Promise<WebhookWorker> {
+  async function startWorker(concurrency?: number): Promise<WebhookWorker> {
     const s = settings();
     const connection = workerConnection(REDIS_URL);
     connections.push(connection);
@@ -55,6 +55,8 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
       retry: { delaysMs: s.retryDelaysMs, jitter: 0 },
       sweepIntervalMs: s.sweepIntervalMs,
       workerOptions: s.workerOptions,
+      concurrency,
+      perKeyRetryMs: 200,
     });
     await worker.start();
     workers.push(worker);
@@ -70,8 +72,23 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     return bbls;
   }
 
-  async function monitorFor(path: string, bbls: string[], grades: string[] | null = null, includeUncertain = false): Promise<MonitorRecord> {
-    const created = await createMonitor(pool, { apiKeyId, name: path, webhookUrl: receiver.url(path), grades, bbls, includeUncertain });
+  async function newKey(name: string): Promise<string> {
+    const ds = createDataSource({ url: db.url, poolSize: 1 });
+    await ds.initialize();
+    try {
+      return (await createApiKey(ds, { name, kind: 'live' })).record.id;
+    } finally {
+      await ds.destroy();
+    }
+  }
+
+  async function monitorFor(
+    path: string,
+    bbls: string[],
+    grades: string[] | null = null,
+    { owner = apiKeyId, includeUncertain = false }: { owner?: string; includeUncertain?: boolean } = {},
+  ): Promise<MonitorRecord> {
+    const created = await createMonitor(pool, { apiKeyId: owner, name: path, webhookUrl: receiver.url(path), grades, bbls, includeUncertain });
     receiver.setSecret(path, created.secret);
     return created.monitor;
   }
@@ -132,7 +149,7 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
   it('never sends a change caused by a stale source alone or a new scorer version, and changes of buildings the model cannot know only when asked', async () => {
     const bbls = await seedBuildings(4);
     const plain = await monitorFor('/quiet-plain', bbls);
-    const asked = await monitorFor('/quiet-asked', bbls, null, true);
+    const asked = await monitorFor('/quiet-asked', bbls, null, { includeUncertain: true });
     const runId = await seedCrossings([
       { bbl: bbls[0], from: ['B', 20], to: ['C', 31], quiet: 'stale-source' },
       { bbl: bbls[1], from: ['B', 20], to: ['C', 31], quiet: 'public-housing' },
@@ -305,5 +322,43 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     await startWorker();
     await waitFor(async () => (await deliveryStates(monitor.id))[0]?.status === 'delivered', 10_000, 'swept delivery');
     expect(receiver.forPath('/sweep')).toHaveLength(1);
+  });
+
+  it('delivers fairly: a key whose endpoint hangs holds at most two slots, and another key is not delayed', async () => {
+    const slowBbls = await seedBuildings(16);
+    await monitorFor('/hangs', slowBbls);
+    const [fastBbl] = await seedBuildings(1);
+    const other = await newKey('other key');
+    const fast = await monitorFor('/prompt', [fastBbl], null, { owner: other });
+    receiver.reply = (hook) => (hook.path === '/hangs' ? 'hang' : { status: 204 });
+    await startWorker(4);
+    await enqueueCrossingDispatch(queue, await seedCrossings(slowBbls.map((bbl) => ({ bbl, from: ['B', 30], to: ['C', 45] }))));
+    await waitFor(async () => receiver.forPath('/hangs').length >= 2, 5_000, 'the hanging endpoint called');
+    await enqueueCrossingDispatch(queue, await seedCrossings([{ bbl: fastBbl, from: ['B', 30], to: ['D', 65] }]));
+    // with all four slots taken by the hanging endpoint this would wait for its 2 s timeouts
+    await waitFor(async () => (await deliveryStates(fast.id))[0]?.status === 'delivered', 1_500, 'the other key delivered');
+    expect(receiver.forPath('/hangs').length).toBeLessThanOrEqual(4);
+  });
+
+  it('sends nothing for a revoked or expired key: revocation disables its monitors at once', async () => {
+    const [bbl] = await seedBuildings(1);
+    const revoked = await newKey('revoked key');
+    const monitor = await monitorFor('/revoked', [bbl], null, { owner: revoked });
+    const pending = await createTestDelivery(pool, monitor.id);
+    const ds = createDataSource({ url: db.url, poolSize: 1 });
+    await ds.initialize();
+    await revokeApiKey(ds, revoked).finally(() => ds.destroy());
+    const { rows } = await pool.query<{ status: string; disabled_reason: string }>(`SELECT status, disabled_reason FROM monitors WHERE id = $1`, [monitor.id]);
+    expect(rows[0]).toEqual({ status: 'disabled', disabled_reason: expect.stringMatching(/revoked/) });
+    expect((await deliveryStates(monitor.id)).map((d) => d.status)).toEqual(['cancelled']);
+    expect(await claimDelivery(pool, pending.id, 1_000)).toBeNull();
+
+    const expiring = await newKey('expired key');
+    const other = await monitorFor('/expired', [bbl], null, { owner: expiring });
+    const queued = await createTestDelivery(pool, other.id);
+    await pool.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring]);
+    expect(await claimDelivery(pool, queued.id, 1_000)).toBeNull();
+    await dispatchCrossings(pool, await seedCrossings([{ bbl, from: ['A', 10], to: ['F', 90] }]));
+    expect((await deliveryStates(other.id)).filter((d) => d.bbl !== null)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendWebhookRequest } from './http-sender';
+import { describeConnectionError, sendWebhookRequest } from './http-sender';
 
 describe('webhook HTTP sender', () => {
   let server: http.Server;
@@ -61,6 +61,13 @@ describe('webhook HTTP sender', () => {
     const closed = { url: new URL('http://hooks.invalid:1/x'), host: 'hooks.invalid', addresses: [{ address: '127.0.0.1', family: 4 as const }] };
     const result = await sendWebhookRequest(closed, {}, '{}', 2_000);
     expect(result.statusCode).toBeNull();
-    expect(result.error).toMatch(/ECONNREFUSED/);
+    expect(result.error).toBe('ECONNREFUSED: the endpoint refused the connection');
+  });
+
+  it('reports connection failures without internal detail', () => {
+    const error = Object.assign(new Error('connect EADDRNOTAVAIL 10.1.2.3:443 - Local (10.9.9.9:0)'), { code: 'EADDRNOTAVAIL' });
+    expect(describeConnectionError(error)).toBe('EADDRNOTAVAIL: the connection failed');
+    const dns = Object.assign(new Error('getaddrinfo EAI_AGAIN hooks.example via 10.0.0.2'), { code: 'EAI_AGAIN' });
+    expect(describeConnectionError(dns)).not.toMatch(/10\.0\.0\.2/);
   });
 });

@@ -96,7 +96,21 @@ export function sendWebhookRequest(
   });
 }
 
-function describeConnectionError(error: NodeJS.ErrnoException): string {
-  const code = error.code ? `${error.code}: ` : '';
-  return `${code}${error.message}`.slice(0, 300);
+const CONNECTION_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'the endpoint refused the connection',
+  ECONNRESET: 'the endpoint reset the connection',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the endpoint host is unreachable',
+  ENETUNREACH: 'the endpoint network is unreachable',
+  EPIPE: 'the endpoint closed the connection',
+};
+
+/**
+ * What the monitor's owner sees of a failed connection: the code and a fixed sentence, never Node's
+ * message (which can name this server's own addresses or its resolver).
+ */
+export function describeConnectionError(error: NodeJS.ErrnoException): string {
+  const code = error.code ?? 'ERROR';
+  if (code.startsWith('ERR_TLS') || /CERT|SSL/.test(code)) return `${code}: the endpoint's TLS certificate was not accepted`;
+  return `${code}: ${CONNECTION_ERRORS[code] ?? 'the connection failed'}`;
 }

@@ -70,12 +70,28 @@ function toRecord(row: MonitorRow): MonitorRecord {
   };
 }
 
-/** Creates a monitor with its buildings; the signing secret is returned here and never again. */
-export async function createMonitor(pool: Pool, input: NewMonitor): Promise<{ monitor: MonitorRecord; secret: string }> {
+/** Monitors one API key may have (active or disabled; deleting one frees its place). */
+export const MONITORS_PER_KEY = 100;
+
+export class MonitorLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`An API key may have at most ${limit} monitors; delete one before creating another.`);
+  }
+}
+
+/**
+ * Creates a monitor with its buildings; the signing secret is returned here and never again. Refuses
+ * (MonitorLimitError) when the key already has `limit` monitors; the key's row is locked meanwhile, so
+ * concurrent creations cannot pass the limit together.
+ */
+export async function createMonitor(pool: Pool, input: NewMonitor, limit = MONITORS_PER_KEY): Promise<{ monitor: MonitorRecord; secret: string }> {
   const secret = generateSigningSecret();
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    await client.query(`SELECT 1 FROM api_keys WHERE id = $1 FOR UPDATE`, [input.apiKeyId]);
+    const { rows: counted } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM monitors WHERE api_key_id = $1`, [input.apiKeyId]);
+    if ((counted[0]?.n ?? 0) >= limit) throw new MonitorLimitError(limit);
     const { rows } = await client.query<MonitorRow>(
       `INSERT INTO monitors (api_key_id, name, webhook_url, grades, signing_secret, bbl_count, include_uncertain)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${MONITOR_COLUMNS}`,

@@ -22,6 +22,8 @@ export type AttemptRecord =
   | { outcome: 'gone'; statusCode: 410; durationMs: number };
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** The monitor's API key (alias k) is neither revoked nor expired: checked again before every delivery. */
+const KEY_USABLE = `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`;
 /** Keyset positions keep the full precision of the timestamp, so pages neither skip nor repeat rows. */
 const ISO_UTC_MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
@@ -49,9 +51,10 @@ export async function dispatchCrossings(pool: Pool, scoringRunId: string): Promi
        FROM grade_crossings gc
        JOIN monitor_buildings mb ON mb.bbl = gc.bbl
        JOIN monitors m ON m.id = mb.monitor_id
+       JOIN api_keys k ON k.id = m.api_key_id
        LEFT JOIN buildings b ON b.bbl = gc.bbl
       WHERE gc.run_id = $1
-        AND m.status = 'active'
+        AND m.status = 'active' AND ${KEY_USABLE}
         -- a monitor hears of changes found after it was created, not of older runs dispatched late
         AND gc.created_at >= m.created_at
         AND gc.previous_grade <> gc.current_grade
@@ -102,8 +105,8 @@ export async function claimDelivery(pool: Pool, deliveryId: string, lockMs: numb
     `WITH claimed AS (
        UPDATE webhook_deliveries d
           SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => $2::double precision / 1000)
-         FROM monitors m
-        WHERE d.id = $1 AND m.id = d.monitor_id AND m.status = 'active' AND d.status = 'pending'
+         FROM monitors m JOIN api_keys k ON k.id = m.api_key_id
+        WHERE d.id = $1 AND m.id = d.monitor_id AND m.status = 'active' AND ${KEY_USABLE} AND d.status = 'pending'
           AND d.next_attempt_at <= now() + make_interval(secs => $3::double precision / 1000)
           AND (d.locked_until IS NULL OR d.locked_until < now())
        RETURNING d.id, d.webhook_id, d.monitor_id, d.payload, d.attempts, m.webhook_url, m.signing_secret
@@ -200,11 +203,20 @@ export async function cancelPendingOfDisabledMonitors(db: Pick<Pool, 'query'>, m
   return rowCount ?? 0;
 }
 
+/** The API key whose monitor a delivery belongs to (null when the delivery or monitor is gone). */
+export async function deliveryKeyId(pool: Pool, deliveryId: string): Promise<string | null> {
+  const { rows } = await pool.query<{ api_key_id: string }>(
+    `SELECT m.api_key_id FROM webhook_deliveries d JOIN monitors m ON m.id = d.monitor_id WHERE d.id = $1`,
+    [deliveryId],
+  );
+  return rows[0]?.api_key_id ?? null;
+}
+
 /** Pending deliveries that are due and not held by a live worker: what a sweep (re)queues. */
 export async function findDueDeliveries(pool: Pool, limit: number): Promise<{ id: string; attempts: number }[]> {
   const { rows } = await pool.query<{ id: string; attempts: number }>(
-    `SELECT d.id, d.attempts FROM webhook_deliveries d JOIN monitors m ON m.id = d.monitor_id
-      WHERE d.status = 'pending' AND m.status = 'active' AND d.next_attempt_at <= now()
+    `SELECT d.id, d.attempts FROM webhook_deliveries d JOIN monitors m ON m.id = d.monitor_id JOIN api_keys k ON k.id = m.api_key_id
+      WHERE d.status = 'pending' AND m.status = 'active' AND ${KEY_USABLE} AND d.next_attempt_at <= now()
         AND (d.locked_until IS NULL OR d.locked_until < now())
       ORDER BY d.next_attempt_at LIMIT $1`,
     [limit],

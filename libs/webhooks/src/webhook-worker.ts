@@ -1,9 +1,9 @@
-import { Queue, Worker, WorkerOptions } from 'bullmq';
+import { DelayedError, Job, Queue, Worker, WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { QUEUES, startWorker } from '@bhis/queue';
 import { attemptDelivery, DeliveryAttemptOptions } from './delivery-attempt';
-import { cancelPendingOfDisabledMonitors, dispatchCrossings, findDueDeliveries } from './outbox';
+import { cancelPendingOfDisabledMonitors, deliveryKeyId, dispatchCrossings, findDueDeliveries } from './outbox';
 import { enqueueDeliveries, enqueueDelivery } from './producer';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './retry-schedule';
 import type { TargetPolicy } from './webhook-url';
@@ -28,6 +28,10 @@ export interface WebhookWorkerOptions {
   /** How often the outbox is re-read for due deliveries without a job (default 30 s). */
   sweepIntervalMs?: number;
   concurrency?: number;
+  /** Attempts of one API key's monitors in flight at once in this worker (default 2): one key cannot take every slot. */
+  perKeyConcurrency?: number;
+  /** How long a delivery of a key at its limit waits before it is tried again (default 1 s). */
+  perKeyRetryMs?: number;
   /** DNS resolution (tests only). */
   resolve?: TargetPolicy['resolve'];
   /** BullMQ worker settings (lock and stalled-job intervals). */
@@ -51,6 +55,8 @@ export class WebhookWorker {
   private sweeping: Promise<number> | undefined;
   private readonly attemptOptions: DeliveryAttemptOptions;
   private readonly logger: WebhookWorkerLogger;
+  /** Attempts in flight per API key id. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly options: WebhookWorkerOptions) {
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -70,7 +76,7 @@ export class WebhookWorker {
       'webhooks',
       {
         'dispatch-crossings': (job) => this.dispatch(job.data.scoringRunId),
-        deliver: (job) => this.deliver(job.data.deliveryId),
+        deliver: (job, token) => this.deliverFairly(job, token),
       },
       {
         connection,
@@ -115,6 +121,29 @@ export class WebhookWorker {
     if (this.queue) await enqueueDeliveries(this.queue, ids.map((id) => ({ id, attempt: 1 })));
     this.logger.log(`scoring run ${scoringRunId}: ${ids.length} webhook deliveries queued`);
     return { deliveries: ids.length };
+  }
+
+  /**
+   * Fair delivery: while a key has `perKeyConcurrency` attempts in flight here, its next job waits a
+   * moment in the delayed set instead of taking a slot, so a key with a slow endpoint or a burst of
+   * events holds at most that many of the worker's slots and every other key's deliveries keep going.
+   */
+  private async deliverFairly(job: Job<{ deliveryId: string }>, token: string | undefined): Promise<string> {
+    const keyId = await deliveryKeyId(this.options.pool(), job.data.deliveryId);
+    if (keyId === null) return 'skipped';
+    const running = this.inFlight.get(keyId) ?? 0;
+    if (running >= (this.options.perKeyConcurrency ?? 2) && token) {
+      await job.moveToDelayed(Date.now() + (this.options.perKeyRetryMs ?? 1_000), token);
+      throw new DelayedError();
+    }
+    this.inFlight.set(keyId, running + 1);
+    try {
+      return await this.deliver(job.data.deliveryId);
+    } finally {
+      const left = (this.inFlight.get(keyId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(keyId, left);
+      else this.inFlight.delete(keyId);
+    }
   }
 
   private async deliver(deliveryId: string): Promise<string> {

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { RawRequest } from './http';
 
@@ -77,6 +78,8 @@ function jsonBodies(ctx: FuzzContext): fc.Arbitrary<string> {
     { weight: 10, arbitrary: nastyText },
     { weight: 10, arbitrary: fc.constantFrom('{', '{"bbls":', '{"bbls":[1,2', '[[[[[[[[[[', '['.repeat(10_000) + ']'.repeat(10_000), '{"__proto__":{"polluted":true},"bbls":["1000010001"]}', '\u0000', '{"bbls":"1000010001"}') },
     { weight: 1, arbitrary: fc.integer({ min: 1_000_000, max: 12_000_000 }).map((n) => JSON.stringify({ bbls: ['x'.repeat(n)] })) },
+    // just over the 1 MiB and 10 MiB limits, up to the 16 MiB the server still reads and discards
+    { weight: 1, arbitrary: fc.constantFrom(1024 * 1024 + 1, 10 * 1024 * 1024 + 1, 15 * 1024 * 1024).map((n) => `{"bbls":["${'y'.repeat(n - 12)}"]}`) },
   );
 }
 
@@ -132,6 +135,53 @@ const extraHeaders = fc.oneof(
   fc.integer({ min: 50, max: 150 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-many-${i}`, 'v']))),
 );
 
+/** The same route spelled differently: another case, a trailing slash, doubled slashes, an upper-case prefix. */
+const pathVariant = fc.constantFrom<(path: string) => string>(
+  (p) => p,
+  (p) => `${p}/`,
+  (p) => p.toUpperCase(),
+  (p) => p.replace('/api/', '/API/'),
+  (p) => p.replace(/\/(\w)/, (_m, c: string) => `/${c.toUpperCase()}`),
+  (p) => p.replace(/\//g, '//'),
+  (p) => `${p}/.`,
+);
+
+/** How a body is sent: as is, compressed (gzip is accepted, others refused), or as a small compressed bomb. */
+const bodyEncoding = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('identity') },
+  fc.constantFrom('gzip', 'br', 'deflate', 'x-unknown', 'gzip, br', 'GZIP'),
+  fc.constantFrom('gzip-bomb', 'br-bomb', 'gzip-deep'),
+);
+
+/** ~11 MiB of zeros and ~10 MiB of nested arrays, compressed once (a few KiB each). */
+const BOMBS = {
+  gzip: gzipSync(Buffer.alloc(11 * 1024 * 1024, 0x30)),
+  br: brotliCompressSync(Buffer.from(`{"bbls":[${'['.repeat(5 * 1024 * 1024)}${']'.repeat(5 * 1024 * 1024)}]}`)),
+  deep: gzipSync(Buffer.from(`{"bbls":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)),
+};
+
+function encodeBody(body: string, encoding: string): { body: string | Buffer; header?: string } {
+  switch (encoding) {
+    case 'identity':
+      return { body };
+    case 'gzip':
+    case 'GZIP':
+      return { body: gzipSync(body), header: encoding };
+    case 'br':
+      return { body: brotliCompressSync(body), header: 'br' };
+    case 'deflate':
+      return { body: deflateSync(body), header: 'deflate' };
+    case 'gzip-bomb':
+      return { body: BOMBS.gzip, header: 'gzip' };
+    case 'br-bomb':
+      return { body: BOMBS.br, header: 'br' };
+    case 'gzip-deep':
+      return { body: BOMBS.deep, header: 'gzip' };
+    default:
+      return { body: gzipSync(body), header: encoding };
+  }
+}
+
 /** One random request: a route (or anything), any method sometimes, random query, headers and body. */
 export function fuzzRequest(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
   return fc
@@ -143,13 +193,19 @@ export function fuzzRequest(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
       contentType: fc.option(contentTypes, { freq: 4 }),
       extra: extraHeaders,
       body: fc.option(jsonBodies(ctx), { freq: 4 }),
+      variant: fc.option(pathVariant, { freq: 4 }),
+      encoding: bodyEncoding,
     })
-    .map(({ route, otherMethod, query, auth, contentType, extra, body }) => {
+    .map(({ route, otherMethod, query, auth, contentType, extra, body, variant, encoding }) => {
       const method = otherMethod ?? route.method;
       const withBody = body !== null && method !== 'GET' && method !== 'HEAD';
       const headers: Record<string, string> = { ...extra, ...auth };
       if (contentType !== null) headers['content-type'] = contentType;
       else if (withBody) headers['content-type'] = 'application/json';
-      return { method, path: `${route.path}${query ?? ''}`, headers, ...(withBody ? { body } : {}) };
+      const path = `${variant ? variant(route.path) : route.path}${query ?? ''}`;
+      if (!withBody) return { method, path, headers };
+      const encoded = encodeBody(body, encoding);
+      if (encoded.header) headers['content-encoding'] = encoded.header;
+      return { method, path, headers, body: encoded.body };
     });
 }

@@ -52,8 +52,20 @@ export interface ExportRow {
 
 type Cell = string | number | null;
 
-/** One CSV record, in the order of CSV_COLUMNS (empty cells for missing values). */
+/** First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A text cell that a spreadsheet would evaluate is prefixed with a single quote, so it stays text. */
+export function neutralizeCell(cell: Cell): Cell {
+  return typeof cell === 'string' && FORMULA_START.test(cell) ? `'${cell}` : cell;
+}
+
+/** One CSV record, in the order of CSV_COLUMNS (empty cells for missing values), formula-safe. */
 export function toCsvRecord(row: ExportRow): Cell[] {
+  return rawRecord(row).map(neutralizeCell);
+}
+
+function rawRecord(row: ExportRow): Cell[] {
   return [
     row.bbl,
     row.address,

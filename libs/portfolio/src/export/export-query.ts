@@ -1,3 +1,4 @@
+import type { ReadPool } from '@bhis/db';
 import { normalizeAddress, parseBorough } from '@bhis/domain';
 import { ApiError } from '@bhis/envelope';
 import { partitionBbls, PORTFOLIO_BBL_LIMIT } from '../bbl-list';
@@ -64,4 +65,10 @@ export function buildExportQuery(request: ExportRequestDto): SqlQuery {
             ORDER BY s.total_score DESC, s.bbl LIMIT ${PORTFOLIO_BBL_LIMIT}`,
     values,
   };
+}
+
+/** The number of rows an export query returns (at most 10,000), to price a filtered export before it runs. */
+export async function countExportRows(pool: ReadPool, query: SqlQuery): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${query.text}) q`, query.values);
+  return rows[0]?.n ?? 0;
 }

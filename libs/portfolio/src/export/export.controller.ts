@@ -1,13 +1,15 @@
-import { Body, Controller, Post, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { RequireScope } from '@bhis/api-platform';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '@bhis/config';
+import { CONFIG, costOfBbls, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CSV_COLUMNS } from './csv-columns';
 import { streamCsv } from './csv-stream';
 import { ExportRequestDto } from './export.dto';
-import { buildExportQuery } from './export-query';
+import { buildExportQuery, countExportRows } from './export-query';
+import { ExportSlots } from './export-slots';
 
 function exportFilename(now = new Date()): string {
   return `bhis-export-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}.csv`;
@@ -17,8 +19,16 @@ function exportFilename(now = new Date()): string {
 @ApiKeyAuth()
 @Controller('api/v1/export/csv')
 export class ExportController {
+  private readonly slots: ExportSlots;
+
   /** Published data only: a replica may answer (ReadReplicas). */
-  constructor(private readonly replicas: ReadReplicas) {}
+  constructor(
+    private readonly replicas: ReadReplicas,
+    @Inject(CONFIG) config: AppConfig,
+    private readonly charges: RequestCharges,
+  ) {
+    this.slots = new ExportSlots(config.DATABASE_POOL_SIZE);
+  }
 
   @Post()
   @RequireScope('portfolio:read')
@@ -27,7 +37,9 @@ export class ExportController {
     description:
       'Body: `{ "bbls": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters ' +
       '(rows worst first, at most 10,000). Streams `text/csv` with a header row: ' +
-      `${CSV_COLUMNS.join(', ')}. Flags are joined with ";". Costs 1 rate-limit unit per 100 BBLs (at least 5).`,
+      `${CSV_COLUMNS.join(', ')}. Flags are joined with ";"; text cells that begin with =, +, -, @, tab or CR are ` +
+      'prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows ' +
+      '(BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.',
   })
   @ApiBody({ type: ExportRequestDto })
   @ApiProduces('text/csv')
@@ -36,9 +48,20 @@ export class ExportController {
     description: 'The CSV file (Content-Disposition: attachment).',
     content: { 'text/csv': { schema: { type: 'string', example: `${CSV_COLUMNS.slice(0, 4).join(',')},...\n1000010001,1 MAIN STREET,1,10001,...` } } },
   })
-  @ApiErrorResponses('invalid_request', 'too_many_bbls', 'payload_too_large')
-  async export(@Body() body: ExportRequestDto, @Res() res: Response): Promise<void> {
+  @ApiErrorResponses('invalid_request', 'too_many_bbls', 'payload_too_large', 'unsupported_media_type', 'rate_limit_exceeded')
+  async export(@Req() req: Request, @Body() body: ExportRequestDto, @Res() res: Response): Promise<void> {
     const query = buildExportQuery(body);
-    await streamCsv(this.replicas.readPool, query, res, exportFilename());
+    if (body.bbls === undefined) {
+      // a filtered export costs what its rows would cost as a BBL list (the pipeline charged the minimum)
+      const rows = await countExportRows(this.replicas.readPool, query);
+      const route = routeCostOf('POST', '/api/v1/export/csv');
+      await this.charges.charge(req, res, costOfBbls(route, rows) - costOfBbls(route, 0));
+    }
+    const release = this.slots.acquire();
+    try {
+      await streamCsv(this.replicas.readPool, query, res, exportFilename());
+    } finally {
+      release();
+    }
   }
 }

@@ -15,6 +15,7 @@ import {
   listMonitors,
   ListPosition,
   monitorBbls,
+  MonitorLimitError,
   MonitorRecord,
 } from '@bhis/webhooks';
 import { partitionBbls, requireAllValid } from '../bbl-list';
@@ -51,6 +52,9 @@ export class MonitorService {
       grades,
       includeUncertain: body.include_uncertain ?? false,
       bbls,
+    }).catch((error: unknown) => {
+      if (error instanceof MonitorLimitError) throw new ApiError('invalid_request', error.message, { details: { limit: error.limit } });
+      throw error;
     });
     return { monitor, bbls: [...bbls].sort(), secret };
   }

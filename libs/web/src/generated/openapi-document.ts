@@ -219,6 +219,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
           },
@@ -342,6 +345,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -473,6 +479,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -1126,7 +1135,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/export/csv": {
       "post": {
-        "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\". Costs 1 rate-limit unit per 100 BBLs (at least 5).",
+        "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.",
         "operationId": "export_export",
         "parameters": [],
         "requestBody": {
@@ -1181,6 +1190,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -1489,6 +1501,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
           },
@@ -1684,6 +1699,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -2353,6 +2371,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
+      "error_unsupported_media_type": {
+        "summary": "The request body uses a Content-Encoding other than none or gzip.",
+        "value": {
+          "error": {
+            "code": "unsupported_media_type",
+            "message": "The request body uses a Content-Encoding other than none or gzip.",
+            "status": 415,
+            "doc_url": "/api-docs.md#error-unsupported-media-type"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
       "error_too_many_bbls": {
         "summary": "More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
         "value": {
@@ -2877,6 +2916,38 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`service_unavailable`: A backing service (database or cache) is unavailable; retry shortly.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_unsupported_media_type": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "unsupported_media_type": {
+                "$ref": "#/components/examples/error_unsupported_media_type"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`unsupported_media_type`: The request body uses a Content-Encoding other than none or gzip.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -3946,6 +4017,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "building_not_found",
               "method_not_allowed",
               "payload_too_large",
+              "unsupported_media_type",
               "rate_limit_exceeded",
               "internal_error",
               "service_unavailable"

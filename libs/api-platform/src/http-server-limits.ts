@@ -1,0 +1,75 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ERROR_CODES, ErrorCode, errorEnvelope, newRequestId } from '@bhis/envelope';
+import { docUrlFor } from './errors';
+
+/** Headers must arrive within this time, a whole request (body included) within the second. */
+export const HEADERS_TIMEOUT_MS = 20_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** After a refused request the socket reads and discards at most this much, this long, before it is closed. */
+const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+const DISCARD_MAX_MS = 30_000;
+
+const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 405: 'Method Not Allowed' };
+
+/** The error envelope as a raw HTTP/1.1 answer, for requests that never reach Express. */
+function rawAnswer(code: ErrorCode, message: string, head = false): string {
+  const status = ERROR_CODES[code].status;
+  const body = JSON.stringify(errorEnvelope({ requestId: newRequestId(), rateLimit: null }, { code, message, status, doc_url: docUrlFor(code) }));
+  return (
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${head ? '' : body}`
+  );
+}
+
+/**
+ * Answers and closes a connection gracefully: the answer is written, then what the client still sends
+ * is read and thrown away (within bounds) so the client reads the answer instead of a reset connection.
+ */
+function answerAndClose(socket: Duplex, answer: string | null): void {
+  socket.removeAllListeners('data'); // detach the HTTP parser: nothing more is parsed on this socket
+  let discarded = 0;
+  const timer = setTimeout(() => socket.destroy(), DISCARD_MAX_MS);
+  timer.unref();
+  socket.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) socket.destroy();
+  });
+  socket.once('close', () => clearTimeout(timer));
+  socket.on('end', () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  if (answer !== null && socket.writable) socket.end(answer);
+  else socket.end();
+  socket.resume();
+}
+
+/**
+ * Limits and answers of the HTTP server itself: header and request timeouts against slow clients,
+ * and error envelopes instead of bare resets for what Node's parser refuses (headers over 16 KiB,
+ * malformed requests, timeouts: 400 invalid_request) and for CONNECT (405), which no route serves.
+ */
+export function hardenHttpServer(server: Server): void {
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  const handled = new WeakSet<Duplex>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (handled.has(socket)) return;
+    handled.add(socket);
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const message =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'The request headers are larger than 16 KiB.'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? `The request was not received within ${REQUEST_TIMEOUT_MS / 1000} s.`
+          : 'The request is not valid HTTP/1.1.';
+    // the answer to a HEAD request has no body (the client would read it as garbage)
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    answerAndClose(socket, rawAnswer('invalid_request', message, head));
+  });
+  server.on('connect', (_req: unknown, socket: Duplex) => {
+    answerAndClose(socket, rawAnswer('method_not_allowed', 'CONNECT is not allowed on this server.'));
+  });
+}
