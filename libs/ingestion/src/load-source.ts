@@ -6,8 +6,10 @@ import { emptyCounts, IngestCounts } from './ingest-counts';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
 import { mergeEvents } from './merge-events';
 import { loadResolver } from './resolver';
+import { neverLoaded, recordSourceLoaded } from './run-store';
 import type { CopyWriter } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
+import { uncompressed } from './uncompressed';
 
 export type LoadInput =
   | { kind: 'csv'; stream: Readable; totalBytes: number | null }
@@ -78,7 +80,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       },
     });
     input.stream.on('error', (error) => counter.destroy(error));
-    parse = parseSource(source, input.stream.pipe(counter), { resolver });
+    parse = parseSource(source, uncompressed(input.stream.pipe(counter)), { resolver });
   } else {
     parse = parseSodaRows(source, input.rows, { resolver });
   }
@@ -146,7 +148,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     let eventsOutOfScope = 0;
     const events = writers.get('events');
     if (events) {
-      const merged = await mergeEvents(client, events.table, options.observedOn);
+      const merged = await mergeEvents(client, events.table, options.observedOn, await neverLoaded(client, source.key));
       eventsOutOfScope = merged.outOfScopeRecords;
       counts.events = {
         staged: merged.staged,
@@ -177,12 +179,11 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     counts.loaded = parsed.ok - notInUniverse;
     counts.bytes = bytes;
     counts.part = parsed.part;
-    await client.query(
-      `UPDATE sources SET last_refreshed_at = now(), status = 'ok', last_run_id = $2,
-              latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4
-        WHERE key = $1`,
-      [source.key, options.runId, counts.latest_record_date, counts.events.inserted + counts.facts.inserted],
-    );
+    await recordSourceLoaded(client, source.key, {
+      runId: options.runId,
+      latestRecordDate: counts.latest_record_date,
+      recordsAdded: counts.events.inserted + counts.facts.inserted,
+    });
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

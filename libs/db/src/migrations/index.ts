@@ -6,6 +6,7 @@ import { Monitors1763700400000 } from './1763700400000-monitors';
 import { ReadApiIndexes1763700500000 } from './1763700500000-read-api-indexes';
 import { DropUnusedEventIndex1763700600000 } from './1763700600000-drop-unused-event-index';
 import { ChangeNotifications1763700700000 } from './1763700700000-change-notifications';
+import { CompactEvents1763701500000 } from './1763701500000-compact-events';
 
 /** Every migration, in order. New migrations are appended here. */
-export const MIGRATIONS = [ApiKeys1763700000000, DataModel1763700100000, IngestSupport1763700200000, ScoreDocuments1763700300000, Monitors1763700400000, ReadApiIndexes1763700500000, DropUnusedEventIndex1763700600000, ChangeNotifications1763700700000];
+export const MIGRATIONS = [ApiKeys1763700000000, DataModel1763700100000, IngestSupport1763700200000, ScoreDocuments1763700300000, Monitors1763700400000, ReadApiIndexes1763700500000, DropUnusedEventIndex1763700600000, ChangeNotifications1763700700000, CompactEvents1763701500000];
