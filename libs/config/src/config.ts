@@ -65,6 +65,11 @@ const schema = z.object({
    * it expires; then another worker retries the job.
    */
   WORKER_LOCK_MS: int(2_000, 600_000).default(60_000),
+  /**
+   * Ingest jobs one ingest worker runs at once: with 2, it reads and parses a file while the
+   * previous one is merged (merges take turns, one transaction at a time).
+   */
+  INGEST_CONCURRENCY: int(1, 8).default(2),
   /** Daily refresh of all sources (cron syntax, New York time). */
   REFRESH_CRON: z.string().min(1).default('0 6 * * *'),
   REFRESH_ENABLED: bool.default(false),

@@ -33,6 +33,9 @@ export interface LoadOptions {
 
 export class SuspiciousDownloadError extends Error {}
 
+/** Advisory lock key of the merge transaction ('bhis' in ASCII). */
+const MERGE_LOCK = 0x62686973;
+
 const FACT_TABLE: Record<SourceFacts['kind'], StagingKind> = {
   pluto_building: 'pluto',
   hpd_building: 'hpd_buildings',
@@ -130,6 +133,9 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    // merges take turns: two loads read their files at once, but one merge never misses the other's
+    // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
+    await client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
     let factsOutOfScope = 0;
     const factMerges: [StagingKind, (c: typeof client, t: string) => Promise<FactsMergeCounts>][] = [
       ['pluto', mergePluto],

@@ -51,39 +51,42 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
   if (repeatedKeys > 0) {
     merged = 'merged';
     await client.query(`ANALYZE ${table}`);
+    await client.query(`ANALYZE repeated`);
+    // per repeated key: its leading row (by position, so the wide rows are never sorted), the counts
+    // and dates, then its list attributes; joined back to the leading row
+    await client.query(`DROP TABLE IF EXISTS pg_temp.leaders`);
+    await client.query(`
+      CREATE TEMP TABLE leaders ON COMMIT DROP AS
+      SELECT s.bbl, s.source, s.source_record_id, s.event_type, count(*) AS n, min(s.occurred_on) AS first_on,
+             max(s.closed_on) AS last_closed, (array_agg(s.ctid ORDER BY ${SEVERITY_RANK.replace('severity', 's.severity')}, s.line_no))[1] AS lead
+        FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
+       GROUP BY 1, 2, 3, 4`);
+    await client.query(`DROP TABLE IF EXISTS pg_temp.list_objects`);
+    await client.query(`
+      CREATE TEMP TABLE list_objects ON COMMIT DROP AS
+      SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM (
+        SELECT s.bbl, s.source, s.source_record_id, s.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
+          FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
+          CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
+          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.attributes -> l.name) = 'array' THEN s.attributes -> l.name ELSE '[]'::jsonb END) e
+         GROUP BY 1, 2, 3, 4, 5) lists
+       GROUP BY 1, 2, 3, 4`);
+    await client.query(`ANALYZE leaders`);
+    await client.query(`ANALYZE list_objects`);
     await client.query(`
       CREATE TEMP TABLE merged ON COMMIT DROP AS
-      WITH dup AS (
-        SELECT s.* FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
-      ),
-      ranked AS (
-        SELECT d.*, row_number() OVER w AS rn, count(*) OVER w AS n, min(occurred_on) OVER w AS first_on,
-               max(closed_on) OVER w AS last_closed
-          FROM dup d
-        WINDOW w AS (PARTITION BY bbl, source, source_record_id, event_type ORDER BY ${SEVERITY_RANK}, line_no
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
-      ),
-      lists AS (
-        SELECT d.bbl, d.source, d.source_record_id, d.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
-          FROM dup d
-          CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
-          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(d.attributes -> l.name) = 'array' THEN d.attributes -> l.name ELSE '[]'::jsonb END) e
-         GROUP BY 1, 2, 3, 4, 5
-      ),
-      list_objects AS (
-        SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM lists GROUP BY 1, 2, 3, 4
-      )
       SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
              s.closed_on, s.description, s.attributes, s.scoring_excluded, 1::bigint AS n
         FROM ${table} s
        WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
                            AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
       UNION ALL
-      SELECT r.bbl, r.source, r.source_record_id, r.event_type, r.category, r.severity, r.status,
-             r.first_on, r.last_closed, r.description, r.attributes || COALESCE(lo.obj, '{}'::jsonb), r.scoring_excluded, r.n
-        FROM ranked r
-        LEFT JOIN list_objects lo USING (bbl, source, source_record_id, event_type)
-       WHERE r.rn = 1`);
+      SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
+             k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.scoring_excluded, k.n
+        FROM leaders k
+        JOIN ${table} s ON s.ctid = k.lead
+        LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
+                                 AND lo.event_type = k.event_type`);
   }
   await client.query(`ANALYZE ${merged}`);
   const collapsed = await client.query<{ records: string; rows: string }>(
