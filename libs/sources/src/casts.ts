@@ -15,14 +15,22 @@ const ok = <T>(value: T): Cast<T> => ({ ok: true, value });
 /** Values the publishers use for "no value". Compared after trimming and upper-casing. */
 export const PLACEHOLDERS: ReadonlySet<string> = new Set(['', 'N/A', 'NA', 'XXXX', 'XXX', 'NULL', 'NONE', 'UNSPECIFIED', '-']);
 
+const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDERS].map((p) => p.length));
+
 export function isPlaceholder(raw: string | null | undefined): boolean {
-  return raw === null || raw === undefined || PLACEHOLDERS.has(raw.trim().toUpperCase());
+  if (raw === null || raw === undefined) return true;
+  const text = raw.trim();
+  // most values are longer than any placeholder: no upper-casing for them
+  return text.length <= LONGEST_PLACEHOLDER && PLACEHOLDERS.has(text.toUpperCase());
 }
+
+const SPACE_RUN = /\s\s|[^\S ]/;
 
 /** Trimmed text with internal runs of spaces collapsed; placeholders become null. */
 export function castText(raw: string | null | undefined): Cast<string> {
   if (isPlaceholder(raw)) return EMPTY;
-  return ok((raw as string).trim().replace(/\s+/g, ' '));
+  const text = (raw as string).trim();
+  return ok(SPACE_RUN.test(text) ? text.replace(/\s+/g, ' ') : text);
 }
 
 // ---------------------------------------------------------------------------------------------
