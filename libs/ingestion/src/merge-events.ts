@@ -88,7 +88,8 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
         LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
                                  AND lo.event_type = k.event_type`);
   }
-  await client.query(`ANALYZE ${merged}`);
+  // a refresh joins the merged set to the stored events: the planner needs its statistics
+  if (!firstLoad || merged !== table) await client.query(`ANALYZE ${merged}`);
   const collapsed = await client.query<{ records: string; rows: string }>(
     merged === table
       ? `SELECT count(*) AS records, count(*) AS rows FROM ${merged}`
