@@ -27,7 +27,7 @@ async function seedUniverse(pool: Pool): Promise<void> {
 async function fingerprint(pool: Pool): Promise<{ events: number; digest: string; rejected: number }> {
   const { rows } = await pool.query(
     `SELECT count(*)::int AS events,
-            md5(string_agg(bbl || source_record_id || event_type || severity || coalesce(status, '') || coalesce(occurred_on::text, '') || row_hash,
+            md5(string_agg(bbl || source_record_id || event_type || severity || coalesce(status, '') || coalesce(occurred_on::text, '') || coalesce(description, '') || attributes::text,
                            ',' ORDER BY bbl, source_record_id, event_type)) AS digest
        FROM events`,
   );
@@ -35,39 +35,88 @@ async function fingerprint(pool: Pool): Promise<{ events: number; digest: string
   return { events: rows[0].events, digest: rows[0].digest, rejected: rejected.rows[0].n };
 }
 
+const workers: NodeProcess[] = [];
+let file: string;
+
+/**
+ * Queues the big file on a worker, kills it (kill -9) once a third of the file is read (or once it
+ * merges), checks that readers still see what was there before (`before` events), and lets a second
+ * worker finish the run.
+ */
+async function killHalfWayAndRetry(url: string, pool: Pool, before: number, when: 'reading' | 'merging' = 'reading'): Promise<void> {
+  const env = { DATABASE_URL: url, REDIS_PREFIX: testRedisPrefix(), WORKER_LOCK_MS: '4000', LOG_LEVEL: 'warn' };
+  const first = NodeProcess.app('ingest', { ...env, LOG_LEVEL: 'info' });
+  workers.push(first);
+  await first.waitFor('ingest worker started');
+
+  const connection = new IORedis({ maxRetriesPerRequest: null });
+  const queue = new Queue(QUEUES.ingest, { connection, prefix: env.REDIS_PREFIX });
+  try {
+    const queued = await enqueueIngest(queue, pool, { source: 'hpd_violations', input: { kind: 'file', path: file }, trigger: 'test', observedOn: '2026-11-21' });
+    // kill -9 once a third of the file has been read, or in the merge transaction
+    await poll(when === 'reading' ? 'a third of the file read' : 'the merge', async () => {
+      const run = await getRun(pool, queued.runId);
+      if (when === 'merging') return run?.progress.phase === 'merging' ? run : null;
+      return (run?.progress.rows ?? 0) > ROWS / 3 ? run : null;
+    }, 60_000, 50);
+    await first.kill9();
+
+    // while nobody works on it, readers still see the previous data
+    expect((await fingerprint(pool)).events).toBe(before);
+
+    const second = NodeProcess.app('ingest', env);
+    workers.push(second);
+    const run = await poll('the run to succeed', async () => {
+      const r = await getRun(pool, queued.runId);
+      if (r?.status === 'failed') throw new Error(`run failed: ${r.error}`);
+      return r?.status === 'succeeded' ? r : null;
+    }, 120_000);
+    expect(run.attempt).toBeGreaterThanOrEqual(2);
+    expect(run.counts.read).toBe(ROWS);
+    const leftovers = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
+    expect(leftovers.rows[0].n).toBe(0);
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
 describe('an ingest worker killed half-way through a file', () => {
   let dir: string;
-  let file: string;
   let clean: TestDatabase;
   let db: TestDatabase;
+  let first: TestDatabase;
   let cleanPool: Pool;
   let pool: Pool;
-  const workers: NodeProcess[] = [];
+  let firstPool: Pool;
+  let reference: Awaited<ReturnType<typeof fingerprint>>;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'bhis-e2e-'));
     file = path.join(dir, 'hpd_violations.csv');
     await writeViolationsFile(file, BBLS, ROWS);
-    [clean, db] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    [clean, db, first] = await Promise.all([createTestDatabase(), createTestDatabase(), createTestDatabase()]);
     cleanPool = new Pool({ connectionString: clean.url, max: 4 });
     pool = new Pool({ connectionString: db.url, max: 4 });
-    await Promise.all([seedUniverse(cleanPool), seedUniverse(pool)]);
-  }, 120_000);
+    firstPool = new Pool({ connectionString: first.url, max: 4 });
+    await Promise.all([seedUniverse(cleanPool), seedUniverse(pool), seedUniverse(firstPool)]);
+    // the reference: the same file loaded once, without interruption
+    const refRun = await createRun(cleanPool, { source: 'hpd_violations', trigger: 'test', input: file });
+    const info = await stat(file);
+    await loadSource(cleanPool, getSource('hpd_violations'), { kind: 'csv', stream: createReadStream(file), totalBytes: info.size }, { runId: refRun, observedOn: '2026-11-21' });
+    reference = await fingerprint(cleanPool);
+  }, 180_000);
 
   afterAll(async () => {
     for (const w of workers) await w.kill9();
     await cleanPool?.end();
     await pool?.end();
-    await Promise.all([clean?.drop(), db?.drop()]);
+    await firstPool?.end();
+    await Promise.all([clean?.drop(), db?.drop(), first?.drop()]);
   }, 60_000);
 
   it('is retried by another worker and ends with exactly the data of a clean run; the previous data stays readable', async () => {
-    // the reference: the same file loaded once, without interruption
     const source = getSource('hpd_violations');
-    const refRun = await createRun(cleanPool, { source: 'hpd_violations', trigger: 'test', input: file });
-    const info = await stat(file);
-    await loadSource(cleanPool, source, { kind: 'csv', stream: createReadStream(file), totalBytes: info.size }, { runId: refRun, observedOn: '2026-11-21' });
-    const reference = await fingerprint(cleanPool);
     expect(reference.events).toBe(ROWS);
 
     // previous good data: a smaller earlier load
@@ -78,42 +127,15 @@ describe('an ingest worker killed half-way through a file', () => {
     await loadSource(pool, source, { kind: 'csv', stream: createReadStream(earlier), totalBytes: null }, { runId: earlierRun, observedOn: '2026-11-21' });
     expect((await fingerprint(pool)).events).toBe(5_000);
 
-    const env = { DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), WORKER_LOCK_MS: '4000', LOG_LEVEL: 'warn' };
-    const first = NodeProcess.app('ingest', { ...env, LOG_LEVEL: 'info' });
-    workers.push(first);
-    await first.waitFor('ingest worker started');
+    await killHalfWayAndRetry(db.url, pool, 5_000);
+    expect(await fingerprint(pool)).toEqual(reference);
+  }, 300_000);
 
-    const connection = new IORedis({ maxRetriesPerRequest: null });
-    const queue = new Queue(QUEUES.ingest, { connection, prefix: env.REDIS_PREFIX });
-    try {
-      const queued = await enqueueIngest(queue, pool, { source: 'hpd_violations', input: { kind: 'file', path: file }, trigger: 'test', observedOn: '2026-11-21' });
-      // kill -9 once a third of the file has been read
-      await poll('a third of the file read', async () => {
-        const run = await getRun(pool, queued.runId);
-        return (run?.progress.rows ?? 0) > ROWS / 3 ? run : null;
-      }, 60_000, 50);
-      await first.kill9();
+  it('while merging a first load (written without comparing): the retry ends identical to a clean run, nothing half-loaded in between', async () => {
+    const never = await firstPool.query(`SELECT last_run_id FROM sources WHERE key = 'hpd_violations'`);
+    expect(never.rows[0].last_run_id).toBeNull();
 
-      // while nobody works on it, readers still see the previous data
-      expect((await fingerprint(pool)).events).toBe(5_000);
-
-      const second = NodeProcess.app('ingest', env);
-      workers.push(second);
-      const run = await poll('the run to succeed', async () => {
-        const r = await getRun(pool, queued.runId);
-        if (r?.status === 'failed') throw new Error(`run failed: ${r.error}`);
-        return r?.status === 'succeeded' ? r : null;
-      }, 120_000);
-      expect(run.attempt).toBeGreaterThanOrEqual(2);
-      expect(run.counts.read).toBe(ROWS);
-
-      const after = await fingerprint(pool);
-      expect(after).toEqual(reference);
-      const leftovers = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
-      expect(leftovers.rows[0].n).toBe(0);
-    } finally {
-      await queue.close();
-      connection.disconnect();
-    }
+    await killHalfWayAndRetry(first.url, firstPool, 0, 'merging');
+    expect(await fingerprint(firstPool)).toEqual(reference);
   }, 300_000);
 });

@@ -83,6 +83,11 @@ const schema = z.object({
   WORKER_LOCK_MS: int(2_000, 600_000).default(60_000),
   /** A worker touches this file every 10 s while it reaches Postgres and Redis (the container healthcheck reads its age). */
   WORKER_HEARTBEAT_FILE: z.string().min(1).optional(),
+  /**
+   * Ingest jobs one ingest worker runs at once: with 2, it reads and parses a file while the
+   * previous one is merged (merges take turns, one transaction at a time).
+   */
+  INGEST_CONCURRENCY: int(1, 8).default(2),
   /** Daily refresh of all sources (cron syntax, New York time). */
   REFRESH_CRON: z.string().min(1).default('0 6 * * *'),
   REFRESH_ENABLED: bool.default(false),

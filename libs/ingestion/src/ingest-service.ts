@@ -8,7 +8,7 @@ import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources'
 import { emptyCounts, IngestCounts } from './ingest-counts';
 import { LoadInput, LoadProgress, loadSource, SuspiciousDownloadError } from './load-source';
 import { checkSodaFields, fieldNameMap, recordRunMetadata, SodaFieldMismatchError } from './dataset-metadata';
-import { finishRun, markRunning, recordProgress } from './run-store';
+import { finishRun, markRunning, recordProgress, recordRowsUpdatedAt } from './run-store';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
 
@@ -169,7 +169,7 @@ export class IngestService {
       total = addCounts(total, counts);
     }
     if (!loadedAny) return { status: 'skipped', reason: 'unchanged since the last refresh (rowsUpdatedAt)' };
-    await this.pool.query(`UPDATE sources SET rows_updated_at = $2 WHERE key = $1`, [source.key, newest || null]);
+    await recordRowsUpdatedAt(this.pool, source.key, newest || null);
     return { status: 'succeeded', counts: total };
   }
 }

@@ -54,6 +54,7 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
       {
         connection: this.redis,
         prefix: this.config.REDIS_PREFIX,
+        concurrency: this.config.INGEST_CONCURRENCY,
         onFailed: (job, error) => this.logger.error(`ingest job ${job?.id} failed (attempt ${job?.attemptsMade}): ${error.message}`),
         // a long file holds its lock; a killed worker's job is picked up again after this
         workerOptions: { lockDuration: this.config.WORKER_LOCK_MS, stalledInterval: this.config.WORKER_LOCK_MS / 2, maxStalledCount: 5 },

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { getSource, HeaderMismatchError } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
@@ -104,6 +105,52 @@ describe('loading every source from its real file format', () => {
       expect(row.reason).toMatch(/^[a-z_]+/);
       expect(row.raw.length).toBeGreaterThan(0);
     }
+  });
+
+  it('reads a gzip-compressed file as the plain one, and a re-run of the plain file changes nothing', async () => {
+    const source = getSource('hpd_violations');
+    const file = path.join(LOCAL_FIXTURES, 'garbage_hpd_violations.csv');
+    await seedUniverseFor(pool, source, file);
+    const dir = mkdtempSync(path.join(tmpdir(), 'bhis-gz-'));
+    const gz = path.join(dir, 'hpd_violations.csv.gz');
+    writeFileSync(gz, gzipSync(readFileSync(file)));
+    const compressed = await loadFile(pool, source, gz);
+    const plain = await loadFile(pool, source, file);
+    expect(compressed.counts.read).toBe(plain.counts.read);
+    expect(compressed.counts.quarantine_reasons).toEqual(plain.counts.quarantine_reasons);
+    expect(compressed.counts.bytes).toBe(readFileSync(gz).length);
+    expect(plain.counts.events).toMatchObject({ inserted: 0, updated: 0, status_changes: 0 });
+  });
+
+  it('fails a run whose write fails with the database\'s message, and keeps the previous data', async () => {
+    const source = getSource('hpd_violations');
+    const fingerprint = async () =>
+      (
+        await pool.query(
+          `SELECT count(*)::int AS n, md5(string_agg(source_record_id || event_type || coalesce(status, '') || coalesce(description, ''), ','
+                                                  ORDER BY source_record_id, event_type)) AS digest
+             FROM events WHERE source = 'hpd_violations'`,
+        )
+      ).rows[0];
+    const before = await fingerprint();
+    expect(before.n).toBeGreaterThan(0);
+    // every open violation closed: a load that would write updates and status changes...
+    const closed = readFileSync(path.join(SHARED_FIXTURES, 'hpd_violations.csv'), 'utf8').replace(/,Open,/g, ',Close,');
+    const dir = mkdtempSync(path.join(tmpdir(), 'bhis-fail-'));
+    const file = path.join(dir, 'hpd_violations.csv');
+    writeFileSync(file, closed);
+    // ...and fails at its last write, as a full disk or a lost connection would make it fail
+    await pool.query(`ALTER TABLE sources ADD CONSTRAINT test_write_fails CHECK (key <> 'hpd_violations' OR status <> 'ok') NOT VALID`);
+    try {
+      const error = await loadFile(pool, source, file).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(String((error as Error).message)).toMatch(/test_write_fails/);
+    } finally {
+      await pool.query(`ALTER TABLE sources DROP CONSTRAINT test_write_fails`);
+    }
+    expect(await fingerprint()).toEqual(before);
+    const leftovers = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
+    expect(leftovers.rows[0].n).toBe(0);
   });
 
   it('turns a status change between two loads into its own event, once', async () => {

@@ -7,8 +7,10 @@ import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRe
 import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
+import { neverLoaded, recordSourceLoaded } from './run-store';
 import type { CopyWriter } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
+import { uncompressed } from './uncompressed';
 
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
@@ -34,6 +36,9 @@ export interface LoadOptions {
 }
 
 export class SuspiciousDownloadError extends Error {}
+
+/** Advisory lock key of the merge transaction ('bhis' in ASCII). */
+const MERGE_LOCK = 0x62686973;
 
 const FACT_TABLE: Record<SourceFacts['kind'], StagingKind> = {
   pluto_building: 'pluto',
@@ -82,7 +87,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       },
     });
     input.stream.on('error', (error) => counter.destroy(error));
-    parse = parseSource(source, input.stream.pipe(counter), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
+    parse = parseSource(source, uncompressed(input.stream.pipe(counter)), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
   } else {
     parse = parseSodaRows(source, input.rows, { resolver, part: input.part });
   }
@@ -132,6 +137,9 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    // merges take turns: two loads read their files at once, but one merge never misses the other's
+    // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
+    await client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
     let factsOutOfScope = 0;
     const factMerges: [StagingKind, (c: typeof client, t: string) => Promise<FactsMergeCounts>][] = [
       ['pluto', mergePluto],
@@ -150,7 +158,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     let eventsOutOfScope = 0;
     const events = writers.get('events');
     if (events) {
-      const merged = await mergeEvents(client, events.table, options.observedOn);
+      const merged = await mergeEvents(client, events.table, options.observedOn, await neverLoaded(client, source.key));
       eventsOutOfScope = merged.outOfScopeRecords;
       counts.events = {
         staged: merged.staged,
@@ -184,12 +192,11 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     counts.bytes = bytes;
     counts.part = parsed.part;
     counts.layout = parsed.variant;
-    await client.query(
-      `UPDATE sources SET last_refreshed_at = now(), status = 'ok', last_run_id = $2,
-              latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4
-        WHERE key = $1`,
-      [source.key, options.runId, counts.latest_record_date, counts.events.inserted + counts.facts.inserted],
-    );
+    await recordSourceLoaded(client, source.key, {
+      runId: options.runId,
+      latestRecordDate: counts.latest_record_date,
+      recordsAdded: counts.events.inserted + counts.facts.inserted,
+    });
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -27,9 +27,11 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
  *    HPD complaint's problems are concatenated; the earliest date and the latest closing date are kept);
  * 3. 311 requests that are also HPD complaints are kept as evidence but marked as duplicates;
  * 4. status changes against the stored records become events dated `observedOn`;
- * 5. the upsert writes new and changed rows only (row_hash), and marks their buildings dirty.
+ * 5. the upsert writes new and changed rows only (compared column by column), and marks their buildings dirty.
+ * A first load (`firstLoad`: the source was never loaded) has nothing to compare with and writes every record.
  */
-export async function mergeEvents(client: PoolClient, table: string, observedOn: string): Promise<EventMergeCounts> {
+export async function mergeEvents(client: PoolClient, table: string, observedOn: string, firstLoad = false): Promise<EventMergeCounts> {
+  await client.query(`SET LOCAL work_mem = '128MB'`);
   const staged = await count(client, `SELECT count(*) FROM ${table}`);
 
   const outOfScope = await client.query<{ records: string }>(
@@ -39,87 +41,140 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
   );
 
   // 2. one row per record key: most files have none repeated, so only the repeated keys are collapsed
-  await client.query(`ANALYZE ${table}`);
   await client.query(`DROP TABLE IF EXISTS pg_temp.merged`);
   await client.query(`DROP TABLE IF EXISTS pg_temp.repeated`);
   await client.query(`
     CREATE TEMP TABLE repeated ON COMMIT DROP AS
     SELECT bbl, source, source_record_id, event_type FROM ${table} GROUP BY 1, 2, 3, 4 HAVING count(*) > 1`);
   const repeatedKeys = await count(client, `SELECT count(*) FROM repeated`);
-  if (repeatedKeys === 0) {
+  // without repeated keys the staging table already is the merged set: no copy of it
+  let merged = table;
+  if (repeatedKeys > 0) {
+    merged = 'merged';
+    await client.query(`ANALYZE ${table}`);
+    await client.query(`ANALYZE repeated`);
+    // per repeated key: its leading row (by position, so the wide rows are never sorted), the counts
+    // and dates, then its list attributes; joined back to the leading row
+    await client.query(`DROP TABLE IF EXISTS pg_temp.leaders`);
     await client.query(`
-      CREATE TEMP TABLE merged ON COMMIT DROP AS
-      SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
-             description, attributes, scoring_excluded, 1::bigint AS n
-        FROM ${table}`);
-  } else {
+      CREATE TEMP TABLE leaders ON COMMIT DROP AS
+      SELECT s.bbl, s.source, s.source_record_id, s.event_type, count(*) AS n, min(s.occurred_on) AS first_on,
+             max(s.closed_on) AS last_closed, (array_agg(s.ctid ORDER BY ${SEVERITY_RANK.replace('severity', 's.severity')}, s.line_no))[1] AS lead
+        FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
+       GROUP BY 1, 2, 3, 4`);
+    await client.query(`DROP TABLE IF EXISTS pg_temp.list_objects`);
     await client.query(`
-      CREATE TEMP TABLE merged ON COMMIT DROP AS
-      WITH dup AS (
-        SELECT s.* FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
-      ),
-      ranked AS (
-        SELECT d.*, row_number() OVER w AS rn, count(*) OVER w AS n, min(occurred_on) OVER w AS first_on,
-               max(closed_on) OVER w AS last_closed
-          FROM dup d
-        WINDOW w AS (PARTITION BY bbl, source, source_record_id, event_type ORDER BY ${SEVERITY_RANK}, line_no
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
-      ),
-      lists AS (
-        SELECT d.bbl, d.source, d.source_record_id, d.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
-          FROM dup d
+      CREATE TEMP TABLE list_objects ON COMMIT DROP AS
+      SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM (
+        SELECT s.bbl, s.source, s.source_record_id, s.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
+          FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
           CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
-          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(d.attributes -> l.name) = 'array' THEN d.attributes -> l.name ELSE '[]'::jsonb END) e
-         GROUP BY 1, 2, 3, 4, 5
-      ),
-      list_objects AS (
-        SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM lists GROUP BY 1, 2, 3, 4
-      )
+          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.attributes -> l.name) = 'array' THEN s.attributes -> l.name ELSE '[]'::jsonb END) e
+         GROUP BY 1, 2, 3, 4, 5) lists
+       GROUP BY 1, 2, 3, 4`);
+    await client.query(`ANALYZE leaders`);
+    await client.query(`ANALYZE list_objects`);
+    await client.query(`
+      CREATE TEMP TABLE merged ON COMMIT DROP AS
       SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
              s.closed_on, s.description, s.attributes, s.scoring_excluded, 1::bigint AS n
         FROM ${table} s
        WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
                            AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
       UNION ALL
-      SELECT r.bbl, r.source, r.source_record_id, r.event_type, r.category, r.severity, r.status,
-             r.first_on, r.last_closed, r.description, r.attributes || COALESCE(lo.obj, '{}'::jsonb), r.scoring_excluded, r.n
-        FROM ranked r
-        LEFT JOIN list_objects lo USING (bbl, source, source_record_id, event_type)
-       WHERE r.rn = 1`);
+      SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
+             k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.scoring_excluded, k.n
+        FROM leaders k
+        JOIN ${table} s ON s.ctid = k.lead
+        LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
+                                 AND lo.event_type = k.event_type`);
   }
-  await client.query(`ANALYZE merged`);
-  await refineMerged(client, table);
-  const collapsed = await client.query<{ records: string; rows: string }>(`SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM merged`);
+  // a refresh joins the merged set to the stored events: the planner needs its statistics
+  if (!firstLoad || merged !== table) await client.query(`ANALYZE ${merged}`);
+  await refineMerged(client, table, merged);
+  const collapsed = await client.query<{ records: string; rows: string }>(
+    merged === table
+      ? `SELECT count(*) AS records, count(*) AS rows FROM ${merged}`
+      : `SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM ${merged}`,
+  );
   const duplicatesCollapsed = Number(collapsed.rows[0].rows) - Number(collapsed.rows[0].records);
 
   // 3. 311 and HPD complaints: remember the links, mark the 311 copies
   await client.query(`
     INSERT INTO complaint_311_links (unique_key, hpd_complaint_id, bbl)
     SELECT DISTINCT ON (k.key) k.key, m.source_record_id, m.bbl
-      FROM merged m CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
+      FROM ${merged} m CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
      WHERE m.event_type = 'hpd_complaint' AND jsonb_typeof(m.attributes -> 'unique_keys_311') = 'array'
     ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl`);
   const dup311 = await client.query(`
-    UPDATE merged m SET scoring_excluded = true, attributes = m.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
+    UPDATE ${merged} m SET scoring_excluded = true, attributes = m.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
       FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);
   const dup311Stored = await client.query(`
     UPDATE events e SET scoring_excluded = true, updated_at = now(),
-           attributes = e.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id),
-           row_hash = md5(row(e.category, e.severity, e.status, e.occurred_on, e.closed_on, e.description,
-                              e.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id), true)::text)
-      FROM complaint_311_links l, merged m
+           attributes = e.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
+      FROM complaint_311_links l, ${merged} m
      WHERE m.event_type = 'hpd_complaint' AND l.hpd_complaint_id = m.source_record_id
        AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`);
 
-  // compare with what is stored: new, changed or the same (row_hash), and the stored status
+  let actionCounts: ActionCounts;
+  if (firstLoad) {
+    // a source never loaded before: every record is new, no status changed; nothing to compare with
+    // (records already there, which only a hand-made table can have, are overwritten and counted as written)
+    const written = await client.query(`
+      INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
+                          closed_on, description, attributes, scoring_excluded)
+      SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
+             description, attributes, scoring_excluded
+        FROM ${merged}
+      ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
+        category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
+        occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
+        attributes = EXCLUDED.attributes, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
+    await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
+    actionCounts = { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
+  } else {
+    actionCounts = await compareAndWrite(client, merged, observedOn);
+  }
+  const latest = await client.query<{ latest: string | null }>(
+    `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
+    [observedOn],
+  );
+  return {
+    staged,
+    outOfScopeRecords: Number(outOfScope.rows[0].records),
+    duplicatesCollapsed,
+    inserted: actionCounts.inserted,
+    updated: actionCounts.updated,
+    unchanged: actionCounts.same,
+    statusChanges: actionCounts.statusChanges ?? 0,
+    duplicates311: (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0),
+    latestRecordDate: latest.rows[0].latest,
+  };
+}
+
+interface ActionCounts {
+  inserted: number;
+  updated: number;
+  same: number;
+  statusChanges?: number;
+}
+
+/**
+ * A refresh: compare each merged record with the stored one (new, changed or the same, column by
+ * column), turn status changes into events, write the new and changed records.
+ */
+async function compareAndWrite(client: PoolClient, merged: string, observedOn: string): Promise<ActionCounts> {
   await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
   await client.query(`
     CREATE TEMP TABLE compared ON COMMIT DROP AS
-    SELECT m.*, h.row_hash, e.status AS stored_status, e.bbl IS NOT NULL AS stored,
-           CASE WHEN e.bbl IS NULL THEN 'insert' WHEN e.row_hash <> h.row_hash THEN 'update' ELSE 'same' END AS action
-      FROM merged m
-      CROSS JOIN LATERAL (SELECT md5(row(m.category, m.severity, m.status, m.occurred_on, m.closed_on, m.description,
-                                         m.attributes, m.scoring_excluded)::text) AS row_hash) h
+    SELECT m.bbl, m.source, m.source_record_id, m.event_type, m.category, m.severity, m.status, m.occurred_on,
+           m.closed_on, m.description, m.attributes, m.scoring_excluded,
+           e.status AS stored_status, e.bbl IS NOT NULL AS stored,
+           CASE WHEN e.bbl IS NULL THEN 'insert'
+                WHEN (e.category, e.severity, e.status, e.occurred_on, e.closed_on, e.description, e.attributes, e.scoring_excluded)
+                     IS DISTINCT FROM (m.category, m.severity, m.status, m.occurred_on, m.closed_on, m.description, m.attributes, m.scoring_excluded)
+                THEN 'update' ELSE 'same' END AS action
+      FROM ${merged} m
       LEFT JOIN events e ON e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id
                         AND e.event_type = m.event_type`);
 
@@ -129,13 +184,13 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
     `WITH rules(event_type, new_status, change_type) AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))
      INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                         closed_on, description, attributes, scoring_excluded, row_hash)
+                         closed_on, description, attributes, scoring_excluded)
      SELECT c.bbl, c.source, c.source_record_id || '@' || $4::text, r.change_type, c.category, 'info', c.status, $4::date,
             NULL, left(c.event_type || ' ' || c.source_record_id || ': ' || coalesce(c.stored_status, 'unknown') || ' -> '
                        || c.status || ' (first seen ' || $4::text || ')', 500),
             jsonb_build_object('record_id', c.source_record_id, 'record_event_type', c.event_type,
                                'previous_status', c.stored_status, 'new_status', c.status, 'first_seen_on', $4::text),
-            c.scoring_excluded, md5(c.source_record_id || c.status)
+            c.scoring_excluded
        FROM compared c
        JOIN rules r ON r.event_type = c.event_type AND r.new_status = c.status
       WHERE c.stored AND c.stored_status IS DISTINCT FROM c.status
@@ -147,15 +202,14 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
   // 5. write new and changed rows; their buildings need rescoring
   await client.query(`
     INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                        closed_on, description, attributes, scoring_excluded, row_hash)
+                        closed_on, description, attributes, scoring_excluded)
     SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
-           description, attributes, scoring_excluded, row_hash
+           description, attributes, scoring_excluded
       FROM compared WHERE action <> 'same'
     ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
       category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
       occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-      attributes = EXCLUDED.attributes, scoring_excluded = EXCLUDED.scoring_excluded,
-      row_hash = EXCLUDED.row_hash, updated_at = now()`);
+      attributes = EXCLUDED.attributes, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
   await client.query(`
     INSERT INTO dirty_buildings (bbl)
     SELECT bbl FROM compared WHERE action <> 'same' UNION SELECT unnest($1::char(10)[])
@@ -164,20 +218,11 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
     `SELECT count(*) FILTER (WHERE action = 'insert') AS inserted, count(*) FILTER (WHERE action = 'update') AS updated,
             count(*) FILTER (WHERE action = 'same') AS same FROM compared`,
   );
-  const latest = await client.query<{ latest: string | null }>(
-    `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM merged WHERE occurred_on <= $1::date`,
-    [observedOn],
-  );
   return {
-    staged,
-    outOfScopeRecords: Number(outOfScope.rows[0].records),
-    duplicatesCollapsed,
     inserted: Number(actions.rows[0].inserted),
     updated: Number(actions.rows[0].updated),
-    unchanged: Number(actions.rows[0].same),
+    same: Number(actions.rows[0].same),
     statusChanges: changes.rowCount ?? 0,
-    duplicates311: (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0),
-    latestRecordDate: latest.rows[0].latest,
   };
 }
 

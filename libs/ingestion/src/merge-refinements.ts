@@ -11,26 +11,27 @@ const arrayOf = (expression: string) => `CASE WHEN jsonb_typeof(${expression}) =
 const storedRecord = `e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id AND e.event_type = m.event_type`;
 
 /**
- * Record-level rules applied to a run's collapsed events (the `merged` temp table of mergeEvents)
- * before they are compared with what is stored:
+ * Record-level rules applied to a run's collapsed events (`merged`: the staging table itself when no
+ * record key repeats, else the collapsed temp table of mergeEvents) before they are compared with
+ * what is stored:
  * 1. an HPD complaint's problems merge with the stored ones by problem id (an incremental pull
  *    brings only the problems that changed; the new version of a problem replaces the old one), and
  *    its 311 keys are the union;
  * 2. for LATEST_FILING_WINS sources, the latest filing of a repeated record is kept, and a run never
  *    replaces a stored filing with an earlier one.
  */
-export async function refineMerged(client: PoolClient, staging: string): Promise<void> {
+export async function refineMerged(client: PoolClient, staging: string, merged: string): Promise<void> {
   // a run loads one source: look at one row instead of scanning for rules that cannot apply
-  const first = await client.query<{ source: string }>(`SELECT source FROM merged LIMIT 1`);
+  const first = await client.query<{ source: string }>(`SELECT source FROM ${merged} LIMIT 1`);
   if (first.rows.length === 0) return;
   const { source } = first.rows[0];
-  if (source === 'hpd_complaints') await mergeStoredProblems(client);
-  if (LATEST_FILING_WINS.includes(source)) await keepLatestFilings(client, staging);
+  if (source === 'hpd_complaints') await mergeStoredProblems(client, merged);
+  if (LATEST_FILING_WINS.includes(source)) await keepLatestFilings(client, staging, merged);
 }
 
-async function mergeStoredProblems(client: PoolClient): Promise<void> {
+async function mergeStoredProblems(client: PoolClient, merged: string): Promise<void> {
   await client.query(`
-    UPDATE merged m SET attributes = m.attributes || jsonb_build_object(
+    UPDATE ${merged} m SET attributes = m.attributes || jsonb_build_object(
       'problems', (
         SELECT COALESCE(jsonb_agg(p ORDER BY (p ->> 'problem_id')::numeric NULLS LAST, p::text), '[]'::jsonb) FROM (
           SELECT DISTINCT ON (COALESCE(p ->> 'problem_id', p::text)) p FROM (
@@ -47,17 +48,20 @@ async function mergeStoredProblems(client: PoolClient): Promise<void> {
      WHERE m.event_type = 'hpd_complaint'`);
 }
 
-async function keepLatestFilings(client: PoolClient, staging: string): Promise<void> {
-  await client.query(
-    `UPDATE merged m SET category = s.category, severity = s.severity, status = s.status, occurred_on = s.occurred_on,
+async function keepLatestFilings(client: PoolClient, staging: string, merged: string): Promise<void> {
+  // repeated filings exist only when the staged rows were collapsed into a table of their own
+  if (merged !== staging) {
+    await client.query(
+    `UPDATE ${merged} m SET category = s.category, severity = s.severity, status = s.status, occurred_on = s.occurred_on,
             closed_on = s.closed_on, description = s.description, attributes = s.attributes, scoring_excluded = s.scoring_excluded
        FROM (SELECT DISTINCT ON (bbl, source, source_record_id, event_type) * FROM ${staging} WHERE source = ANY($1::text[])
               ORDER BY bbl, source, source_record_id, event_type, occurred_on DESC NULLS LAST, line_no DESC) s
       WHERE m.n > 1 AND m.bbl = s.bbl AND m.source = s.source AND m.source_record_id = s.source_record_id AND m.event_type = s.event_type`,
     [LATEST_FILING_WINS],
-  );
+    );
+  }
   await client.query(
-    `DELETE FROM merged m USING events e
+    `DELETE FROM ${merged} m USING events e
       WHERE m.source = ANY($1::text[]) AND ${storedRecord} AND e.occurred_on > m.occurred_on`,
     [LATEST_FILING_WINS],
   );

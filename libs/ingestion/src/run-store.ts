@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { primaryDatasetId, SOURCES } from '@bhis/sources';
 import type { IngestCounts } from './ingest-counts';
 import type { LoadProgress } from './load-source';
@@ -21,6 +21,10 @@ export interface IngestRunRow {
   finished_at: Date | null;
   duration_ms: number | null;
 }
+
+/*
+ * Run and source bookkeeping: this module is the only writer of `ingest_runs` and `sources`.
+ */
 
 /** Makes sure every defined source has its row in `sources` (names, dataset ids, cadence). */
 export async function syncSourceCatalog(pool: Pool): Promise<void> {
@@ -87,4 +91,29 @@ export async function latestRuns(pool: Pool): Promise<(IngestRunRow & { last_ref
       ORDER BY s.key`,
   );
   return rows;
+}
+
+/** True when the source was never loaded successfully (a first load has nothing to compare with). */
+export async function neverLoaded(client: PoolClient, source: string): Promise<boolean> {
+  const { rows } = await client.query<{ first: boolean }>(`SELECT last_run_id IS NULL AS first FROM sources WHERE key = $1`, [source]);
+  return rows[0]?.first ?? false;
+}
+
+/** A successful load, inside the load's own transaction: the source is fresh as of now. */
+export async function recordSourceLoaded(
+  client: PoolClient,
+  source: string,
+  load: { runId: string; latestRecordDate: string | null; recordsAdded: number },
+): Promise<void> {
+  await client.query(
+    `UPDATE sources SET last_refreshed_at = now(), status = 'ok', last_run_id = $2,
+            latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4
+      WHERE key = $1`,
+    [source, load.runId, load.latestRecordDate, load.recordsAdded],
+  );
+}
+
+/** The publisher's last-update stamp of the data set as loaded (unchanged data sets are skipped next time). */
+export async function recordRowsUpdatedAt(pool: Pool, source: string, rowsUpdatedAt: number | null): Promise<void> {
+  await pool.query(`UPDATE sources SET rows_updated_at = $2 WHERE key = $1`, [source, rowsUpdatedAt]);
 }

@@ -15,14 +15,22 @@ const ok = <T>(value: T): Cast<T> => ({ ok: true, value });
 /** Values the publishers use for "no value". Compared after trimming and upper-casing. */
 export const PLACEHOLDERS: ReadonlySet<string> = new Set(['', 'N/A', 'NA', 'XXXX', 'XXX', 'NULL', 'NONE', 'UNSPECIFIED', '-']);
 
+const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDERS].map((p) => p.length));
+
 export function isPlaceholder(raw: string | null | undefined): boolean {
-  return raw === null || raw === undefined || PLACEHOLDERS.has(raw.trim().toUpperCase());
+  if (raw === null || raw === undefined) return true;
+  const text = raw.trim();
+  // most values are longer than any placeholder: no upper-casing for them
+  return text.length <= LONGEST_PLACEHOLDER && PLACEHOLDERS.has(text.toUpperCase());
 }
+
+const SPACE_RUN = /\s\s|[^\S ]/;
 
 /** Trimmed text with internal runs of spaces collapsed; placeholders become null. */
 export function castText(raw: string | null | undefined): Cast<string> {
   if (isPlaceholder(raw)) return EMPTY;
-  return ok((raw as string).trim().replace(/\s+/g, ' '));
+  const text = (raw as string).trim();
+  return ok(SPACE_RUN.test(text) ? text.replace(/\s+/g, ' ') : text);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -46,14 +54,20 @@ const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
 const MONTH_YEAR = /^(\d{1,2})\/(\d{4})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return DAYS_IN_MONTH[month - 1];
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+}
+
 function isoDate(year: number, month: number, day: number, options: DateCastOptions): Cast<string> {
   const minYear = options.minYear ?? DEFAULT_MIN_YEAR;
   const maxYear = options.maxYear ?? new Date().getUTCFullYear() + DEFAULT_FUTURE_YEARS;
   if (year < minYear || year > maxYear) return FAILED;
   if (month < 1 || month > 12 || day < 1) return FAILED;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day > daysInMonth) return FAILED;
-  return ok(`${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+  if (day > daysInMonth(year, month)) return FAILED;
+  return ok(`${year < 1000 ? String(year).padStart(4, '0') : year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`);
 }
 
 function validTime(hours: string | undefined, minutes: string | undefined, meridiem: string | undefined): boolean {

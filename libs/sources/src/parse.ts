@@ -1,12 +1,12 @@
 import { formatBbl, NormalizedEvent } from '@bhis/domain';
-import { parse as csvParser } from 'csv-parse';
 import { Readable } from 'node:stream';
 import { DEFAULT_FUTURE_YEARS, DEFAULT_MIN_YEAR } from './casts';
 import { classify } from './classification';
+import { csvRecords } from './csv-records';
 import { BblLocator, BblResolver, EventDraft, MapContext, RecordOutcome, SourceDefinition, SourcePart } from './definition';
 import { HeaderMismatchError, normalizeHeaderName } from './header';
 import { FieldNameMap, FileLayout, partColumns, selectLayout } from './layout';
-import { CastFailureCounts, RowFields, RowFieldsOptions } from './row-fields';
+import { CastFailureCounts, FieldValues, RowFields, RowFieldsOptions } from './row-fields';
 
 export interface ParseOptions {
   /** BIN -> BBL and registration -> BBL lookups; without it, records found only by BIN are quarantined. */
@@ -164,7 +164,7 @@ function runtime(source: SourceDefinition, layout: FileLayout, options: ParseOpt
   };
 }
 
-function mapRecord(rt: PartRuntime, values: ReadonlyMap<string, string>): RecordOutcome {
+function mapRecord(rt: PartRuntime, values: FieldValues): RecordOutcome {
   const f = new RowFields(values, rt.counters.castFailures, rt.fieldOptions);
   try {
     const irrelevant = rt.part.isRelevant?.(f) ?? null;
@@ -205,76 +205,60 @@ function mapRecord(rt: PartRuntime, values: ReadonlyMap<string, string>): Record
   }
 }
 
-function valuesByName(rt: PartRuntime, record: readonly string[]): Map<string, string> {
-  const values = new Map<string, string>();
+/** The position of each column the part reads in a file of this layout (-1: the file lacks it, read as empty). */
+function columnIndex(rt: PartRuntime): Map<string, number> {
+  const index = new Map<string, number>();
   for (let i = 0; i < rt.columns.length; i++) {
     const column = rt.columns[i];
-    if (column !== null) values.set(column, record[i] ?? '');
+    if (column !== null) index.set(column, i);
   }
-  for (const column of rt.absent) values.set(column, '');
-  return values;
+  for (const column of rt.absent) index.set(column, -1);
+  return index;
 }
 
-/** Line breaks inside a record's raw text (quoted multi-line values), not counting the one ending it. */
-function newlinesInside(raw: string): number {
-  const end = raw.endsWith('\n') ? raw.length - 1 : raw.length;
-  let lines = 0;
-  for (let at = raw.indexOf('\n'); at !== -1 && at < end; at = raw.indexOf('\n', at + 1)) lines += 1;
-  return lines;
+/** A record's values by column name, read from its fields in place (no per-record map). */
+class RecordValues implements FieldValues {
+  constructor(
+    private readonly index: ReadonlyMap<string, number>,
+    private readonly fields: readonly string[],
+  ) {}
+
+  get(column: string): string | undefined {
+    const at = this.index.get(column);
+    if (at === undefined) return undefined;
+    return at < 0 ? '' : (this.fields[at] ?? '');
+  }
+
+  has(column: string): boolean {
+    return this.index.has(column);
+  }
 }
 
-interface CsvChunk {
-  record: string[];
-  raw: string;
-  info: { lines: number };
-}
-
-async function* csvRecords(source: SourceDefinition, input: Readable, options: ParseOptions, counters: ParseCounters): AsyncGenerator<ParsedRecord> {
-  const skipped: ParsedRecord[] = [];
-  const parser = csvParser({
-    bom: true,
-    raw: true,
-    info: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    on_skip: (error, raw) => {
-      const outcome: RecordOutcome = { kind: 'quarantined', reason: 'unparseable_row', detail: error?.message ?? 'unreadable CSV' };
-      const line = error?.['lines'];
-      skipped.push({ lineNumber: typeof line === 'number' ? line : 0, raw: raw ?? '', outcome });
-      return undefined;
-    },
-  });
-  input.on('error', (error) => parser.destroy(error));
+async function* fileRecords(source: SourceDefinition, input: Readable, options: ParseOptions, counters: ParseCounters): AsyncGenerator<ParsedRecord> {
   let header: string[] | null = null;
   let rt: PartRuntime | null = null;
-
-  const flushSkipped = function* (): Generator<ParsedRecord> {
-    while (skipped.length > 0) {
-      const record = skipped.shift() as ParsedRecord;
-      count(counters, record.outcome);
-      yield record;
-    }
-  };
-
-  for await (const chunk of input.pipe(parser) as AsyncIterable<CsvChunk>) {
-    const lineNumber = chunk.info.lines - newlinesInside(chunk.raw);
-    if (header === null || rt === null) {
-      header = chunk.record;
-      rt = runtime(source, selectLayout(source, header, { part: options.part, fieldNames: options.fieldNames }), options, counters);
+  let index: Map<string, number> | null = null;
+  for await (const record of csvRecords(input)) {
+    if ('unreadable' in record) {
+      const outcome: RecordOutcome = { kind: 'quarantined', reason: 'unparseable_row', detail: record.message };
+      count(counters, outcome);
+      yield { lineNumber: record.lineNumber, raw: record.raw, outcome };
       continue;
     }
-    yield* flushSkipped();
+    if (header === null || rt === null || index === null) {
+      header = record.fields;
+      rt = runtime(source, selectLayout(source, header, { part: options.part, fieldNames: options.fieldNames }), options, counters);
+      index = columnIndex(rt);
+      continue;
+    }
     const outcome: RecordOutcome =
-      chunk.record.length !== header.length
-        ? { kind: 'quarantined', reason: 'wrong_column_count', detail: `${chunk.record.length} columns, expected ${header.length}` }
-        : mapRecord(rt, valuesByName(rt, chunk.record));
+      record.fields.length !== header.length
+        ? { kind: 'quarantined', reason: 'wrong_column_count', detail: `${record.fields.length} columns, expected ${header.length}` }
+        : mapRecord(rt, new RecordValues(index, record.fields));
     count(counters, outcome);
-    yield { lineNumber, raw: chunk.raw, outcome };
+    yield { lineNumber: record.lineNumber, raw: record.raw, outcome };
   }
   if (header === null) throw new HeaderMismatchError(source.key, options.part ?? source.parts[0].part, source.parts[0].header.map(normalizeHeaderName), ['(empty file)']);
-  yield* flushSkipped();
 }
 
 /**
@@ -284,7 +268,7 @@ async function* csvRecords(source: SourceDefinition, input: Readable, options: P
  */
 export function parseSource(source: SourceDefinition, input: Readable, options: ParseOptions = {}): SourceParse {
   const counters = emptyCounters(source.key);
-  return { counters, [Symbol.asyncIterator]: () => csvRecords(source, input, options, counters) };
+  return { counters, [Symbol.asyncIterator]: () => fileRecords(source, input, options, counters) };
 }
 
 function sodaValue(value: unknown): string {

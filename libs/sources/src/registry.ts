@@ -85,7 +85,8 @@ const BY_FILE: ReadonlyMap<string, FileMatch> = new Map(
 /** The source (and part) a file name belongs to, for `ingest --dir`; null when no source claims it. */
 export function sourceForFile(fileName: string): FileMatch | null {
   const base = fileName.split(/[\\/]/).pop() ?? fileName;
-  return BY_FILE.get(base.toLowerCase()) ?? null;
+  // a gzip-compressed file (`hpd_violations.csv.gz`) belongs where the file it holds does
+  return BY_FILE.get(base.toLowerCase().replace(/\.gz$/, '')) ?? null;
 }
 
 /** Source key for a file name, or null. */

@@ -16,6 +16,12 @@ import {
   DateCastOptions,
 } from './casts';
 
+/** A record's values by column name (a Map does). */
+export interface FieldValues {
+  get(column: string): string | undefined;
+  has(column: string): boolean;
+}
+
 /** Cast failures of a whole run, per column: `{ "InspectionDate": 3 }`. */
 export type CastFailureCounts = Record<string, number>;
 
@@ -27,16 +33,28 @@ export interface RowFieldsOptions {
   unmappedWords?: Record<string, number>;
 }
 
+const DATE_OPTIONS = new WeakMap<RowFieldsOptions, [DateCastOptions, DateCastOptions]>();
+
+/** The date cast options of a file, made once per file rather than once per value. */
+function dateOptions(options: RowFieldsOptions, dayFirst: boolean): DateCastOptions {
+  let pair = DATE_OPTIONS.get(options);
+  if (!pair) {
+    pair = [{ ...options.dateBounds, dayFirst: false }, { ...options.dateBounds, dayFirst: true }];
+    DATE_OPTIONS.set(options, pair);
+  }
+  return pair[dayFirst ? 1 : 0];
+}
+
 /**
  * Typed, counted access to one record's columns (keyed by the trimmed display column name).
  * Every getter returns null for an empty value; a value that cannot be cast also returns null but
  * is counted in `failures` for its column and remembered for `failed(column)`.
  */
 export class RowFields {
-  private readonly failedColumns = new Set<string>();
+  private failedColumns: Set<string> | null = null;
 
   constructor(
-    private readonly values: ReadonlyMap<string, string>,
+    private readonly values: FieldValues,
     private readonly failures: CastFailureCounts,
     private readonly options: RowFieldsOptions = {},
   ) {}
@@ -54,7 +72,7 @@ export class RowFields {
 
   /** True when a getter already failed to cast this column in this record. */
   failed(column: string): boolean {
-    return this.failedColumns.has(column);
+    return this.failedColumns?.has(column) ?? false;
   }
 
   text(column: string): string | null {
@@ -78,8 +96,7 @@ export class RowFields {
   }
 
   date(column: string): string | null {
-    const dayFirst = this.options.dayFirstColumns?.has(column) ?? false;
-    return this.take(column, castDate(this.raw(column), { ...this.options.dateBounds, dayFirst }));
+    return this.take(column, castDate(this.raw(column), dateOptions(this.options, this.options.dayFirstColumns?.has(column) ?? false)));
   }
 
   borough(column: string): BoroughCode | null {
@@ -122,6 +139,7 @@ export class RowFields {
 
   private take<T>(column: string, cast: Cast<T>): T | null {
     if (cast.ok) return cast.value;
+    this.failedColumns ??= new Set();
     if (!this.failedColumns.has(column)) {
       this.failedColumns.add(column);
       this.failures[column] = (this.failures[column] ?? 0) + 1;

@@ -44,11 +44,13 @@ export class CityWriter implements RecordSink {
     private readonly windowStart: number,
     private readonly asOf: number,
     headerDrift: boolean,
+    gzip = false,
   ) {
     const sinks = {} as Record<SourceKey, CsvSink>;
     for (const key of Object.keys(HEADERS) as SourceKey[]) {
       const header = key === 'dob_ecb_violations' && headerDrift ? ECB_DRIFTED_HEADER : HEADERS[key];
-      sinks[key] = new CsvSink(OUTPUT_FILES[key], join(outDir, OUTPUT_FILES[key]), header);
+      const fileName = gzip ? `${OUTPUT_FILES[key]}.gz` : OUTPUT_FILES[key];
+      sinks[key] = new CsvSink(fileName, join(outDir, fileName), header, gzip);
     }
     this.sinks = sinks;
   }

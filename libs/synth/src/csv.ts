@@ -1,4 +1,6 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { constants, createGzip } from 'node:zlib';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -32,6 +34,7 @@ const FLUSH_AT = 1 << 16;
 /**
  * One output file: lines are buffered and handed to the stream in 64 KiB chunks; `drain()` waits
  * for the stream when it asks for backpressure, so memory stays bounded however big the city is.
+ * With `gzip` the file is written gzip-compressed (`bytes` still counts the CSV text).
  */
 export class CsvSink {
   rows = 0;
@@ -39,15 +42,25 @@ export class CsvSink {
   private pending: string[] = [];
   private pendingLength = 0;
   private blocked = false;
-  private readonly stream: WriteStream;
+  private readonly stream: Writable;
+  private readonly file: Writable;
 
   constructor(
     readonly fileName: string,
     path: string,
     header: string,
+    gzip = false,
   ) {
-    this.stream = createWriteStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-    this.stream.on('error', () => undefined); // surfaced by close()
+    this.file = createWriteStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    this.file.on('error', () => undefined); // surfaced by close()
+    if (gzip) {
+      const compressor = createGzip({ level: 4, chunkSize: 1 << 16, flush: constants.Z_NO_FLUSH });
+      compressor.on('error', (error) => this.file.destroy(error));
+      compressor.pipe(this.file);
+      this.stream = compressor;
+    } else {
+      this.stream = this.file;
+    }
     this.writeRaw(header + '\n');
   }
 
@@ -83,8 +96,9 @@ export class CsvSink {
   async close(): Promise<void> {
     this.flush();
     await new Promise<void>((resolve, reject) => {
-      this.stream.once('error', reject);
-      this.stream.end(() => resolve());
+      this.file.once('error', reject);
+      this.file.once('finish', () => resolve());
+      this.stream.end();
     });
   }
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { generateCity, type CityReport } from './generate-city';
 import { OUTPUT_FILES } from './formats/files';
 import { HEADERS, type SourceKey } from './formats/headers';
@@ -68,6 +69,18 @@ describe('generateCity', () => {
     await generateCity({ buildings: 20, seed: 42, outDir: dir, headerDrift: true });
     expect(firstLine(join(dir, 'ecb_violations.csv'))).toBe(firstLine(join(FIXTURES, 'ecb_violations_invalid_header.csv')));
     expect(firstLine(join(dirA, 'ecb_violations.csv'))).toBe(firstLine(join(FIXTURES, 'ecb_violations.csv')));
+  });
+
+  it('writes the same files gzip-compressed when asked (truth.csv stays plain)', async () => {
+    const dir = join(root, 'gzip');
+    const gz = await generateCity({ buildings: 20, seed: 42, outDir: dir, gzip: true });
+    const plainDir = join(root, 'plain-20');
+    await generateCity({ buildings: 20, seed: 42, outDir: plainDir });
+    expect(readdirSync(dir).sort()).toEqual([...Object.values(OUTPUT_FILES).map((f) => `${f}.gz`), 'truth.csv'].sort());
+    for (const file of Object.values(OUTPUT_FILES)) {
+      expect(gunzipSync(readFileSync(join(dir, `${file}.gz`))).equals(readFileSync(join(plainDir, file)))).toBe(true);
+    }
+    expect(gz.files.find((f) => f.source === 'hpd_violations')?.file).toBe('hpd_violations.csv.gz');
   });
 
   it('spreads lots over the boroughs in realistic proportions', () => {

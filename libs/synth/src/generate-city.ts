@@ -33,6 +33,8 @@ export interface GenerateCityOptions {
   readonly headerDrift?: boolean;
   /** inject the rare malformed rows and placeholders (default true) */
   readonly quirks?: boolean;
+  /** write the source files gzip-compressed (`hpd_violations.csv.gz`...); truth.csv stays plain */
+  readonly gzip?: boolean;
 }
 
 export interface SynthProgress {
@@ -103,7 +105,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   const quirks = options.quirks ?? true;
 
   await mkdir(options.outDir, { recursive: true });
-  const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false);
+  const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false, options.gzip ?? false);
   const firstYear = ymdOf(windowStart).year;
   const lastYear = ymdOf(asOf).year;
   const truth = new CsvSink('truth.csv', join(options.outDir, 'truth.csv'), truthHeader(firstYear, lastYear));

@@ -23,14 +23,15 @@ export const CITY_SEED = '1';
 export const CITY_AS_OF = '2026-11-01';
 
 /** Generates the city (or reuses one generated earlier with the same size and seed). */
-export async function ensureCity(dir: string, buildings: number): Promise<{ report: CityReport; reused: boolean; command: string }> {
+export async function ensureCity(dir: string, buildings: number, gzip = false): Promise<{ report: CityReport; reused: boolean; command: string }> {
   const reportFile = `${dir}.synth.json`;
-  const command = `bhis synth --buildings ${buildings} --seed ${CITY_SEED} --as-of ${CITY_AS_OF} --out ${dir} --json`;
+  const args = ['synth', '--buildings', String(buildings), '--seed', CITY_SEED, '--as-of', CITY_AS_OF, '--out', dir, ...(gzip ? ['--gzip'] : []), '--json'];
+  const command = `bhis ${args.join(' ')}`;
   if (existsSync(reportFile) && statSync(reportFile).size > 0) {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as CityReport;
     if (report.buildings === buildings && String(report.seed) === CITY_SEED && report.files.every((f) => existsSync(path.resolve(dir, f.file)))) return { report, reused: true, command };
   }
-  const { value } = await runCliJsonTimed<CityReport>(['synth', '--buildings', String(buildings), '--seed', CITY_SEED, '--as-of', CITY_AS_OF, '--out', dir, '--json'], {});
+  const { value } = await runCliJsonTimed<CityReport>(args, {});
   writeFileSync(reportFile, JSON.stringify(value, null, 2));
   return { report: value, reused: false, command };
 }

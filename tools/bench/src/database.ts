@@ -1,6 +1,7 @@
 import { createWriteStream, createReadStream } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { Client, Pool } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { EVENT_PARTITIONS, migrate } from '@bhis/db';
@@ -134,4 +135,81 @@ export async function measureCopyCeiling(url: string, file: string): Promise<Cop
       await unlink(file).catch(() => undefined);
     }
   });
+}
+
+export interface CsvCopyCeiling {
+  file: string;
+  rows: number;
+  /** bytes of the file on disk (compressed when it is) */
+  bytes: number;
+  seconds: number;
+  rowsPerSecond: number;
+}
+
+const CSV_CEILING_TABLE = 'bench_copy_ceiling_csv';
+
+/**
+ * The ceiling of one source file: the CSV as it is, COPY'd into an UNLOGGED table of text columns
+ * (one per header column): no parsing of values, no normalization, no keys, no merge.
+ */
+export async function measureCsvCopyCeiling(url: string, file: string): Promise<CsvCopyCeiling> {
+  const gzip = file.endsWith('.gz');
+  const header = await firstLine(file, gzip);
+  const columns = header.split(',').map((_, i) => `c${i} text`).join(', ');
+  return withClient(url, async (client) => {
+    await client.query(`DROP TABLE IF EXISTS ${CSV_CEILING_TABLE}`);
+    await client.query(`CREATE UNLOGGED TABLE ${CSV_CEILING_TABLE} (${columns})`);
+    try {
+      const started = Date.now();
+      const copy = client.query(copyFrom(`COPY ${CSV_CEILING_TABLE} FROM STDIN (FORMAT csv, HEADER true)`));
+      await (gzip ? pipeline(createReadStream(file), createGunzip(), copy) : pipeline(createReadStream(file), copy));
+      const seconds = (Date.now() - started) / 1000;
+      const rows = Number(copy.rowCount ?? 0);
+      return { file, rows, bytes: (await stat(file)).size, seconds, rowsPerSecond: Math.round(rows / seconds) };
+    } finally {
+      await client.query(`DROP TABLE IF EXISTS ${CSV_CEILING_TABLE}`);
+    }
+  });
+}
+
+async function firstLine(file: string, gzip: boolean): Promise<string> {
+  let text = '';
+  const stream = gzip ? createReadStream(file).pipe(createGunzip()) : createReadStream(file);
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    text += chunk.toString('utf8');
+    const end = text.indexOf('\n');
+    if (end !== -1) {
+      stream.destroy();
+      return text.slice(0, end).replace(/\r$/, '').replace(/^\ufeff/, '');
+    }
+  }
+  return text;
+}
+
+export interface EventStorage {
+  eventRows: number;
+  /** events heap + TOAST + every index of events */
+  eventBytes: number;
+  eventBytesPerRow: number;
+  databaseBytes: number;
+  databaseBytesPerEvent: number;
+}
+
+/** Bytes per stored event, all-in, and the whole database per event (after VACUUM). */
+export async function eventStorage(pool: Pool): Promise<EventStorage> {
+  const { rows } = await pool.query<{ n: string; events: string; db: string }>(
+    `SELECT (SELECT count(*) FROM events) AS n,
+            (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('events'::regclass)) AS events,
+            pg_database_size(current_database()) AS db`,
+  );
+  const eventRows = Number(rows[0].n);
+  const eventBytes = Number(rows[0].events);
+  const databaseBytes = Number(rows[0].db);
+  return {
+    eventRows,
+    eventBytes,
+    eventBytesPerRow: eventRows ? Math.round(eventBytes / eventRows) : 0,
+    databaseBytes,
+    databaseBytesPerEvent: eventRows ? Math.round(databaseBytes / eventRows) : 0,
+  };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
-import { databaseUrl, measureCopyCeiling, recreateDatabase, serverVersion, tableSizes } from './database';
+import { databaseUrl, eventStorage, measureCopyCeiling, measureCsvCopyCeiling, recreateDatabase, serverVersion, tableSizes } from './database';
 import { BUILDINGS_PER_PERCENT, ensureCity, ingestCity, IngestResult, ingestResultFromRuns, scoreFull, scoreIncremental } from './data-setup';
 import { runHttpBenchmark } from './http/run-http';
 import { loadTargets } from './http/targets';
@@ -26,6 +26,8 @@ interface BenchOptions {
   build: boolean;
   adminUrl: string;
   redisUrl: string;
+  dataDir?: string;
+  gzip?: boolean;
 }
 
 function positive(value: string): number {
@@ -109,10 +111,11 @@ async function run(options: BenchOptions, argv: string[]): Promise<void> {
   const url = databaseUrl(options.adminUrl, database);
   const machine = describeMachine({ postgres: await serverVersion(options.adminUrl), redis: await redisVersion(options.redisUrl) });
   const buildings = Math.round(options.scale * BUILDINGS_PER_PERCENT);
-  const cityDir = path.join(root, 'data/bench', `city-${options.scale}`);
+  const gzip = options.gzip ?? options.scale >= 10;
+  const cityDir = path.join(options.dataDir ? path.resolve(options.dataDir) : path.join(root, 'data/bench'), `city-${options.scale}${gzip ? '-gz' : ''}`);
 
-  log(`city: ${buildings} buildings in ${cityDir}`);
-  const city = await ensureCity(cityDir, buildings);
+  log(`city: ${buildings} buildings in ${cityDir}${gzip ? ' (gzip)' : ''}`);
+  const city = await ensureCity(cityDir, buildings, gzip);
   log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows, ${Math.round(city.report.totalBytes / 1e6)} MB`);
 
   const redisPrefix = `bhis_bench_${randomBytes(4).toString('hex')}`;
@@ -149,11 +152,26 @@ async function run(options: BenchOptions, argv: string[]): Promise<void> {
       await ingestWorker.stop();
       await scoringWorker.stop();
     }
-    log('COPY ceiling of the events table');
-    copyCeiling = await measureCopyCeiling(url, path.join(cityDir, '..', `events-${options.scale}.copy`));
-    log(`COPY: ${copyCeiling.rows} rows in ${copyCeiling.copyInSeconds.toFixed(1)} s = ${copyCeiling.rowsPerSecond} rows/s`);
+    let csvCeiling: BenchmarkRun['csvCeiling'] = null;
+    let largestFileToCsvCopyRatio: number | null = null;
+    if (ingest?.largestFile) {
+      log(`raw COPY of the largest file (${ingest.largestFile}) into an unlogged all-text table`);
+      csvCeiling = await measureCsvCopyCeiling(url, path.join(cityDir, ingest.largestFile));
+      const largest = ingest.perSource.find((s) => s.file === ingest?.largestFile);
+      if (largest && csvCeiling.rowsPerSecond > 0) largestFileToCsvCopyRatio = Math.round((largest.rowsPerSecond / csvCeiling.rowsPerSecond) * 1000) / 1000;
+      log(`raw CSV COPY: ${csvCeiling.rows} rows in ${csvCeiling.seconds.toFixed(1)} s = ${csvCeiling.rowsPerSecond} rows/s; ingest of that file = ${largestFileToCsvCopyRatio ?? '?'} of it`);
+    }
+    if (options.scale <= 10) {
+      log('COPY ceiling of the events table');
+      copyCeiling = await measureCopyCeiling(url, path.join(cityDir, '..', `events-${options.scale}.copy`));
+      log(`COPY: ${copyCeiling.rows} rows in ${copyCeiling.copyInSeconds.toFixed(1)} s = ${copyCeiling.rowsPerSecond} rows/s`);
+    } else {
+      log('COPY ceiling of the events table: skipped above 10% (it writes every event to a file first)');
+    }
     await pool.query('VACUUM (ANALYZE)');
     const tables = await tableSizes(pool);
+    const storage = await eventStorage(pool);
+    log(`storage: ${storage.eventBytesPerRow} bytes per event all-in; database ${storage.databaseBytesPerEvent} bytes per event`);
     let http: BenchmarkRun['http'] = null;
     if (options.http) {
       log(`HTTP: ${options.connections} connections, ${options.httpSeconds} s per scenario`);
@@ -186,6 +204,10 @@ async function run(options: BenchOptions, argv: string[]): Promise<void> {
       ingest,
       copyCeiling,
       ingestToCopyRatio: null,
+      csvCeiling,
+      largestFileToCsvCopyRatio,
+      loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      storage,
       scoring,
       tables,
       http: http ?? earlier?.http ?? null,
@@ -221,6 +243,9 @@ const program = new Command('bench')
   .option('--no-build', 'use the existing builds of the apps')
   .option('--http-only', 'only run the HTTP benchmarks again, on the existing benchmark database')
   .option('--sizes-only', 'only measure the table and index sizes of the existing benchmark database again')
+  .option('--data-dir <dir>', 'where the synthetic city is written (default data/bench in the repository)')
+  .option('--gzip', 'write and ingest the city gzip-compressed (the default from --scale 10 on)')
+  .option('--no-gzip', 'write and ingest plain CSV whatever the scale')
   .option('--admin-url <url>', 'Postgres maintenance database', process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
   .option('--redis-url <url>', 'Redis', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
   .action(async (options: BenchOptions) => run(options, process.argv.slice(2)));

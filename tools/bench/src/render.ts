@@ -19,7 +19,7 @@ function runSection(run: BenchmarkRun): string {
       `- Date: ${run.startedAt} to ${run.finishedAt}`,
       `- Command: \`${run.command}\``,
       `- Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.kernel}; Node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}`,
-      `- Load average when the run started: ${run.loadAverageAtStart.join(' / ')} (other work shared the machine: treat the numbers as lower bounds)`,
+      `- Load average when the run started: ${run.loadAverageAtStart.join(' / ')}${run.loadAverageAtEnd ? `, when it ended: ${run.loadAverageAtEnd.join(' / ')}` : ''} (other work shared the machine: treat the numbers as lower bounds)`,
       `- Data: \`${run.city.generationCommand}\` — ${run.city.files} files, ${num(run.city.rows)} rows (${num(run.city.eventRows)} event rows), ${mb(run.city.bytes)} MB of CSV; ` +
         `events per building: median ${run.city.eventsPerBuilding.median}, p99 ${run.city.eventsPerBuilding.p99}, max ${num(run.city.eventsPerBuilding.max)}; generated in ${run.city.generationSeconds} s`,
       `- Database: \`${run.database}\` (fresh, migrated)`,
@@ -37,6 +37,25 @@ function runSection(run: BenchmarkRun): string {
         ['source', 'file', 'rows', 'MB', 'seconds', 'rows/s', 'MB/s'],
         [...i.perSource].sort((a, b) => b.bytes - a.bytes).map((s) => [s.source, s.file, num(s.rows), mb(s.bytes), s.seconds, num(s.rowsPerSecond), s.megabytesPerSecond]),
       ),
+    );
+  }
+  if (run.csvCeiling) {
+    const c = run.csvCeiling;
+    const largest = run.ingest?.perSource.find((s) => s.file === run.ingest?.largestFile);
+    parts.push('### Ceiling: raw COPY of the largest file');
+    parts.push(
+      `\`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of ${c.file.split('/').pop()} as it is (${mb(c.bytes)} MB on disk) into an UNLOGGED table of text columns, ` +
+        `right after the ingest: **${num(c.rows)} rows in ${num(c.seconds)} s = ${num(c.rowsPerSecond)} rows/s**. ` +
+        (largest && run.largestFileToCsvCopyRatio != null
+          ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling.`
+          : ''),
+    );
+  }
+  if (run.storage) {
+    const st = run.storage;
+    parts.push(
+      `Storage: **${num(st.eventBytesPerRow)} bytes per event** all-in (events heap + TOAST + every index, ${mb(st.eventBytes)} MB for ${num(st.eventRows)} events); ` +
+        `the whole database is **${num(st.databaseBytesPerEvent)} bytes per event** (${mb(st.databaseBytes)} MB).`,
     );
   }
   if (run.copyCeiling) {

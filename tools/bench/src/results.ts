@@ -1,4 +1,4 @@
-import type { CopyCeiling, TableSize } from './database';
+import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './database';
 import type { IngestResult, ScoringResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
 import type { MachineInfo } from './machine';
@@ -32,6 +32,13 @@ export interface BenchmarkRun {
   copyCeiling: CopyCeiling | null;
   /** ingest rows/s divided by the raw COPY rows/s */
   ingestToCopyRatio: number | null;
+  /** the largest source file COPY'd as it is into an unlogged all-text table, in the same run */
+  csvCeiling?: CsvCopyCeiling | null;
+  /** ingest rows/s of the largest file divided by its raw CSV COPY rows/s */
+  largestFileToCsvCopyRatio?: number | null;
+  /** load averages when the run ended */
+  loadAverageAtEnd?: number[];
+  storage?: EventStorage | null;
   scoring: { full: ScoringResult; incremental: ScoringResult & { dirtyShare: number } } | null;
   tables: TableSize[];
   http: HttpBenchmark | null;

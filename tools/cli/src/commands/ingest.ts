@@ -6,7 +6,7 @@ import { pgPool } from '@bhis/db';
 import { enqueueIngest, getRun, IngestRequestError, IngestRunRow, latestRuns } from '@bhis/ingestion';
 import type { IngestInput } from '@bhis/queue';
 import { enqueueScoring } from '@bhis/score-runner';
-import { SOURCES, sourceForFile } from '@bhis/sources';
+import { getSource, SOURCES, sourceForFile } from '@bhis/sources';
 import { CliError, withDataSource } from '../context';
 import { printJson, printRows } from '../output';
 import { isInteractive, ProgressDisplay } from '../progress';
@@ -95,7 +95,7 @@ export function ingestCommand(): Command {
     .option('--file <path>', 'a local file in the source\'s published CSV format')
     .option('--url <url>', 'a URL serving the source\'s CSV export')
     .option('--download', 'download from NYC Open Data (skipped when unchanged; incremental when loaded before)')
-    .option('--dir <dir>', 'every recognised file of a directory, in load order (waits for each)')
+    .option('--dir <dir>', 'every recognised file of a directory (.csv or .csv.gz): building files in load order, then the event files (waits for all)')
     .option('--status', 'show every source with its last run')
     .option('--wait', 'wait for the run to finish (progress bar on a terminal)')
     .option('--force', 'queue again even if the same input was already ingested today')
@@ -163,18 +163,21 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
       const pool = pgPool(ds);
       await warnWithoutWorkers(queue, 'npm run start:ingest');
       const summaries: Record<string, unknown>[] = [];
-      for (const { file, source } of files) {
-        const queued = await enqueueIngest(queue, pool, {
-          source,
-          input: { kind: 'file', path: file },
-          trigger: 'cli',
-          force: options.force,
-          observedOn: options.observedOn,
-        });
-        const run = await waitForRun(pool, queued.runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
+      const enqueue = (file: string, source: string) =>
+        enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli', force: options.force, observedOn: options.observedOn });
+      const finish = async (runId: string, file: string, source: string) => {
+        const run = await waitForRun(pool, runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
         summaries.push({ file: path.basename(file), ...summarize(run) });
         if (run.status === 'failed') process.exitCode = 1;
-      }
+      };
+      // buildings and the BIN/registration maps first, one by one: the event files are read against them
+      const buildingFacts = files.filter(({ source }) => getSource(source).produces.facts.length > 0);
+      for (const { file, source } of buildingFacts) await finish((await enqueue(file, source)).runId, file, source);
+      // then every event file at once: a worker reads the next file while it merges one (merges take turns)
+      const rest = files.filter((f) => !buildingFacts.includes(f));
+      const queued = [];
+      for (const { file, source } of rest) queued.push({ file, source, runId: (await enqueue(file, source)).runId });
+      for (const { file, source, runId } of queued) await finish(runId, file, source);
       printRows(summaries, Boolean(options.json));
       if (options.score) {
         await withQueue('scoring', async (scoring) => {

@@ -25,8 +25,9 @@ export function synthCommand(): Command {
     .option('--years <n>', 'years of history', positiveInt)
     .option('--history-start <date>', 'first day of history (keep it fixed across snapshots)', isoDay)
     .option('--header-drift', 'write the drifted ECB header variant')
+    .option('--gzip', 'write the source files gzip-compressed (.csv.gz); ingest reads them as they are')
     .option('--json', 'print the report as JSON')
-    .action(async (options: { buildings: number; seed: string; out: string; asOf?: string; years?: number; historyStart?: string; headerDrift?: boolean; json?: boolean }) => {
+    .action(async (options: { buildings: number; seed: string; out: string; asOf?: string; years?: number; historyStart?: string; headerDrift?: boolean; gzip?: boolean; json?: boolean }) => {
       const display = new ProgressDisplay(isInteractive(options.json), 'synth');
       const report = await generateCity(
         {
@@ -37,6 +38,7 @@ export function synthCommand(): Command {
           years: options.years,
           historyStart: options.historyStart,
           headerDrift: options.headerDrift,
+          gzip: options.gzip,
         },
         (p) => display.update({ done: p.done, total: p.total, unit: 'lots', bytes: p.bytes }),
       );
