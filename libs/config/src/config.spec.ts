@@ -48,6 +48,12 @@ describe('parseConfig', () => {
     }
   });
 
+  it('requires CURSOR_SECRET to have at least 32 characters when set', () => {
+    expect(() => parseConfig({ CURSOR_SECRET: 'x'.repeat(20) })).toThrow(/CURSOR_SECRET: must be at least 32 characters/);
+    expect(parseConfig({ CURSOR_SECRET: 'x'.repeat(32) }).CURSOR_SECRET).toBe('x'.repeat(32));
+    expect(parseConfig({}).CURSOR_SECRET).toBeUndefined();
+  });
+
   it('never shows database, Redis or secret values in its messages', () => {
     const env = { DATABASE_URL: 'mysql://user:hunter2@db/x', REDIS_URL: 'http://:hunter3@r', CURSOR_SECRET: 'short-hunter4' };
     expect(() => parseConfig(env)).toThrow(/DATABASE_URL[\s\S]*REDIS_URL[\s\S]*CURSOR_SECRET/);

@@ -69,7 +69,7 @@ const schema = z.object({
   /** Memory for rendered pages of events, emptied at every change of events or buildings (0 turns it off). */
   EVENTS_CACHE_MB: int(0, 65_536).default(64),
   /** Signs pagination cursors; the same on every instance. Defaults to a value derived from DATABASE_URL. */
-  CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  CURSOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The demo key the web pages use (a `sk_demo_` key); shown to browsers, so never a live key. */
   WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
   /** Webhook URLs on loopback are refused unless this is set (for local testing only). */

@@ -5,6 +5,7 @@ import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
+import { LOCAL_DOWNLOADS as LOCAL } from './testing/fake-open-data';
 import { FakeDataset, FakeOpenData } from './testing/fake-open-data';
 import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 
@@ -26,7 +27,7 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
     await seedUniverseFor(pool, getSource('hpd_litigations'), FIXTURE);
     await openData.start();
     // the fixture has 10 rows: the truncated-download guard is tested on its own below
-    service = new IngestService(pool, new SocrataClient({ baseUrl: openData.url, appToken: 'token-123', retries: 2, pageSize: 2 }), {
+    service = new IngestService(pool, new SocrataClient({ baseUrl: openData.url, appToken: 'token-123', retries: 2, pageSize: 2, policy: LOCAL }), {
       enforceMinimumRows: false,
     });
   });
@@ -44,7 +45,7 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
   };
 
   it('refuses a full export with fewer records than the source ever has (a truncated download)', async () => {
-    const guarded = new IngestService(pool, new SocrataClient({ baseUrl: openData.url, retries: 0 }));
+    const guarded = new IngestService(pool, new SocrataClient({ baseUrl: openData.url, retries: 0, policy: LOCAL }));
     const runId = await createRun(pool, { source: 'hpd_litigations', trigger: 'test', input: 'download' });
     await expect(guarded.run({ runId, source: 'hpd_litigations', input: { kind: 'download' }, observedOn: '2026-11-21', lastAttempt: false })).rejects.toThrow(/fewer than the \d+ expected/);
     expect((await getRun(pool, runId))?.status).toBe('failed');
@@ -101,7 +102,7 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
 
   it('fails at once, without retries, on a permanent error (404), and keeps the data', async () => {
     const before = await pool.query(`SELECT count(*)::int AS n FROM events`);
-    const missing = new IngestService(pool, new SocrataClient({ baseUrl: `${openData.url}/nowhere`, retries: 3 }));
+    const missing = new IngestService(pool, new SocrataClient({ baseUrl: `${openData.url}/nowhere`, retries: 3, policy: LOCAL }));
     const runId = await createRun(pool, { source: 'hpd_litigations', trigger: 'test', input: 'download' });
     const requests = openData.requests.length;
     await expect(missing.run({ runId, source: 'hpd_litigations', input: { kind: 'download' }, observedOn: '2026-11-21', lastAttempt: false })).rejects.toBeInstanceOf(PermanentIngestError);

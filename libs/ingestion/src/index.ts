@@ -1,3 +1,4 @@
+export * from './checked-fetch';
 export * from './dataset-metadata';
 export * from './ingest-counts';
 export * from './ingest-service';

@@ -9,6 +9,7 @@ import { emptyCounts, IngestCounts } from './ingest-counts';
 import { LoadInput, LoadProgress, loadSource, SuspiciousDownloadError } from './load-source';
 import { checkSodaFields, fieldNameMap, recordRunMetadata, SodaFieldMismatchError } from './dataset-metadata';
 import { finishRun, markRunning, recordProgress, recordRowsUpdatedAt } from './run-store';
+import { fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
 
@@ -120,7 +121,7 @@ export class IngestService {
       };
     }
     if (input.kind === 'url') {
-      const res = await fetch(input.url, { signal: AbortSignal.timeout(10 * 60_000) });
+      const res = await fetchChecked(input.url, { signal: AbortSignal.timeout(10 * 60_000) }, this.socrata.policy);
       if (!res.ok || !res.body) {
         throw res.status >= 400 && res.status < 500 ? new PermanentDownloadError(`${input.url} answered ${res.status}`) : new Error(`${input.url} answered ${res.status}`);
       }

@@ -8,6 +8,7 @@ import { IngestJob, QUEUES, startWorker } from '@bhis/queue';
 import { enqueueScoring } from '@bhis/score-runner';
 import { SOURCES } from '@bhis/sources';
 import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
+import { downloadPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { createRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
@@ -35,7 +36,7 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     await syncSourceCatalog(pool);
     this.service = new IngestService(
       pool,
-      new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN }),
+      new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: downloadPolicyFor(this.config) }),
     );
     this.scoringQueue = new Queue(QUEUES.scoring, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
     this.ingestQueue = new Queue(QUEUES.ingest, { connection: this.redis, prefix: this.config.REDIS_PREFIX });

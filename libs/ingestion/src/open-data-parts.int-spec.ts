@@ -7,6 +7,7 @@ import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
+import { LOCAL_DOWNLOADS as LOCAL } from './testing/fake-open-data';
 import { FakeOpenData } from './testing/fake-open-data';
 import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 
@@ -33,7 +34,7 @@ describe('Open Data downloads: every part through the CSV and the SODA path, met
     await seedUniverseFor(pool, getSource('nyc311'), fixture('nyc311_service_requests.csv'));
     await seedUniverseFor(pool, getSource('hpd_litigations'), fixture('hpd_litigations.csv'));
     await openData.start();
-    service = new IngestService(pool, new SocrataClient({ baseUrl: openData.url, retries: 0, pageSize: 3 }), { enforceMinimumRows: false });
+    service = new IngestService(pool, new SocrataClient({ baseUrl: openData.url, retries: 0, pageSize: 3, policy: LOCAL }), { enforceMinimumRows: false });
   });
 
   afterAll(async () => {

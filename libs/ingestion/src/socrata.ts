@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { SourcePart } from '@bhis/sources';
 import { socrataUrls } from '@bhis/sources';
+import { DownloadPolicy, fetchChecked, PermanentDownloadError } from './checked-fetch';
 import { DatasetMetadata, readDatasetMetadata } from './dataset-metadata';
 
 export interface SocrataOptions {
@@ -10,10 +11,11 @@ export interface SocrataOptions {
   timeoutMs?: number;
   retries?: number;
   pageSize?: number;
+  /** Every hop of every download (redirects included) is checked against it. */
+  policy: DownloadPolicy;
 }
 
-/** A permanent failure (404, 400...): retrying cannot help. */
-export class PermanentDownloadError extends Error {}
+export { PermanentDownloadError };
 
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
@@ -23,6 +25,10 @@ const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
  */
 export class SocrataClient {
   constructor(private readonly options: SocrataOptions) {}
+
+  get policy(): DownloadPolicy {
+    return this.options.policy;
+  }
 
   private urls(part: SourcePart) {
     if (!part.datasetId) throw new PermanentDownloadError(`${part.part} is not published on Open Data`);
@@ -38,10 +44,11 @@ export class SocrataClient {
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const res = await fetch(url, {
-          headers: { Accept: accept, ...this.headers() },
-          signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
-        });
+        const res = await fetchChecked(
+          url,
+          { headers: { Accept: accept, ...this.headers() }, signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000) },
+          this.options.policy,
+        );
         if (res.ok) return res;
         await res.body?.cancel();
         if (!RETRYABLE.has(res.status)) throw new PermanentDownloadError(`${url} answered ${res.status}`);

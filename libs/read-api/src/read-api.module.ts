@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import type { AppConfig } from '@bhis/config';
 import { CONFIG, registerIndexLinks } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
@@ -17,7 +17,7 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
 /**
  * The building read endpoints: lookup, batch, search, events and trajectory. Needs ApiPlatformModule
  * (CONFIG, ReadReplicas). Pagination cursors are signed with CURSOR_SECRET when the environment has
- * it, else with a key derived from DATABASE_URL (see CursorCodec).
+ * it, else with a random key of this process, with a warning (see CursorCodec).
  */
 @Module({
   // SearchController first: `buildings/search` must be routed before `buildings/:bbl`
@@ -27,7 +27,14 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
     { provide: READ_POOL, useFactory: (replicas: ReadReplicas) => () => replicas.readPool, inject: [ReadReplicas] },
     {
       provide: CursorCodec,
-      useFactory: (config: AppConfig) => CursorCodec.fromSecrets(config.CURSOR_SECRET, config.DATABASE_URL),
+      useFactory: (config: AppConfig) => {
+        if (!config.CURSOR_SECRET) {
+          new Logger('CursorCodec').warn(
+            'CURSOR_SECRET is not set: pagination cursors are signed with a random key of this process and are refused by other instances and after a restart',
+          );
+        }
+        return CursorCodec.fromSecret(config.CURSOR_SECRET);
+      },
       inject: [CONFIG],
     },
     BuildingRepository,

@@ -1,6 +1,10 @@
+import type { DownloadPolicy } from '../checked-fetch';
 import { readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** The download policy for servers on this machine: 127.0.0.1 only, loopback allowed. */
+export const LOCAL_DOWNLOADS: DownloadPolicy = { hosts: ['127.0.0.1'], allowLoopback: true };
 
 export interface FakeDataset {
   rowsUpdatedAt: number;

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '@bhis/envelope';
 
 /** The keyset position a cursor carries: the sort key values of the last row of the previous page. */
@@ -40,12 +40,13 @@ export class CursorCodec {
   constructor(private readonly key: Buffer) {}
 
   /**
-   * The signing key: CURSOR_SECRET when set, else a hash of DATABASE_URL. Both are the same on every
-   * instance of a deployment, so a cursor issued by one instance is accepted by all of them.
+   * The signing key: derived from CURSOR_SECRET, the same on every instance of a deployment so a cursor
+   * issued by one instance is accepted by all of them. Without it, a random key of this process: cursors
+   * then work only on the instance that issued them and only until it restarts.
    */
-  static fromSecrets(cursorSecret: string | undefined, databaseUrl: string): CursorCodec {
-    const material = cursorSecret && cursorSecret.length > 0 ? `secret:${cursorSecret}` : `database:${databaseUrl}`;
-    return new CursorCodec(createHash('sha256').update(`bhis-cursor-v1\n${material}`).digest());
+  static fromSecret(cursorSecret: string | undefined): CursorCodec {
+    if (!cursorSecret) return new CursorCodec(randomBytes(32));
+    return new CursorCodec(createHash('sha256').update(`bhis-cursor-v1\nsecret:${cursorSecret}`).digest());
   }
 
   encode(endpoint: string, filters: string, position: CursorPosition): string {
