@@ -35,7 +35,7 @@ export interface GenerateCityOptions {
   readonly quirks?: boolean;
   /** write the source files gzip-compressed (`hpd_violations.csv.gz`...); truth.csv stays plain */
   readonly gzip?: boolean;
-  /** write PLUTO, HPD violations, DOB safety violations and DOB NOW filings in their oldest declared layouts */
+  /** write PLUTO, HPD violations, DOB safety violations, DOB NOW filings and rodent inspections in their oldest declared layouts */
   readonly olderLayouts?: boolean;
 }
 

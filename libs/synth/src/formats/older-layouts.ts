@@ -4,7 +4,7 @@ import { HEADERS, type SourceKey } from './headers';
 import { splitHeader } from './row';
 
 /** Sources written in their oldest declared layout when older layouts are asked for (besides the 2010-2019 311 set). */
-export const OLDER_LAYOUT_SOURCES = ['pluto', 'hpd_violations', 'dob_safety_violations', 'dob_now_job_filings'] as const satisfies readonly SourceKey[];
+export const OLDER_LAYOUT_SOURCES = ['pluto', 'hpd_violations', 'dob_safety_violations', 'dob_now_job_filings', 'dohmh_rodents'] as const satisfies readonly SourceKey[];
 
 export interface OlderLayout {
   header: string;

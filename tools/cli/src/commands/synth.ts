@@ -25,7 +25,7 @@ export function synthCommand(): Command {
     .option('--years <n>', 'years of history', positiveInt)
     .option('--history-start <date>', 'first day of history (keep it fixed across snapshots)', isoDay)
     .option('--header-drift', 'write the drifted ECB header variant')
-    .option('--older-layouts', 'write PLUTO, HPD violations, DOB safety violations and DOB NOW filings in their oldest declared layouts')
+    .option('--older-layouts', 'write PLUTO, HPD violations, DOB safety violations, DOB NOW filings and rodent inspections in their oldest declared layouts')
     .option('--gzip', 'write the source files gzip-compressed (.csv.gz); ingest reads them as they are')
     .option('--json', 'print the report as JSON')
     .action(async (options: { buildings: number; seed: string; out: string; asOf?: string; years?: number; historyStart?: string; headerDrift?: boolean; olderLayouts?: boolean; gzip?: boolean; json?: boolean }) => {
