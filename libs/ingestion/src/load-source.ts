@@ -171,7 +171,13 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       };
       counts.latest_record_date = merged.latestRecordDate;
     }
-    if (options.closeVanished) counts.vanished = await closeVanished(client, source, { events: writers.get('events')?.table, pluto: writers.get('pluto')?.table }, options.observedOn);
+    if (options.closeVanished) counts.vanished = await closeVanished(client, source, {
+        events: writers.get('events')?.table,
+        pluto: writers.get('pluto')?.table,
+        hpdBuildings: writers.get('hpd_buildings')?.table,
+        registrations: writers.get('registrations')?.table,
+        contacts: writers.get('contacts')?.table,
+      }, options.observedOn);
     const rejected = writers.get('rejected');
     if (rejected) {
       await client.query(

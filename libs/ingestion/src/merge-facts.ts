@@ -8,10 +8,30 @@ export interface FactsMergeCounts {
 
 const CITY_BY_BOROUGH = `CASE s.borough WHEN 1 THEN 'NEW YORK' WHEN 2 THEN 'BRONX' WHEN 3 THEN 'BROOKLYN' WHEN 4 THEN 'QUEENS' ELSE 'STATEN ISLAND' END`;
 
+/** Sets the owner shown for the buildings `bbls` (a subquery of BBLs) selects. */
+export async function setOwners(client: PoolClient, bbls: string, values: unknown[] = []): Promise<void> {
+  await client.query(`UPDATE buildings b SET owner_name = ${OWNER_OF('b')}, updated_at = now() WHERE b.bbl IN (${bbls})`, values);
+}
+
+/**
+ * Sets the current registration (and its end date) of the buildings `bbls` (a subquery of BBLs)
+ * selects: the one ending last among those the latest export still carries, none when none is left.
+ */
+export async function setCurrentRegistrations(client: PoolClient, bbls: string, values: unknown[] = []): Promise<void> {
+  await client.query(`
+    UPDATE buildings b SET registration_id = cur.registration_id, registration_end_date = cur.registration_end_date, updated_at = now()
+      FROM (SELECT x.bbl, r.registration_id, r.registration_end_date FROM (SELECT DISTINCT bbl FROM (${bbls}) q(bbl)) x
+              LEFT JOIN LATERAL (SELECT registration_id, registration_end_date FROM hpd_registrations r
+                                  WHERE r.bbl = x.bbl AND r.vanished_on IS NULL
+                                  ORDER BY registration_end_date DESC NULLS LAST, last_registration_date DESC NULLS LAST, registration_id DESC
+                                  LIMIT 1) r ON true) cur
+     WHERE b.bbl = cur.bbl`, values);
+}
+
 /** The owner shown for a building: the owner of record of its current HPD registration, else PLUTO's. */
 const OWNER_OF = (alias: string) => `COALESCE(
   (SELECT c.name FROM hpd_registration_contacts c
-    WHERE c.registration_id = ${alias}.registration_id AND c.name IS NOT NULL
+    WHERE c.registration_id = ${alias}.registration_id AND c.name IS NOT NULL AND c.vanished_on IS NULL
       AND c.contact_type IN ('CorporateOwner', 'IndividualOwner', 'JointOwner')
     ORDER BY array_position(ARRAY['CorporateOwner','IndividualOwner','JointOwner'], c.contact_type), c.contact_id LIMIT 1),
   ${alias}.facts ->> 'pluto_owner')`;
@@ -97,7 +117,7 @@ export async function mergeHpdBuildings(client: PoolClient, table: string): Prom
             ${MANAGEMENT_PROGRAM_OF('s')}
        FROM ${table} s GROUP BY s.bbl
      ON CONFLICT (bbl) DO UPDATE SET
-       in_hpd_jurisdiction = true, hpd_legal_units = EXCLUDED.hpd_legal_units,
+       in_hpd_jurisdiction = true, facts = b.facts - 'hpd_jurisdiction_vanished_on', hpd_legal_units = EXCLUDED.hpd_legal_units,
        hpd_building_ids = EXCLUDED.hpd_building_ids, management_program = EXCLUDED.management_program,
        residential_units = GREATEST(b.residential_units, COALESCE(EXCLUDED.hpd_legal_units, 0)), updated_at = now()
      RETURNING (xmax = 0) AS inserted`,
@@ -122,20 +142,15 @@ export async function mergeRegistrations(client: PoolClient, table: string): Pro
        FROM ${table} ORDER BY registration_id, line_no DESC
      ON CONFLICT (registration_id) DO UPDATE SET bbl = EXCLUDED.bbl, bin = EXCLUDED.bin, hpd_building_id = EXCLUDED.hpd_building_id,
        last_registration_date = EXCLUDED.last_registration_date, registration_end_date = EXCLUDED.registration_end_date,
-       updated_at = now()
+       vanished_on = NULL, updated_at = now()
      RETURNING (xmax = 0) AS inserted`,
   );
   await client.query(`
     INSERT INTO bin_bbl (bin, bbl, source) SELECT DISTINCT ON (bin) bin, bbl, 'hpd_registrations' FROM ${table}
      WHERE bin IS NOT NULL ORDER BY bin, line_no DESC
     ON CONFLICT (bin) DO NOTHING`);
-  await client.query(`
-    UPDATE buildings b SET registration_id = cur.registration_id, registration_end_date = cur.registration_end_date, updated_at = now()
-      FROM (SELECT DISTINCT ON (bbl) bbl, registration_id, registration_end_date FROM hpd_registrations
-             WHERE bbl IN (SELECT bbl FROM ${table})
-             ORDER BY bbl, registration_end_date DESC NULLS LAST, last_registration_date DESC NULLS LAST, registration_id DESC) cur
-     WHERE b.bbl = cur.bbl`);
-  await client.query(`UPDATE buildings b SET owner_name = ${OWNER_OF('b')} WHERE b.bbl IN (SELECT bbl FROM ${table})`);
+  await setCurrentRegistrations(client, `SELECT bbl FROM ${table}`);
+  await setOwners(client, `SELECT bbl FROM ${table}`);
   await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${table} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
   return { outOfScopeRecords, ...counts };
 }
@@ -152,7 +167,7 @@ export async function mergeContacts(client: PoolClient, table: string): Promise<
      SELECT DISTINCT ON (contact_id) contact_id, registration_id, contact_type, name, business_address
        FROM ${table} ORDER BY contact_id, line_no DESC
      ON CONFLICT (contact_id) DO UPDATE SET registration_id = EXCLUDED.registration_id, contact_type = EXCLUDED.contact_type,
-       name = EXCLUDED.name, business_address = EXCLUDED.business_address, updated_at = now()
+       name = EXCLUDED.name, business_address = EXCLUDED.business_address, vanished_on = NULL, updated_at = now()
      RETURNING (xmax = 0) AS inserted`,
   );
   await client.query(`

@@ -115,6 +115,83 @@ describe('refreshing stored records', () => {
     expect(await row()).toMatchObject({ scoring_excluded: false, vanished_on: null });
   });
 
+  const loadWhole = async (source: string, csv: string, observedOn: string, closeVanished = true) => {
+    const runId = await createRun(pool, { source, trigger: 'test', input: csv });
+    return loadSource(pool, getSource(source), { kind: 'csv', stream: createReadStream(csv), totalBytes: null }, { runId, observedOn, closeVanished });
+  };
+  const withoutLines = (name: string, lines: string[], drop: (line: string) => boolean) => {
+    const file = path.join(tmp, name);
+    writeFileSync(file, [lines[0], ...lines.slice(1).filter((line) => !drop(line))].join('\n'));
+    return file;
+  };
+
+  it('registrations and contacts a whole export no longer carries stop counting for the building, dated, until they return', async () => {
+    const registrations = fixture('hpd_registrations.csv');
+    await seedUniverseFor(pool, getSource('hpd_registrations'), registrations);
+    await loadWhole('hpd_registrations', registrations, '2026-11-01');
+    const { rows: [current] } = await pool.query<{ bbl: string; registration_id: number }>(
+      `SELECT bbl, registration_id FROM buildings WHERE registration_id IS NOT NULL ORDER BY bbl LIMIT 1`,
+    );
+    const contactsHeader = 'RegistrationContactID,RegistrationID,Type,ContactDescription,CorporationName,Title,FirstName,MiddleInitial,LastName,BusinessHouseNumber,BusinessStreetName,BusinessApartment,BusinessCity,BusinessState,BusinessZip';
+    const contactLines = [
+      contactsHeader,
+      `900001,${current.registration_id},CorporateOwner,,HARBOR HOLDINGS LLC,,,,,1,MAIN ST,,NEW YORK,NY,10001`,
+      `900002,${current.registration_id},IndividualOwner,,,,JANE,,ROE,2,MAIN ST,,NEW YORK,NY,10001`,
+    ];
+    const contacts = path.join(tmp, 'hpd_registration_contacts.csv');
+    writeFileSync(contacts, contactLines.join('\n'));
+    await loadWhole('hpd_registration_contacts', contacts, '2026-11-01');
+    const building = async () =>
+      (await pool.query(`SELECT registration_id, owner_name FROM buildings WHERE bbl = $1`, [current.bbl])).rows[0];
+    expect(await building()).toMatchObject({ registration_id: current.registration_id, owner_name: 'HARBOR HOLDINGS LLC' });
+
+    // the owner of record leaves the contacts export: the next owner named counts
+    const fewerContacts = withoutLines('contacts-fewer.csv', contactLines, (line) => line.startsWith('900001,'));
+    expect((await loadWhole('hpd_registration_contacts', fewerContacts, '2026-11-20')).vanished).toBe(1);
+    expect(await building()).toMatchObject({ owner_name: 'JANE ROE' });
+    const contact = await pool.query(`SELECT to_char(vanished_on, 'YYYY-MM-DD') AS vanished_on FROM hpd_registration_contacts WHERE contact_id = 900001`);
+    expect(contact.rows[0].vanished_on).toBe('2026-11-20');
+
+    // the building's registration leaves the registrations export: a partial load closes nothing
+    const lines = readFileSync(registrations, 'utf8').replace(/\r/g, '').split('\n').filter(Boolean);
+    const fewer = withoutLines('registrations-fewer.csv', lines, (line) => line.startsWith(`${current.registration_id},`));
+    expect((await loadWhole('hpd_registrations', fewer, '2026-11-20', false)).vanished).toBe(0);
+    expect(await building()).toMatchObject({ registration_id: current.registration_id });
+    // the whole export: it stops being the building's registration, and its owners stop being shown
+    // the registration and the registration event it gave
+    expect((await loadWhole('hpd_registrations', fewer, '2026-11-20')).vanished).toBe(2);
+    const registration = await pool.query(`SELECT to_char(vanished_on, 'YYYY-MM-DD') AS vanished_on FROM hpd_registrations WHERE registration_id = $1`, [current.registration_id]);
+    expect(registration.rows[0].vanished_on).toBe('2026-11-20');
+    expect((await building()).registration_id).not.toBe(current.registration_id);
+    expect((await building()).owner_name).not.toBe('JANE ROE');
+
+    // both come back
+    await loadWhole('hpd_registrations', registrations, '2026-11-22');
+    await loadWhole('hpd_registration_contacts', contacts, '2026-11-22');
+    expect(await building()).toMatchObject({ registration_id: current.registration_id, owner_name: 'HARBOR HOLDINGS LLC' });
+    const marks = await pool.query(
+      `SELECT (SELECT count(*)::int FROM hpd_registrations WHERE vanished_on IS NOT NULL) AS r,
+              (SELECT count(*)::int FROM hpd_registration_contacts WHERE vanished_on IS NOT NULL) AS c`,
+    );
+    expect(marks.rows[0]).toEqual({ r: 0, c: 0 });
+  });
+
+  it('a lot the whole HPD jurisdiction export no longer carries leaves HPD jurisdiction, dated, until it returns', async () => {
+    const file = fixture('hpd_jurisdiction.csv');
+    await loadWhole('hpd_jurisdiction', file, '2026-11-01');
+    const { rows: [lot] } = await pool.query<{ bbl: string; ids: number[] }>(
+      `SELECT bbl, hpd_building_ids AS ids FROM buildings WHERE in_hpd_jurisdiction ORDER BY bbl LIMIT 1`,
+    );
+    const lines = readFileSync(file, 'utf8').replace(/\r/g, '').split('\n').filter(Boolean);
+    const fewer = withoutLines('jurisdiction-fewer.csv', lines, (line) => lot.ids.map(String).includes(line.split(',')[0].replace(/"/g, '')));
+    expect((await loadWhole('hpd_jurisdiction', fewer, '2026-11-20')).vanished).toBe(1);
+    const state = async () =>
+      (await pool.query(`SELECT in_hpd_jurisdiction, facts ->> 'hpd_jurisdiction_vanished_on' AS vanished_on FROM buildings WHERE bbl = $1`, [lot.bbl])).rows[0];
+    expect(await state()).toEqual({ in_hpd_jurisdiction: false, vanished_on: '2026-11-20' });
+    await loadWhole('hpd_jurisdiction', file, '2026-11-22');
+    expect(await state()).toEqual({ in_hpd_jurisdiction: true, vanished_on: null });
+  });
+
   it('stored rodent inspections keyed by the old ticket id take the key every layout now derives', async () => {
     const source = getSource('dohmh_rodents');
     const file = fixture('dohmh_rodent_inspections.csv');

@@ -14,6 +14,7 @@ import { ecbViolationLine } from './formats/ecb-violations';
 import { evictionLine } from './formats/evictions';
 import { fdnyVacateLine } from './formats/fdny-vacates';
 import { OUTPUT_FILES } from './formats/files';
+import { OLDER_LAYOUT_SOURCES, olderLayout } from './formats/older-layouts';
 import { ECB_DRIFTED_HEADER, HEADERS, type SourceKey } from './formats/headers';
 import { hpdAepLine } from './formats/hpd-aep';
 import { hpdBedbugLine } from './formats/hpd-bedbugs';
@@ -45,12 +46,14 @@ export class CityWriter implements RecordSink {
     private readonly asOf: number,
     headerDrift: boolean,
     gzip = false,
+    olderLayouts = false,
   ) {
     const sinks = {} as Record<SourceKey, CsvSink>;
     for (const key of Object.keys(HEADERS) as SourceKey[]) {
-      const header = key === 'dob_ecb_violations' && headerDrift ? ECB_DRIFTED_HEADER : HEADERS[key];
+      const older = olderLayouts && (OLDER_LAYOUT_SOURCES as readonly SourceKey[]).includes(key) ? olderLayout(key as (typeof OLDER_LAYOUT_SOURCES)[number]) : null;
+      const header = older?.header ?? (key === 'dob_ecb_violations' && headerDrift ? ECB_DRIFTED_HEADER : HEADERS[key]);
       const fileName = gzip ? `${OUTPUT_FILES[key]}.gz` : OUTPUT_FILES[key];
-      sinks[key] = new CsvSink(fileName, join(outDir, fileName), header, gzip);
+      sinks[key] = new CsvSink(fileName, join(outDir, fileName), header, gzip, older?.line);
     }
     this.sinks = sinks;
   }

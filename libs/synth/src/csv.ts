@@ -50,6 +50,8 @@ export class CsvSink {
     path: string,
     header: string,
     gzip = false,
+    /** rewrites each line before it is written (a file in an older layout) */
+    private readonly rewrite?: (line: string) => string,
   ) {
     this.file = createWriteStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
     this.file.on('error', () => undefined); // surfaced by close()
@@ -67,7 +69,7 @@ export class CsvSink {
   /** Appends one complete line (ending with a newline). Counts a row. */
   push(line: string): void {
     this.rows++;
-    this.writeRaw(line);
+    this.writeRaw(this.rewrite ? this.rewrite(line) : line);
   }
 
   private writeRaw(text: string): void {

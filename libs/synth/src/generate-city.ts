@@ -35,6 +35,8 @@ export interface GenerateCityOptions {
   readonly quirks?: boolean;
   /** write the source files gzip-compressed (`hpd_violations.csv.gz`...); truth.csv stays plain */
   readonly gzip?: boolean;
+  /** write PLUTO, HPD violations, DOB safety violations, DOB NOW filings and rodent inspections in their oldest declared layouts */
+  readonly olderLayouts?: boolean;
 }
 
 export interface SynthProgress {
@@ -105,7 +107,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   const quirks = options.quirks ?? true;
 
   await mkdir(options.outDir, { recursive: true });
-  const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false, options.gzip ?? false);
+  const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false, options.gzip ?? false, options.olderLayouts ?? false);
   const firstYear = ymdOf(windowStart).year;
   const lastYear = ymdOf(asOf).year;
   const truth = new CsvSink('truth.csv', join(options.outDir, 'truth.csv'), truthHeader(firstYear, lastYear));

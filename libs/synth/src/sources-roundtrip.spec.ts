@@ -2,7 +2,9 @@ import { createReadStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBbl } from '@bhis/domain';
-import { parseSource, sourceForFile, type BblResolver, type ParseCounters } from '@bhis/sources';
+import { getSource, parseSource, sourceForFile, type BblResolver, type ParseCounters } from '@bhis/sources';
+import { OUTPUT_FILES } from './formats/files';
+import { OLDER_LAYOUT_SOURCES } from './formats/older-layouts';
 import { generateCity } from './generate-city';
 import { readCsvObjects } from './testing/read-csv';
 
@@ -10,12 +12,15 @@ import { readCsvObjects } from './testing/read-csv';
  * The generated files go through the real source definitions: header check and streaming parser.
  * Only the quirks injected on purpose may be quarantined.
  */
-describe('a synthetic city read by @bhis/sources', () => {
+describe.each([
+  { layouts: 'current', olderLayouts: false },
+  { layouts: 'older', olderLayouts: true },
+])('a synthetic city in its $layouts layouts read by @bhis/sources', ({ olderLayouts }) => {
   const dir = mkdtempSync(join(tmpdir(), 'synth-roundtrip-'));
   const counters = new Map<string, ParseCounters>();
 
   beforeAll(async () => {
-    await generateCity({ buildings: 300, seed: 7, outDir: dir });
+    await generateCity({ buildings: 300, seed: 7, outDir: dir, olderLayouts });
     const bins = new Map<number, string>();
     const registrations = new Map<number, string>();
     for (const row of readCsvObjects(join(dir, 'hpd_jurisdiction.csv'))) {
@@ -61,6 +66,15 @@ describe('a synthetic city read by @bhis/sources', () => {
       quarantined += c.quarantined;
     }
     expect(quarantined / read).toBeLessThan(0.01);
+  });
+
+  it('reads the files of older layouts in the layout they were written in', () => {
+    const layoutOf = (file: string) => counters.get(file)?.variant;
+    for (const key of OLDER_LAYOUT_SOURCES) {
+      const oldest = `variant ${getSource(key).parts[0].headerVariants.length}`;
+      expect({ key, layout: layoutOf(OUTPUT_FILES[key]) }).toEqual({ key, layout: olderLayouts ? oldest : 'current' });
+    }
+    expect(layoutOf(OUTPUT_FILES.nyc311_2010_2019)).toBe('variant 1');
   });
 });
 

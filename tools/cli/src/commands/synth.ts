@@ -25,9 +25,10 @@ export function synthCommand(): Command {
     .option('--years <n>', 'years of history', positiveInt)
     .option('--history-start <date>', 'first day of history (keep it fixed across snapshots)', isoDay)
     .option('--header-drift', 'write the drifted ECB header variant')
+    .option('--older-layouts', 'write PLUTO, HPD violations, DOB safety violations, DOB NOW filings and rodent inspections in their oldest declared layouts')
     .option('--gzip', 'write the source files gzip-compressed (.csv.gz); ingest reads them as they are')
     .option('--json', 'print the report as JSON')
-    .action(async (options: { buildings: number; seed: string; out: string; asOf?: string; years?: number; historyStart?: string; headerDrift?: boolean; gzip?: boolean; json?: boolean }) => {
+    .action(async (options: { buildings: number; seed: string; out: string; asOf?: string; years?: number; historyStart?: string; headerDrift?: boolean; olderLayouts?: boolean; gzip?: boolean; json?: boolean }) => {
       const display = new ProgressDisplay(isInteractive(options.json), 'synth');
       const report = await generateCity(
         {
@@ -38,6 +39,7 @@ export function synthCommand(): Command {
           years: options.years,
           historyStart: options.historyStart,
           headerDrift: options.headerDrift,
+          olderLayouts: options.olderLayouts,
           gzip: options.gzip,
         },
         (p) => display.update({ done: p.done, total: p.total, unit: 'lots', bytes: p.bytes }),
