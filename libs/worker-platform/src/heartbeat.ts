@@ -7,6 +7,8 @@ import { writeFile } from 'node:fs/promises';
  */
 export class Heartbeat {
   private timer: NodeJS.Timeout | undefined;
+  /** Set by stop(): a round still waiting on its checks then leaves the file alone. */
+  private stopped = false;
 
   constructor(
     private readonly file: string,
@@ -15,6 +17,7 @@ export class Heartbeat {
   ) {}
 
   start(): void {
+    this.stopped = false;
     const beat = (): void => {
       void this.beat().finally(() => {
         if (this.timer) this.timer = setTimeout(beat, this.intervalMs).unref();
@@ -28,6 +31,7 @@ export class Heartbeat {
     const timeout = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('heartbeat check timed out')), this.intervalMs).unref());
     try {
       await Promise.race([Promise.all(this.checks.map((check) => check())), timeout]);
+      if (this.stopped) return false;
       await writeFile(this.file, `${new Date().toISOString()}\n`);
       return true;
     } catch {
@@ -36,6 +40,7 @@ export class Heartbeat {
   }
 
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
   }
