@@ -54,6 +54,22 @@ describe('parseConfig', () => {
     expect(parseConfig({}).CURSOR_SECRET).toBeUndefined();
   });
 
+  it('parses WEBHOOK_SECRET_KEY as 32-byte keys in hex or base64, a comma list to rotate', () => {
+    const hex = 'ab'.repeat(32);
+    const base64 = Buffer.alloc(32, 7).toString('base64');
+    expect(parseConfig({ WEBHOOK_SECRET_KEY: hex }).WEBHOOK_SECRET_KEY).toEqual([Buffer.alloc(32, 0xab)]);
+    expect(parseConfig({ WEBHOOK_SECRET_KEY: `${base64}, ${hex}` }).WEBHOOK_SECRET_KEY).toEqual([Buffer.alloc(32, 7), Buffer.alloc(32, 0xab)]);
+    expect(parseConfig({}).WEBHOOK_SECRET_KEY).toBeUndefined();
+    for (const bad of ['ab'.repeat(31), Buffer.alloc(16).toString('base64'), 'not-a-key-hunter5', `${hex},`]) {
+      expect(() => parseConfig({ WEBHOOK_SECRET_KEY: bad })).toThrow(/WEBHOOK_SECRET_KEY: must be 32 random bytes/);
+      try {
+        parseConfig({ WEBHOOK_SECRET_KEY: bad });
+      } catch (e) {
+        expect((e as Error).message).not.toMatch(/hunter|abab/);
+      }
+    }
+  });
+
   it('never shows database, Redis or secret values in its messages', () => {
     const env = { DATABASE_URL: 'mysql://user:hunter2@db/x', REDIS_URL: 'http://:hunter3@r', CURSOR_SECRET: 'short-hunter4' };
     expect(() => parseConfig(env)).toThrow(/DATABASE_URL[\s\S]*REDIS_URL[\s\S]*CURSOR_SECRET/);

@@ -68,8 +68,13 @@ const schema = z.object({
   DOCUMENT_CACHE_MB: int(0, 65_536).default(256),
   /** Memory for rendered pages of events, emptied at every change of events or buildings (0 turns it off). */
   EVENTS_CACHE_MB: int(0, 65_536).default(64),
-  /** Signs pagination cursors; the same on every instance. Defaults to a value derived from DATABASE_URL. */
+  /** Signs pagination cursors; the same on every instance. Unset: a random key per process, with a warning. */
   CURSOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Encrypts monitor signing secrets at rest (AES-256-GCM): 32 random bytes in base64 or hex. A comma
+   * list rotates keys: the first seals, all open. Required in production; see docs/security.md.
+   */
+  WEBHOOK_SECRET_KEY: z.string().min(1).transform(parseSecretKeys).optional(),
   /** The demo key the web pages use (a `sk_demo_` key); shown to browsers, so never a live key. */
   WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
   /** Webhook URLs on loopback are refused unless this is set (for local testing only). */
@@ -88,6 +93,11 @@ const schema = z.object({
    * previous one is merged (merges take turns, one transaction at a time).
    */
   INGEST_CONCURRENCY: int(1, 8).default(2),
+  /**
+   * Parts a full scoring run is split into (by BBL range; at least 250 buildings a part): every
+   * scoring worker takes parts, so more workers score one run together.
+   */
+  SCORING_PARTS: int(1, 256).default(8),
   /** Daily refresh of all sources (cron syntax, New York time). */
   REFRESH_CRON: z.string().min(1).default('0 6 * * *'),
   REFRESH_ENABLED: bool.default(false),
@@ -123,6 +133,19 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): number | string[]
     if (items.every((item) => TRUST_PROXY_ITEM.test(item) && (isIP(item.split('/')[0]) !== 0 || !/[\d:]/.test(item)))) return items;
   }
   ctx.addIssue({ code: 'custom', message: 'must be a hop count 1-10 or a comma list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges' });
+  return z.NEVER;
+}
+
+/** WEBHOOK_SECRET_KEY: one or more 32-byte keys, each 64 hex digits or base64 (with or without padding). */
+function parseSecretKeys(value: string, ctx: z.RefinementCtx): Buffer[] {
+  const keys = value.split(',').map((part) => part.trim());
+  const decoded: Buffer[] = [];
+  for (const key of keys) {
+    if (/^[0-9a-fA-F]{64}$/.test(key)) decoded.push(Buffer.from(key, 'hex'));
+    else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(key)) decoded.push(Buffer.from(key.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+  }
+  if (decoded.length === keys.length && decoded.every((key) => key.length === 32)) return decoded;
+  ctx.addIssue({ code: 'custom', message: 'must be 32 random bytes as 64 hex digits or base64 (a comma list to rotate keys)' });
   return z.NEVER;
 }
 

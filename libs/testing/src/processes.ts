@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
 import { BUILT_ENTRY, repoRoot } from './repo';
@@ -10,6 +10,9 @@ const KEEP_OUTPUT_CHARS = 64_000;
 export type AppName = 'api' | 'ingest' | 'scoring';
 
 /** A built app (or any node script) running as a child process; keeps the tail of its output. */
+/** The WEBHOOK_SECRET_KEY of apps started by tests and benchmarks (a published value: never for a deployment). */
+export const TEST_WEBHOOK_SECRET_KEY = '7465737420776562686f6f6b20736563726574206b657920666f722062686973';
+
 export class NodeProcess {
   private tail = '';
   private stopping = false;
@@ -33,15 +36,19 @@ export class NodeProcess {
     this.died.catch(() => undefined);
   }
 
-  static app(name: AppName, env: Record<string, string>): NodeProcess {
-    return NodeProcess.script(name, path.join(repoRoot(), BUILT_ENTRY[name]), [], env);
+  /**
+   * A built app; every app of a test or benchmark shares one WEBHOOK_SECRET_KEY unless `env` sets another.
+   * `stdoutFile`: where standard output goes instead of the kept tail (a log that would load the parent).
+   */
+  static app(name: AppName, env: Record<string, string>, stdoutFile?: string): NodeProcess {
+    return NodeProcess.script(name, path.join(repoRoot(), BUILT_ENTRY[name]), [], { WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY, ...env }, stdoutFile);
   }
 
-  static script(label: string, file: string, args: readonly string[], env: Record<string, string>): NodeProcess {
+  static script(label: string, file: string, args: readonly string[], env: Record<string, string>, stdoutFile?: string): NodeProcess {
     const child = spawn(process.execPath, [file, ...args], {
       cwd: repoRoot(),
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', stdoutFile !== undefined ? openSync(stdoutFile, 'w') : 'pipe', 'pipe'],
     });
     return new NodeProcess(label, child);
   }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { sendWebhookRequest, SendResult } from './http-sender';
 import { AttemptRecord, claimDelivery, ClaimedDelivery, recordAttempt } from './outbox';
 import { nextRetryDelayMs, parseRetryAfter, RetryPolicy } from './retry-schedule';
+import type { SecretBox } from './secret-box';
 import { signWebhook } from './signing';
 import { checkWebhookTarget, TargetPolicy } from './webhook-url';
 
@@ -11,6 +12,8 @@ export interface DeliveryAttemptOptions {
   lockMs: number;
   retry: RetryPolicy;
   target: TargetPolicy;
+  /** Opens the stored signing secrets. */
+  secrets: SecretBox;
 }
 
 export type AttemptSummary =
@@ -30,6 +33,15 @@ export function classifyResult(claimed: ClaimedDelivery, result: SendResult, ret
   return { outcome: 'retry', statusCode, durationMs, error, retryInMs };
 }
 
+/** The clear signing secret, or null when no configured key opens it (nothing is sent unsigned). */
+function openSecret(secrets: SecretBox, stored: string): string | null {
+  try {
+    return secrets.open(stored);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * One delivery attempt: claim the outbox row, check the target again (its DNS may have changed since the
  * monitor was created), sign, send to the checked address and record the outcome.
@@ -42,8 +54,13 @@ export async function attemptDelivery(pool: Pool, deliveryId: string, options: D
   if (!check.ok) {
     result = { statusCode: null, durationMs: 0, retryAfter: undefined, error: `webhook_url ${check.problem}` };
   } else {
-    const headers = signWebhook(claimed.signingSecret, claimed.webhookId, claimed.payload);
-    result = await sendWebhookRequest(check.target, { ...headers }, claimed.payload, options.timeoutMs);
+    const secret = openSecret(options.secrets, claimed.signingSecret);
+    if (secret === null) {
+      result = { statusCode: null, durationMs: 0, retryAfter: undefined, error: 'the signing secret cannot be opened with the configured WEBHOOK_SECRET_KEY' };
+    } else {
+      const headers = signWebhook(secret, claimed.webhookId, claimed.payload);
+      result = await sendWebhookRequest(check.target, { ...headers }, claimed.payload, options.timeoutMs);
+    }
   }
   const record = classifyResult(claimed, result, options.retry);
   await recordAttempt(pool, claimed, record);

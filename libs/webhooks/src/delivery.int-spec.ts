@@ -1,19 +1,22 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { createApiKey, createDataSource, revokeApiKey } from '@bhis/db';
 import { QUEUES, workerConnection } from '@bhis/queue';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
-import { createMonitor, MonitorRecord } from './monitor-store';
+import { createMonitor, MonitorRecord, sealStoredSecrets } from './monitor-store';
 import { claimDelivery, createTestDelivery, dispatchCrossings } from './outbox';
 import { enqueueCrossingDispatch, enqueueDelivery } from './producer';
+import { SecretBox } from './secret-box';
 import { startWorkerProcess, TestWorkerSettings, waitFor, WebhookReceiver } from './testing/delivery-harness';
 import { WebhookWorker } from './webhook-worker';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const FAST_RETRIES = [150, 300, 600, 1_200];
+const SECRET_KEY = randomBytes(32);
+const SECRETS = new SecretBox([SECRET_KEY]);
 
 describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
   let db: TestDatabase;
@@ -38,6 +41,7 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
       retryDelaysMs: FAST_RETRIES,
       sweepIntervalMs: 300,
       workerOptions: { lockDuration: 1_500, stalledInterval: 500, maxStalledCount: 10 },
+      secretKeyHex: SECRET_KEY.toString('hex'),
     };
   }
 
@@ -50,6 +54,7 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
       connection,
       prefix,
       allowLoopback: true,
+      secrets: SECRETS,
       timeoutMs: s.timeoutMs,
       lockMs: s.lockMs,
       retry: { delaysMs: s.retryDelaysMs, jitter: 0 },
@@ -88,7 +93,7 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     grades: string[] | null = null,
     { owner = apiKeyId, includeUncertain = false }: { owner?: string; includeUncertain?: boolean } = {},
   ): Promise<MonitorRecord> {
-    const created = await createMonitor(pool, { apiKeyId: owner, name: path, webhookUrl: receiver.url(path), grades, bbls, includeUncertain });
+    const created = await createMonitor(pool, { apiKeyId: owner, name: path, webhookUrl: receiver.url(path), grades, bbls, includeUncertain }, SECRETS);
     receiver.setSecret(path, created.secret);
     return created.monitor;
   }
@@ -201,6 +206,48 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
       },
     });
     expect((await deliveryStates(watchAll.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+  });
+
+  it('stores signing secrets sealed, seals clear ones at start, and sends nothing it cannot sign', async () => {
+    const bbls = await seedBuildings(3);
+    const sealed = await monitorFor('/sealed', [bbls[0]]);
+    const legacy = await monitorFor('/legacy', [bbls[1]]);
+    const foreign = await monitorFor('/foreign', [bbls[2]]);
+    const stored = async (id: string) =>
+      (await pool.query<{ signing_secret: string }>(`SELECT signing_secret FROM monitors WHERE id = $1`, [id])).rows[0].signing_secret;
+    const secretOf = (path: string) => receiver.secretFor(path);
+
+    expect(await stored(sealed.id)).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    expect(await stored(sealed.id)).not.toContain(secretOf('/sealed').replace(/^whsec_/, ''));
+    // a monitor stored before encryption at rest, and one sealed under a key this worker does not have
+    await pool.query(`UPDATE monitors SET signing_secret = $2 WHERE id = $1`, [legacy.id, secretOf('/legacy')]);
+    await pool.query(`UPDATE monitors SET signing_secret = $2 WHERE id = $1`, [foreign.id, new SecretBox([randomBytes(32)]).seal(secretOf('/foreign'))]);
+    const foreignStored = await stored(foreign.id);
+
+    receiver.reply = () => ({ status: 200 });
+    await startWorker();
+    expect(await stored(legacy.id)).toMatch(/^enc:v1:/);
+    expect(SECRETS.open(await stored(legacy.id))).toBe(secretOf('/legacy'));
+    expect(await stored(foreign.id)).toBe(foreignStored);
+    expect(await sealStoredSecrets(pool, SECRETS)).toEqual({ sealed: 0, unreadable: 1 });
+
+    await enqueueCrossingDispatch(
+      queue,
+      await seedCrossings(bbls.map((bbl) => ({ bbl, from: ['B', 30] as [string, number], to: ['D', 70] as [string, number] }))),
+    );
+    await waitFor(() => receiver.forPath('/sealed').length >= 1 && receiver.forPath('/legacy').length >= 1, 10_000, 'signed deliveries');
+    for (const path of ['/sealed', '/legacy']) expect(receiver.forPath(path).every((hook) => hook.verified)).toBe(true);
+    await waitFor(
+      async () => (await pool.query(`SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.monitor_id = $1`, [foreign.id])).rowCount! > 0,
+      10_000,
+      'an attempt for the unreadable secret',
+    );
+    const { rows } = await pool.query<{ error: string }>(
+      `SELECT a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.monitor_id = $1`,
+      [foreign.id],
+    );
+    expect(rows[0].error).toBe('the signing secret cannot be opened with the configured WEBHOOK_SECRET_KEY');
+    expect(receiver.forPath('/foreign')).toHaveLength(0);
   });
 
   it('retries after 500s with the same webhook-id and records every attempt', async () => {

@@ -5,6 +5,7 @@ export * from './monitor-store';
 export * from './outbox';
 export * from './producer';
 export * from './retry-schedule';
+export * from './secret-box';
 export * from './signing';
 export * from './webhook-url';
 export * from './webhook-worker';

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './signing';
 
 export type MonitorStatus = 'active' | 'disabled';
@@ -80,11 +81,17 @@ export class MonitorLimitError extends Error {
 }
 
 /**
- * Creates a monitor with its buildings; the signing secret is returned here and never again. Refuses
+ * Creates a monitor with its buildings; the signing secret is returned here and never again (it is
+ * stored sealed by `secrets`). Refuses
  * (MonitorLimitError) when the key already has `limit` monitors; the key's row is locked meanwhile, so
  * concurrent creations cannot pass the limit together.
  */
-export async function createMonitor(pool: Pool, input: NewMonitor, limit = MONITORS_PER_KEY): Promise<{ monitor: MonitorRecord; secret: string }> {
+export async function createMonitor(
+  pool: Pool,
+  input: NewMonitor,
+  secrets: SecretBox,
+  limit = MONITORS_PER_KEY,
+): Promise<{ monitor: MonitorRecord; secret: string }> {
   const secret = generateSigningSecret();
   const client = await pool.connect();
   try {
@@ -95,7 +102,7 @@ export async function createMonitor(pool: Pool, input: NewMonitor, limit = MONIT
     const { rows } = await client.query<MonitorRow>(
       `INSERT INTO monitors (api_key_id, name, webhook_url, grades, signing_secret, bbl_count, include_uncertain)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${MONITOR_COLUMNS}`,
-      [input.apiKeyId, input.name, input.webhookUrl, input.grades, secret, input.bbls.length, input.includeUncertain],
+      [input.apiKeyId, input.name, input.webhookUrl, input.grades, secrets.seal(secret), input.bbls.length, input.includeUncertain],
     );
     await client.query(
       `INSERT INTO monitor_buildings (monitor_id, bbl) SELECT $1, bbl FROM unnest($2::text[]) AS bbl ON CONFLICT DO NOTHING`,
@@ -142,4 +149,32 @@ export async function monitorBbls(pool: Pool, id: string): Promise<string[]> {
 export async function deleteMonitor(pool: Pool, apiKeyId: string, id: string): Promise<boolean> {
   const { rowCount } = await pool.query(`DELETE FROM monitors WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
   return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Seals every signing secret stored in clear (monitors created before encryption at rest) or under a key
+ * that is no longer the first one (after a rotation). Idempotent; the webhook worker runs it at start.
+ * `unreadable` counts secrets no configured key opens (left as they are; their deliveries fail).
+ */
+export async function sealStoredSecrets(pool: Pool, secrets: SecretBox): Promise<{ sealed: number; unreadable: number }> {
+  const { rows } = await pool.query<{ id: string; signing_secret: string }>(`SELECT id, signing_secret FROM monitors`);
+  let sealed = 0;
+  let unreadable = 0;
+  for (const row of rows) {
+    if (secrets.isCurrent(row.signing_secret)) continue;
+    let clear: string;
+    try {
+      clear = secrets.open(row.signing_secret);
+    } catch {
+      unreadable += 1;
+      continue;
+    }
+    const { rowCount } = await pool.query(`UPDATE monitors SET signing_secret = $2 WHERE id = $1 AND signing_secret = $3`, [
+      row.id,
+      secrets.seal(clear),
+      row.signing_secret,
+    ]);
+    sealed += rowCount ?? 0;
+  }
+  return { sealed, unreadable };
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { poolGetter } from '@bhis/db';
+import { secretBoxFromConfig } from './secret-box';
 import { WebhookWorker } from './webhook-worker';
 
 const CONFIG_TOKEN = Symbol('bhis:webhooks:config');
@@ -34,6 +35,7 @@ class WebhookWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown
       connection: this.redis,
       prefix: this.config.REDIS_PREFIX,
       allowLoopback: this.config.WEBHOOK_ALLOW_LOOPBACK,
+      secrets: secretBoxFromConfig(this.config, (m) => this.logger.warn(m)),
       workerOptions: { lockDuration: this.config.WORKER_LOCK_MS },
       logger: { log: (m) => this.logger.log(m), warn: (m) => this.logger.warn(m), error: (m) => this.logger.error(m) },
     });

@@ -4,8 +4,10 @@ import type { Pool } from 'pg';
 import { QUEUES, startWorker } from '@bhis/queue';
 import { attemptDelivery, DeliveryAttemptOptions } from './delivery-attempt';
 import { cancelPendingOfDisabledMonitors, deliveryKeyId, dispatchCrossings, findDueDeliveries } from './outbox';
+import { sealStoredSecrets } from './monitor-store';
 import { enqueueDeliveries, enqueueDelivery } from './producer';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './retry-schedule';
+import type { SecretBox } from './secret-box';
 import type { TargetPolicy } from './webhook-url';
 
 export interface WebhookWorkerLogger {
@@ -20,6 +22,8 @@ export interface WebhookWorkerOptions {
   connection: Redis;
   prefix: string;
   allowLoopback: boolean;
+  /** Opens the monitors' signing secrets; stored secrets not sealed with its first key are sealed at start. */
+  secrets: SecretBox;
   /** Per-attempt HTTP timeout (default 10 s). */
   timeoutMs?: number;
   /** How long an attempt holds its delivery (default timeout + 20 s). */
@@ -65,12 +69,14 @@ export class WebhookWorker {
       lockMs: options.lockMs ?? timeoutMs + 20_000,
       retry: options.retry ?? DEFAULT_RETRY_POLICY,
       target: { allowLoopback: options.allowLoopback, resolve: options.resolve },
+      secrets: options.secrets,
     };
     this.logger = options.logger ?? SILENT;
   }
 
   async start(): Promise<void> {
     const { connection, prefix } = this.options;
+    await this.sealSecrets().catch((error: Error) => this.logger.warn(`sealing stored signing secrets failed: ${error.message}`));
     this.queue = new Queue(QUEUES.webhooks, { connection, prefix });
     this.worker = startWorker(
       'webhooks',
@@ -100,6 +106,12 @@ export class WebhookWorker {
     await this.sweeping?.catch(() => undefined);
     await this.worker?.close();
     await this.queue?.close();
+  }
+
+  private async sealSecrets(): Promise<void> {
+    const { sealed, unreadable } = await sealStoredSecrets(this.options.pool(), this.options.secrets);
+    if (sealed > 0) this.logger.log(`sealed ${sealed} stored signing secrets with the current WEBHOOK_SECRET_KEY`);
+    if (unreadable > 0) this.logger.warn(`${unreadable} stored signing secrets open with no configured WEBHOOK_SECRET_KEY; their deliveries fail`);
   }
 
   /** Re-reads the outbox and queues every due delivery; returns how many were found. */

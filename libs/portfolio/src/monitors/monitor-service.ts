@@ -17,6 +17,8 @@ import {
   monitorBbls,
   MonitorLimitError,
   MonitorRecord,
+  SecretBox,
+  secretBoxFromConfig,
 } from '@bhis/webhooks';
 import { partitionBbls, requireAllValid } from '../bbl-list';
 import type { CreateMonitorDto } from './monitor.dto';
@@ -29,6 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class MonitorService {
   private readonly logger = new Logger(MonitorService.name);
   private readonly pool: ReturnType<typeof poolGetter>;
+  private readonly secrets: SecretBox;
 
   constructor(
     @Inject(DATA_SOURCE) dataSource: DataSource,
@@ -36,6 +39,7 @@ export class MonitorService {
     private readonly queue: WebhookQueue,
   ) {
     this.pool = poolGetter(dataSource);
+    this.secrets = secretBoxFromConfig(config, (m) => this.logger.warn(m));
   }
 
   async create(apiKeyId: string, body: CreateMonitorDto): Promise<{ monitor: MonitorRecord; bbls: string[]; secret: string }> {
@@ -52,7 +56,7 @@ export class MonitorService {
       grades,
       includeUncertain: body.include_uncertain ?? false,
       bbls,
-    }).catch((error: unknown) => {
+    }, this.secrets).catch((error: unknown) => {
       if (error instanceof MonitorLimitError) throw new ApiError('invalid_request', error.message, { details: { limit: error.limit } });
       throw error;
     });

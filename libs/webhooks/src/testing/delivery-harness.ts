@@ -15,6 +15,8 @@ export interface TestWorkerSettings {
   retryDelaysMs: number[];
   sweepIntervalMs: number;
   workerOptions: Partial<WorkerOptions>;
+  /** The WEBHOOK_SECRET_KEY of the worker, as 64 hex digits. */
+  secretKeyHex: string;
 }
 
 export interface ReceivedWebhook {
@@ -79,6 +81,12 @@ export class WebhookReceiver {
   url(path: string, secretHolder?: { secret: string }): string {
     if (secretHolder) this.secrets.set(path, secretHolder.secret);
     return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  secretFor(path: string): string {
+    const secret = this.secrets.get(path);
+    if (!secret) throw new Error(`no secret was set for ${path}`);
+    return secret;
   }
 
   setSecret(path: string, secret: string): void {

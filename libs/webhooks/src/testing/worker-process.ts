@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { Pool } from 'pg';
 import { workerConnection } from '@bhis/queue';
+import { SecretBox } from '../secret-box';
 import { WebhookWorker } from '../webhook-worker';
 import type { TestWorkerSettings } from './delivery-harness';
 
@@ -15,6 +16,7 @@ const worker = new WebhookWorker({
   connection: workerConnection(settings.redisUrl),
   prefix: settings.prefix,
   allowLoopback: true,
+  secrets: new SecretBox([Buffer.from(settings.secretKeyHex, 'hex')]),
   timeoutMs: settings.timeoutMs,
   lockMs: settings.lockMs,
   retry: { delaysMs: settings.retryDelaysMs, jitter: 0 },
