@@ -7,8 +7,8 @@ import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRe
 import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
-import { neverLoaded, recordSourceLoaded } from './run-store';
-import type { CopyWriter } from '@bhis/db';
+import { neverLoaded, recordRunSucceeded, recordSourceLoaded } from './run-store';
+import { recordCopyText, splitAttributes, type CopyWriter } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
 import { uncompressed } from './uncompressed';
 
@@ -32,6 +32,8 @@ export interface LoadOptions {
   enforceMinimumRows?: boolean;
   /** The input is the whole data set: close the source's records it no longer carries (merge-vanished.ts). */
   closeVanished?: boolean;
+  /** This load is the whole run: its success is recorded in the load's transaction. */
+  completesRun?: boolean;
   onProgress?: (progress: LoadProgress) => void;
 }
 
@@ -65,8 +67,9 @@ function factRow(line: number, fact: SourceFacts): unknown[] {
 }
 
 function eventRow(line: number, e: NormalizedEvent): unknown[] {
+  const { sql, record } = splitAttributes(e.source, e.attributes);
   return [line, e.bbl, e.source, e.source_record_id, e.event_type, e.category, e.severity, e.status, e.occurred_on,
-    e.closed_on, e.description, e.attributes, e.scoring_excluded];
+    e.closed_on, e.description, sql, recordCopyText(record), e.scoring_excluded];
 }
 
 /**
@@ -203,6 +206,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       latestRecordDate: counts.latest_record_date,
       recordsAdded: counts.events.inserted + counts.facts.inserted,
     });
+    if (options.completesRun) await recordRunSucceeded(client, options.runId, counts);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

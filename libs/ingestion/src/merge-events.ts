@@ -77,13 +77,13 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
     await client.query(`
       CREATE TEMP TABLE merged ON COMMIT DROP AS
       SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
-             s.closed_on, s.description, s.attributes, s.scoring_excluded, 1::bigint AS n
+             s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, 1::bigint AS n
         FROM ${table} s
        WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
                            AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
       UNION ALL
       SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
-             k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.scoring_excluded, k.n
+             k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded, k.n
         FROM leaders k
         JOIN ${table} s ON s.ctid = k.lead
         LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
@@ -122,14 +122,14 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
     // (records already there, which only a hand-made table can have, are overwritten and counted as written)
     const written = await client.query(`
       INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                          closed_on, description, attributes, scoring_excluded)
+                          closed_on, description, attributes, record, scoring_excluded)
       SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
-             description, attributes, scoring_excluded
+             description, attributes, record, scoring_excluded
         FROM ${merged}
       ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
         category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
         occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-        attributes = EXCLUDED.attributes, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
+        attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
     await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
     actionCounts = { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
   } else {
@@ -168,11 +168,11 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
   await client.query(`
     CREATE TEMP TABLE compared ON COMMIT DROP AS
     SELECT m.bbl, m.source, m.source_record_id, m.event_type, m.category, m.severity, m.status, m.occurred_on,
-           m.closed_on, m.description, m.attributes, m.scoring_excluded,
+           m.closed_on, m.description, m.attributes, m.record, m.scoring_excluded,
            e.status AS stored_status, e.bbl IS NOT NULL AS stored,
            CASE WHEN e.bbl IS NULL THEN 'insert'
-                WHEN (e.category, e.severity, e.status, e.occurred_on, e.closed_on, e.description, e.attributes, e.scoring_excluded)
-                     IS DISTINCT FROM (m.category, m.severity, m.status, m.occurred_on, m.closed_on, m.description, m.attributes, m.scoring_excluded)
+                WHEN (e.category, e.severity, e.status, e.occurred_on, e.closed_on, e.description, e.attributes, e.record, e.scoring_excluded)
+                     IS DISTINCT FROM (m.category, m.severity, m.status, m.occurred_on, m.closed_on, m.description, m.attributes, m.record, m.scoring_excluded)
                 THEN 'update' ELSE 'same' END AS action
       FROM ${merged} m
       LEFT JOIN events e ON e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id
@@ -202,14 +202,14 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
   // 5. write new and changed rows; their buildings need rescoring
   await client.query(`
     INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                        closed_on, description, attributes, scoring_excluded)
+                        closed_on, description, attributes, record, scoring_excluded)
     SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
-           description, attributes, scoring_excluded
+           description, attributes, record, scoring_excluded
       FROM compared WHERE action <> 'same'
     ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
       category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
       occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-      attributes = EXCLUDED.attributes, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
+      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
   await client.query(`
     INSERT INTO dirty_buildings (bbl)
     SELECT bbl FROM compared WHERE action <> 'same' UNION SELECT unnest($1::char(10)[])

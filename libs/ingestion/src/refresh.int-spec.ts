@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { csvToSodaRows, getSource } from '@bhis/sources';
-import { MIGRATIONS } from '@bhis/db';
+import { eventAttributes, MIGRATIONS } from '@bhis/db';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { loadSource } from './load-source';
 import { createRun, syncSourceCatalog } from './run-store';
@@ -74,7 +74,10 @@ describe('refreshing stored records', () => {
     ].join('\n'));
     await seedUniverseFor(pool, source, file);
     await loadFile(pool, source, file);
-    const stored = () => pool.query(`SELECT to_char(occurred_on, 'YYYY-MM-DD') AS filed, attributes ->> 'infested_units' AS infested FROM events WHERE source = 'hpd_bedbugs' AND source_record_id = '64708:11/30/2022'`);
+    const stored = async () => {
+      const { rows } = await pool.query(`SELECT to_char(occurred_on, 'YYYY-MM-DD') AS filed, attributes, record FROM events WHERE source = 'hpd_bedbugs' AND source_record_id = '64708:11/30/2022'`);
+      return { rows: rows.map((r) => ({ filed: r.filed, infested: String(eventAttributes('hpd_bedbugs', r.attributes, r.record)['infested_units']) })) };
+    };
     expect((await stored()).rows).toEqual([{ filed: '2024-01-15', infested: '5' }]);
 
     // a pull that brings the earlier filing again does not undo the refiling
@@ -197,13 +200,24 @@ describe('refreshing stored records', () => {
     const file = fixture('dohmh_rodent_inspections.csv');
     await seedUniverseFor(pool, source, file);
     await loadFile(pool, source, file);
-    // as stored before the export dropped its ticket id
-    await pool.query(
+    // as stored before the export dropped its ticket id, and before attributes were compacted
+    const migration = (name: string) => new (MIGRATIONS.find((m) => m.name === name) as new () => { up(q: unknown): Promise<void>; down(q: unknown): Promise<void> })();
+    const client = await pool.connect();
+    const runner = { query: async (sql: string, values?: unknown[]) => (await client.query(sql, values)).rows };
+    await client.query('BEGIN');
+    await migration('CompactEventRecords1763701900000').down(runner);
+    await client.query('COMMIT');
+    await client.query(
       `UPDATE events SET source_record_id = attributes ->> 'job_ticket_id', attributes = attributes - 'job_ticket_id' WHERE source = 'dohmh_rodents'`,
     );
-    const rekey = MIGRATIONS.find((migration) => migration.name === 'RodentInspectionKeys1763701500000') as new () => { up(q: unknown): Promise<void> };
-    await new rekey().up({ query: async (sql: string) => (await pool.query(sql)).rows });
-    const { rows } = await pool.query(`SELECT source_record_id, attributes ->> 'job_ticket_id' AS ticket FROM events WHERE source = 'dohmh_rodents' ORDER BY 1`);
+    await migration('RodentInspectionKeys1763701500000').up(runner);
+    await client.query('BEGIN');
+    await migration('CompactEventRecords1763701900000').up(runner);
+    await client.query('COMMIT');
+    client.release();
+    const stored = await pool.query(`SELECT source_record_id, attributes, record FROM events WHERE source = 'dohmh_rodents' ORDER BY 1`);
+    expect(stored.rows.every((r) => r.record !== null && !('job_ticket_id' in r.attributes))).toBe(true);
+    const rows = stored.rows.map((r) => ({ source_record_id: r.source_record_id, ticket: eventAttributes('dohmh_rodents', r.attributes, r.record)['job_ticket_id'] }));
     expect(rows).toContainEqual({ source_record_id: 'PC8122655:1', ticket: '13661515' });
     const again = await loadFile(pool, source, file);
     expect(again.counts.events.inserted).toBe(0);

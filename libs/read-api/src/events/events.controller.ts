@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common'
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
+import { attributesText, decodeRecord, jsonbText } from '@bhis/db';
 import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
 import { ApiError } from '@bhis/envelope';
 import { EventsEnvelopeDto } from '../dto/event.dto';
@@ -16,9 +17,18 @@ import { EventsQueryDto } from './events-query.dto';
 import { EventRow, EventsRepository } from './events.repository';
 import { sourceUrl } from './source-url';
 
+/** `attributes.building_id` as `->>` printed it. */
+function buildingIdOf(source: string, record: Buffer): string | null {
+  const id = decodeRecord(source, record)['building_id'];
+  if (id === undefined || id === null) return null;
+  return typeof id === 'object' ? jsonbText(id) : String(id);
+}
+
 const ENDPOINT = 'events';
 
 function eventJson(bbl: string, row: EventRow): string {
+  const attributes = attributesText(row.source, row.attributes, row.record);
+  const hpdBuildingId = row.record && row.hpd_building_id === null ? buildingIdOf(row.source, row.record) : row.hpd_building_id;
   const head = JSON.stringify({
     id: row.id,
     source: row.source,
@@ -30,9 +40,9 @@ function eventJson(bbl: string, row: EventRow): string {
     occurred_on: row.occurred_on,
     closed_on: row.closed_on,
     description: row.description,
-    source_url: sourceUrl({ source: row.source, bbl, hpdBuildingId: row.hpd_building_id }),
+    source_url: sourceUrl({ source: row.source, bbl, hpdBuildingId }),
   });
-  return withMember(head, 'attributes', row.attributes);
+  return withMember(head, 'attributes', attributes);
 }
 
 @ApiTags('events')

@@ -17,8 +17,10 @@ export interface EventRow {
   closed_on: string | null;
   description: string | null;
   hpd_building_id: string | null;
-  /** JSON text. */
+  /** JSON text of the attributes SQL reads (the rest is in `record`). */
   attributes: string;
+  /** The compact record of the other attributes (event-record.ts in @bhis/db). */
+  record: Buffer | null;
 }
 
 export type EventsPage = { found: false } | { found: true; rows: EventRow[]; hasMore: boolean };

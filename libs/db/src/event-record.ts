@@ -1,0 +1,170 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { RECORD_DICTIONARIES } from './event-record-dictionaries';
+
+/**
+ * The compact form of an event's attributes (docs/adr/0011-event-storage-and-load-path.md).
+ *
+ * `events.attributes` (jsonb) keeps only what SQL reads or writes: the money amounts the scorer
+ * sums, the list attributes the merge concatenates, the 311 duplicate mark and the vanished date.
+ * Every other attribute goes into `events.record` (bytea): the JSON of those attributes, keys in
+ * jsonb order, compressed with raw deflate and a preset dictionary of the event's source. Byte 0
+ * names the dictionary (0: none, 1: the source's first dictionary), so a later dictionary can be
+ * added without rewriting stored rows. The API renders the union of both exactly as
+ * `attributes::text` rendered the whole jsonb before.
+ */
+export const SQL_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'amount', 'balance_due', 'penalty', 'problems', 'unique_keys_311', 'duplicate_of_hpd_complaint', 'vanished_on',
+]);
+
+const dictionaryBuffers = new Map<string, Buffer>();
+
+function dictionary(source: string, id: number): Buffer | null {
+  if (id === 0) return null;
+  if (id !== 1) throw new Error(`unknown record dictionary ${id} of ${source}`);
+  let buffer = dictionaryBuffers.get(source);
+  if (!buffer) {
+    const text = RECORD_DICTIONARIES[source];
+    if (text === undefined) throw new Error(`no record dictionary for ${source}`);
+    buffer = Buffer.from(text, 'utf8');
+    dictionaryBuffers.set(source, buffer);
+  }
+  return buffer;
+}
+
+function isAscii(key: string): boolean {
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+const keyBytes = new Map<string, number>();
+
+/** Byte length of a key, or -1 when it is not ASCII (compared as bytes then); keys repeat, so it is cached. */
+function asciiLength(key: string): number {
+  let n = keyBytes.get(key);
+  if (n === undefined) {
+    n = isAscii(key) ? key.length : -1;
+    if (keyBytes.size < 10_000) keyBytes.set(key, n);
+  }
+  return n;
+}
+
+/** jsonb orders object keys by their length in bytes, then bytewise. */
+function compareKeys(a: string, b: string): number {
+  const la = asciiLength(a);
+  const lb = asciiLength(b);
+  if (la >= 0 && lb >= 0) {
+    if (la !== lb) return la - lb;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  const ba = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ba.length !== bb.length ? ba.length - bb.length : Buffer.compare(ba, bb);
+}
+
+/** A number jsonb would print differently from JavaScript (exponent notation) stays in jsonb. */
+function renderedAlike(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && !/e/i.test(String(value));
+  if (Array.isArray(value)) return value.every(renderedAlike);
+  if (value !== null && typeof value === 'object') return Object.values(value).every(renderedAlike);
+  return true;
+}
+
+/** A value as Postgres prints a jsonb value (`{"a": 1, "b": [1, 2]}`). */
+export function jsonbText(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => jsonbText(v === undefined ? null : v)).join(', ')}]`;
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  entries.sort(([a], [b]) => compareKeys(a, b));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${jsonbText(v)}`).join(', ')}}`;
+}
+
+export interface SplitAttributes {
+  /** What stays in `events.attributes`. */
+  sql: Record<string, unknown>;
+  /** `events.record`, null when every attribute stays in jsonb. */
+  record: Buffer | null;
+}
+
+/** Splits an event's attributes into its jsonb part and its compact record. */
+export function splitAttributes(source: string, attributes: Record<string, unknown>): SplitAttributes {
+  const sql: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  let restCount = 0;
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined) continue;
+    if (SQL_ATTRIBUTES.has(key) || !renderedAlike(value)) sql[key] = value;
+    else {
+      rest[key] = value;
+      restCount++;
+    }
+  }
+  return { sql, record: restCount === 0 ? null : encodeRecord(source, rest) };
+}
+
+/** A small window and little memory: records are short, and setting up a stream is most of the cost. */
+const DEFLATE = { level: 9, windowBits: 12, memLevel: 4 } as const;
+
+export function encodeRecord(source: string, values: Record<string, unknown>): Buffer {
+  const id = RECORD_DICTIONARIES[source] === undefined ? 0 : 1;
+  const dict = dictionary(source, id);
+  const json = Buffer.from(jsonbText(values), 'utf8');
+  const body = deflateRawSync(json, dict ? { ...DEFLATE, dictionary: dict } : DEFLATE);
+  return Buffer.concat([Buffer.from([id]), body]);
+}
+
+export function decodeRecord(source: string, record: Buffer): Record<string, unknown> {
+  const dict = dictionary(source, record[0]);
+  const json = inflateRawSync(record.subarray(1), dict ? { dictionary: dict } : {});
+  return JSON.parse(json.toString('utf8')) as Record<string, unknown>;
+}
+
+/** `'\x…'`: a record as COPY text input for a bytea column. */
+export function recordCopyText(record: Buffer | null): string | null {
+  return record ? `\\x${record.toString('hex')}` : null;
+}
+
+/** Splits the top level of a jsonb text (`{"a": 1, "b": {...}}`) into keys and their value texts. */
+function topLevelMembers(text: string): Array<[string, string]> {
+  const members: Array<[string, string]> = [];
+  let i = 1;
+  const n = text.length - 1;
+  while (i < n) {
+    // key: a JSON string
+    let j = i + 1;
+    while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+    const key = JSON.parse(text.slice(i, j + 1)) as string;
+    i = j + 3; // past `": `
+    let depth = 0;
+    let inString = false;
+    j = i;
+    for (; j < n; j++) {
+      const c = text[j];
+      if (inString) {
+        if (c === '\\') j++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+      else if (c === ',' && depth === 0) break;
+    }
+    members.push([key, text.slice(i, j)]);
+    i = j + 2; // past `, `
+  }
+  return members;
+}
+
+/**
+ * The attributes of a stored event as jsonb text, exactly as `attributes::text` printed them when
+ * they were kept whole: the jsonb part as Postgres printed it, merged with the decoded record.
+ */
+export function attributesText(source: string, jsonb: string, record: Buffer | null): string {
+  if (!record) return jsonb;
+  const members = jsonb === '{}' ? [] : topLevelMembers(jsonb);
+  for (const [key, value] of Object.entries(decodeRecord(source, record))) members.push([key, jsonbText(value)]);
+  members.sort(([a], [b]) => compareKeys(a, b));
+  return `{${members.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}`;
+}
+
+/** The whole attributes of a stored event as an object. */
+export function eventAttributes(source: string, jsonb: Record<string, unknown>, record: Buffer | null): Record<string, unknown> {
+  return record ? { ...jsonb, ...decodeRecord(source, record) } : jsonb;
+}
