@@ -9,3 +9,5 @@ export { EVENT_PARTITIONS } from './migrations/1763700100000-data-model';
 export * from './change-listener';
 export * from './notified-cache';
 export * from './read-replicas';
+export * from './session-lock';
+export * from './event-record';

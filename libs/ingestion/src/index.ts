@@ -7,5 +7,6 @@ export * from './load-source';
 export * from './producer';
 export * from './run-store';
 export * from './socrata';
+export * from './source-lock';
 export * from './staging';
 export * from './status-changes';

@@ -8,7 +8,8 @@ import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources'
 import { emptyCounts, IngestCounts } from './ingest-counts';
 import { LoadInput, LoadProgress, loadSource, SuspiciousDownloadError } from './load-source';
 import { checkSodaFields, fieldNameMap, recordRunMetadata, SodaFieldMismatchError } from './dataset-metadata';
-import { finishRun, markRunning, recordProgress, recordRowsUpdatedAt } from './run-store';
+import { finishedRun, finishRun, markRunning, recordProgress, recordRowsUpdatedAt } from './run-store';
+import { lockSource } from './source-lock';
 import { fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
@@ -20,6 +21,8 @@ export interface RunRequest {
   observedOn: string;
   /** True on the last attempt: a failure then is final. */
   lastAttempt: boolean;
+  /** Wait while another run loads the same source (default); false throws SourceBusyError instead. */
+  waitForSource?: boolean;
   onProgress?: (progress: LoadProgress) => void;
 }
 
@@ -83,8 +86,21 @@ export class IngestService {
     this.enforceMinimumRows = options.enforceMinimumRows ?? true;
   }
 
+  /**
+   * One run under its source's load lock. A run that already ended well (its worker died after the
+   * load committed, or a stalled job was taken over) is not loaded again: its outcome is returned.
+   */
   async run(request: RunRequest): Promise<RunResult> {
     const source = getSource(request.source);
+    const lock = await lockSource(this.pool, source.key, { wait: request.waitForSource ?? true });
+    try {
+      return (await finishedRun(this.pool, request.runId)) ?? (await this.runLocked(source, request));
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async runLocked(source: SourceDefinition, request: RunRequest): Promise<RunResult> {
     await markRunning(this.pool, request.runId);
     await sweepStaging(this.pool).catch(() => undefined);
     let lastWrite = 0;
@@ -113,11 +129,12 @@ export class IngestService {
   private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
     const options = { runId: request.runId, observedOn: request.observedOn, onProgress };
     const { input } = request;
+    // a file or a URL is one load: the run's success commits with it
     if (input.kind === 'file') {
       const info = await stat(input.path);
       return {
         status: 'succeeded',
-        counts: await loadSource(this.pool, source, { kind: 'csv', stream: createReadStream(input.path), totalBytes: info.size }, options),
+        counts: await loadSource(this.pool, source, { kind: 'csv', stream: createReadStream(input.path), totalBytes: info.size }, { ...options, completesRun: true }),
       };
     }
     if (input.kind === 'url') {
@@ -128,7 +145,7 @@ export class IngestService {
       const length = Number(res.headers.get('content-length'));
       const stream = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
       const load: LoadInput = { kind: 'csv', stream, totalBytes: Number.isFinite(length) && length > 0 ? length : null };
-      return { status: 'succeeded', counts: await loadSource(this.pool, source, load, { ...options, enforceMinimumRows: this.enforceMinimumRows }) };
+      return { status: 'succeeded', counts: await loadSource(this.pool, source, load, { ...options, enforceMinimumRows: this.enforceMinimumRows, completesRun: true }) };
     }
     return this.download(source, options);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
@@ -11,6 +11,7 @@ import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-pl
 import { downloadPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { createRun, syncSourceCatalog } from './run-store';
+import { SourceBusyError } from './source-lock';
 import { SocrataClient } from './socrata';
 
 type IngestSourceJob = Job<Extract<IngestJob, { name: 'ingest-source' }>['data']>;
@@ -51,7 +52,7 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     }
     this.worker = startWorker(
       'ingest',
-      { 'ingest-source': (job) => this.ingestSource(job), 'refresh-all': (job) => this.refreshAll(job) },
+      { 'ingest-source': (job, token) => this.ingestSource(job, token), 'refresh-all': (job) => this.refreshAll(job) },
       {
         connection: this.redis,
         prefix: this.config.REDIS_PREFIX,
@@ -64,7 +65,10 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log('ingest worker started');
   }
 
-  private async ingestSource(job: IngestSourceJob) {
+  /** How long a job whose source is being loaded by another run waits before it is tried again. */
+  private static readonly SOURCE_BUSY_DELAY_MS = 2_000;
+
+  private async ingestSource(job: IngestSourceJob, token?: string) {
     const { runId, source, input, observedOn, scoreAfter } = job.data;
     const attempts = job.opts.attempts ?? 1;
     try {
@@ -74,14 +78,21 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
         input,
         observedOn,
         lastAttempt: job.attemptsMade + 1 >= attempts,
+        waitForSource: false,
         onProgress: (progress) => void job.updateProgress(progress).catch(() => undefined),
       });
+      this.logger.log(`ingest run ${runId} (${source}): ${result.status}`);
       if (scoreAfter && result.status === 'succeeded' && this.scoringQueue) {
         await enqueueScoring(this.scoringQueue, pgPool(this.dataSource), { kind: 'incremental', trigger: 'ingest' });
       }
       return result;
     } catch (error) {
       if (error instanceof PermanentIngestError) throw new UnrecoverableError(error.message);
+      // the other load of this source finishes first; this one waits without taking a worker slot or an attempt
+      if (error instanceof SourceBusyError && token) {
+        await job.moveToDelayed(Date.now() + IngestProcessor.SOURCE_BUSY_DELAY_MS, token);
+        throw new DelayedError();
+      }
       throw error;
     }
   }

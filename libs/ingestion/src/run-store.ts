@@ -78,6 +78,30 @@ export async function finishRun(pool: Pool, id: string, outcome: { status: RunSt
   }
 }
 
+/**
+ * A load that is the whole run (a file or a URL) records its success in the load's own transaction:
+ * a worker that dies after the commit leaves a run that a retry sees as done, never loads twice.
+ */
+export async function recordRunSucceeded(client: PoolClient, id: string, counts: IngestCounts): Promise<void> {
+  await client.query(
+    `UPDATE ingest_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = now(),
+            duration_ms = (extract(epoch FROM now() - COALESCE(started_at, queued_at)) * 1000)::integer
+      WHERE id = $1`,
+    [id, JSON.stringify(counts)],
+  );
+}
+
+/** The outcome of a run that already ended well (succeeded or skipped), or null. */
+export async function finishedRun(pool: Pool, id: string): Promise<{ status: 'succeeded'; counts: IngestCounts } | { status: 'skipped'; reason: string } | null> {
+  const { rows } = await pool.query<{ status: RunStatus; counts: IngestCounts; error: string | null }>(
+    `SELECT status, counts, error FROM ingest_runs WHERE id = $1 AND status IN ('succeeded', 'skipped')`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return row.status === 'succeeded' ? { status: 'succeeded', counts: row.counts } : { status: 'skipped', reason: row.error ?? '' };
+}
+
 export async function getRun(pool: Pool, id: string): Promise<IngestRunRow | null> {
   const { rows } = await pool.query<IngestRunRow>(`SELECT * FROM ingest_runs WHERE id = $1`, [id]);
   return rows[0] ?? null;

@@ -17,7 +17,11 @@ export type IngestJob =
 
 export type ScoringJob =
   | { name: 'score'; data: { runId: string; kind: 'full' | 'incremental'; asOf: string; bbls?: string[] } }
-  | { name: 'backfill'; data: { runId: string; asOfDates: string[] } };
+  | { name: 'backfill'; data: { runId: string; asOfDates: string[] } }
+  /** One BBL range of a full run (scoring_run_parts); any scoring worker takes it. */
+  | { name: 'score-part'; data: { runId: string; part: number } }
+  /** The end of a full run once every part is scored: the peer pass and the switch. */
+  | { name: 'score-finish'; data: { runId: string } };
 
 export type WebhookJob =
   | { name: 'dispatch-crossings'; data: { scoringRunId: string } }
@@ -35,6 +39,6 @@ export type JobData<Q extends QueueName, N extends JobName<Q>> = Extract<JobsByQ
 /** Every job name a queue carries, so a worker can check it has a handler for each. */
 export const JOB_NAMES: { [Q in QueueName]: readonly JobName<Q>[] } = {
   ingest: ['ingest-source', 'refresh-all'],
-  scoring: ['score', 'backfill'],
+  scoring: ['score', 'backfill', 'score-part', 'score-finish'],
   webhooks: ['dispatch-crossings', 'deliver'],
 };

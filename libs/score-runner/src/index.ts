@@ -1,6 +1,7 @@
 export * from './building-document';
 export * from './producer';
 export * from './run-records';
+export * from './scoring-parts';
 export * from './scoring-run';
 export * from './scoring-worker.module';
 export * from './validation';

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { CopyWriter } from '@bhis/db';
 import { COMPONENT_KEYS, SCORER_ID } from '@bhis/domain';
 import {
@@ -41,11 +41,6 @@ export interface ScoringCounts {
 /** Tolerated share of buildings that fail to score before the whole run is failed. */
 const MAX_FAILED_SHARE = 0.01;
 
-function stagingNames(runId: string) {
-  const id = runId.replace(/-/g, '');
-  return { scores: `scoring_stg_${id}`, health: `scoring_health_${id}` };
-}
-
 async function sourceFreshness(pool: Pool): Promise<SourceFreshnessMap> {
   const { rows } = await pool.query<{ key: string; last_refreshed_at: Date | null; latest_record_date: string | null; cadence: string }>(
     `SELECT key, last_refreshed_at, to_char(latest_record_date, 'YYYY-MM-DD') AS latest_record_date, cadence FROM sources`,
@@ -59,83 +54,101 @@ async function sourceFreshness(pool: Pool): Promise<SourceFreshnessMap> {
   return map;
 }
 
-/** The BBLs a run scores, in order, chunk by chunk (keyset pagination). */
-async function nextTargets(pool: Pool, request: ScoringRequest, startedAt: string, after: string, limit: number): Promise<string[]> {
-  if (request.bbls) {
+/** A slice of the BBL order a part of a run scores: after `after` (exclusive), up to `last` (inclusive; null: no end). */
+export interface BblRange {
+  after: string;
+  last: string | null;
+}
+
+const WHOLE_CITY: BblRange = { after: '', last: null };
+
+/** What the targets of a run are: a full run, the buildings marked dirty before `startedAt`, or the given BBLs. */
+interface TargetSelection {
+  kind: 'full' | 'incremental';
+  bbls?: string[];
+}
+
+/** The BBLs a run scores, in order, chunk by chunk (keyset pagination), within a range. */
+async function nextTargets(pool: Pool, selection: TargetSelection, startedAt: string, after: string, last: string | null, limit: number): Promise<string[]> {
+  if (selection.bbls) {
     const { rows } = await pool.query<{ bbl: string }>(
-      `SELECT bbl FROM buildings WHERE bbl = ANY($1::char(10)[]) AND bbl > $2 ORDER BY bbl LIMIT $3`,
-      [request.bbls, after, limit],
+      `SELECT bbl FROM buildings WHERE bbl = ANY($1::char(10)[]) AND bbl > $2 AND ($4::text IS NULL OR bbl <= $4) ORDER BY bbl LIMIT $3`,
+      [selection.bbls, after, limit, last],
     );
     return rows.map((r) => r.bbl);
   }
   const sql =
-    request.kind === 'full'
-      ? `SELECT bbl FROM buildings WHERE bbl > $1 ORDER BY bbl LIMIT $2`
+    selection.kind === 'full'
+      ? `SELECT bbl FROM buildings WHERE bbl > $1 AND ($3::text IS NULL OR bbl <= $3) ORDER BY bbl LIMIT $2`
       : `SELECT d.bbl FROM dirty_buildings d JOIN buildings b ON b.bbl = d.bbl
-          WHERE d.marked_at <= $3::timestamptz AND d.bbl > $1 ORDER BY d.bbl LIMIT $2`;
-  const values = request.kind === 'full' ? [after, limit] : [after, limit, startedAt];
+          WHERE d.marked_at <= $4::timestamptz AND d.bbl > $1 AND ($3::text IS NULL OR d.bbl <= $3) ORDER BY d.bbl LIMIT $2`;
+  const values = selection.kind === 'full' ? [after, limit, last] : [after, limit, last, startedAt];
   const { rows } = await pool.query<{ bbl: string }>(sql, values);
   return rows.map((r) => r.bbl);
 }
 
-async function countTargets(pool: Pool, request: ScoringRequest, startedAt: string): Promise<number> {
-  if (request.bbls) return request.bbls.length;
+async function countTargets(pool: Pool, selection: TargetSelection, startedAt: string): Promise<number> {
+  if (selection.bbls) return selection.bbls.length;
   const { rows } = await pool.query<{ n: number }>(
-    request.kind === 'full'
+    selection.kind === 'full'
       ? `SELECT count(*)::int AS n FROM buildings`
       : `SELECT count(*)::int AS n FROM dirty_buildings WHERE marked_at <= $1::timestamptz`,
-    request.kind === 'full' ? [] : [startedAt],
+    selection.kind === 'full' ? [] : [startedAt],
   );
   return rows[0].n;
 }
 
-/**
- * One scoring run: set-based feature extraction chunk by chunk (the next chunk is read while the
- * current one is scored), scores and documents staged with COPY, a peer pass for the health
- * scores, then one transaction that switches in the new scores, appends the history and records
- * the grade crossings. Until that commit, readers see the previous run; a killed run is redone.
- */
-export async function runScoring(pool: Pool, request: ScoringRequest): Promise<ScoringCounts> {
-  const chunkSize = request.chunkSize ?? 2000;
-  const names = stagingNames(request.runId);
+/** What every part of a run shares: the moment it started (dirty marks up to it are covered) and the context of the model. */
+export interface RunStart {
+  startedAt: string;
+  context: RunContext;
+}
+
+/** Reads the run's start: its clock, the sources' freshness and the areas' complaint propensity. */
+export async function startRun(pool: Pool, asOf: string): Promise<RunStart> {
   // as text: a JS Date would drop the microseconds and miss buildings marked in the same millisecond
   const startedAt = (await pool.query<{ now: string }>('SELECT now()::text AS now')).rows[0].now;
-  const run: RunContext = {
-    asOf: request.asOf,
-    sources: await sourceFreshness(pool),
-    propensityByZip: await areaComplaintPropensity(pool, request.asOf),
+  return {
+    startedAt,
+    context: { asOf, sources: await sourceFreshness(pool), propensityByZip: await areaComplaintPropensity(pool, asOf) },
   };
-  const total = await countTargets(pool, request, startedAt);
+}
 
-  const scores = await CopyWriter.open(pool, names.scores, async (client) => {
-    await client.query(`DROP TABLE IF EXISTS ${names.scores}`);
-    await client.query(`CREATE UNLOGGED TABLE ${names.scores} (
+/** What scoring a range left in its staging table. */
+export interface ScoredRange {
+  buildings: number;
+  failed: number;
+  failures: { bbl: string; error: string }[];
+  grades: Record<string, number>;
+}
+
+/**
+ * Scores the targets of a range into a staging table of its own (recreated, so a retried range
+ * starts over): set-based feature extraction chunk by chunk, the next chunk read while the current
+ * one is scored, scores and documents written with COPY.
+ */
+export async function scoreRange(
+  pool: Pool,
+  options: { selection: TargetSelection; start: RunStart; range: BblRange; table: string; chunkSize?: number; onChunk?: (scored: number) => void },
+): Promise<ScoredRange> {
+  const chunkSize = options.chunkSize ?? 2000;
+  const { selection, start, range } = options;
+  const run = start.context;
+  const scores = await CopyWriter.open(pool, options.table, async (client) => {
+    await client.query(`DROP TABLE IF EXISTS ${options.table}`);
+    await client.query(`CREATE UNLOGGED TABLE ${options.table} (
       bbl char(10) PRIMARY KEY, peer_group text NOT NULL, total_score smallint NOT NULL, grade char(1) NOT NULL,
       label text NOT NULL, flags text[] NOT NULL, components json NOT NULL, component_scores json NOT NULL,
       counts json NOT NULL, confidence json NOT NULL, explanation json NOT NULL, document text NOT NULL, quiet text)`);
   });
-  const counts: ScoringCounts = {
-    buildings: 0,
-    failed: 0,
-    failures: [],
-    crossings: 0,
-    grades: {},
-    as_of: request.asOf,
-    kind: request.kind,
-    write_current: request.writeCurrent,
-  };
-  const scoredBbls: string[] = [];
-  const peerGroups: string[] = [];
-  const totals: number[] = [];
-  const inPeerStatistics: boolean[] = [];
-
+  const result: ScoredRange = { buildings: 0, failed: 0, failures: [], grades: {} };
   try {
     const fetchChunk = async (after: string): Promise<{ bbls: string[]; features: ChunkFeatures } | null> => {
-      const bbls = await nextTargets(pool, request, startedAt, after, chunkSize);
+      const bbls = await nextTargets(pool, selection, start.startedAt, after, range.last, chunkSize);
       if (bbls.length === 0) return null;
-      return { bbls, features: await readChunk(pool, bbls, request.asOf) };
+      return { bbls, features: await readChunk(pool, bbls, run.asOf) };
     };
-    let pending = fetchChunk('');
+    let pending = fetchChunk(range.after);
     for (;;) {
       const chunk = await pending;
       if (!chunk) break;
@@ -152,131 +165,215 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
             score.components, componentScores, buildingCounts, score.confidence, score.explanation,
             buildingDocumentText(facts, score, buildingCounts), monitorQuietOf(score),
           ]);
-          scoredBbls.push(facts.bbl);
-          inPeerStatistics.push(!hasKnownLimit(score));
-          peerGroups.push(score.peer_group);
-          totals.push(score.total_score);
-          counts.grades[score.grade] = (counts.grades[score.grade] ?? 0) + 1;
+          result.buildings += 1;
+          result.grades[score.grade] = (result.grades[score.grade] ?? 0) + 1;
         } catch (error) {
-          counts.failed += 1;
-          if (counts.failures.length < 10) counts.failures.push({ bbl: facts.bbl, error: error instanceof Error ? error.message : String(error) });
+          result.failed += 1;
+          if (result.failures.length < 10) result.failures.push({ bbl: facts.bbl, error: error instanceof Error ? error.message : String(error) });
         }
       }
-      request.onProgress?.({ scored: scoredBbls.length, total });
+      options.onChunk?.(result.buildings);
     }
     await scores.close();
   } catch (error) {
     scores.abort(error as Error);
-    await dropStaging(pool, names);
+    await pool.query(`DROP TABLE IF EXISTS ${options.table}`).catch(() => undefined);
     throw error;
   }
-  counts.buildings = scoredBbls.length;
-  if (counts.failed > Math.max(1, MAX_FAILED_SHARE * (counts.buildings + counts.failed))) {
-    await dropStaging(pool, names);
-    throw new Error(`${counts.failed} buildings failed to score (first: ${counts.failures[0]?.bbl}: ${counts.failures[0]?.error})`);
-  }
+  return result;
+}
 
-  // peer pass: health scores against the run's distribution (plus the unchanged scores, when incremental)
-  const byGroup = new Map<string, number[]>();
-  const add = (group: string, value: number) => {
-    const list = byGroup.get(group) ?? [];
-    list.push(value);
-    byGroup.set(group, list);
+/** The staging tables of a run: one of scores per part (a single-process run has one part), one of health scores. */
+export function stagingTables(runId: string, parts = 1): { scores: string[]; health: string } {
+  const id = runId.replace(/-/g, '');
+  return {
+    scores: Array.from({ length: parts }, (_, i) => (parts === 1 ? `scoring_stg_${id}` : `scoring_stg_${id}_p${i}`)),
+    health: `scoring_health_${id}`,
   };
-  // buildings the model cannot know (public housing, unreliable unit counts) are ranked, but never ranked against
-  scoredBbls.forEach((_, i) => {
-    if (inPeerStatistics[i]) add(peerGroups[i], totals[i]);
-  });
-  if (request.kind === 'incremental' && request.writeCurrent) {
-    const others = await pool.query<{ peer_group: string; total_score: number }>(
-      `SELECT peer_group, total_score FROM building_scores
-        WHERE NOT (bbl = ANY($1::char(10)[])) AND NOT (flags && $2::text[])`,
-      [scoredBbls, KNOWN_LIMIT_FLAGS],
-    );
-    for (const r of others.rows) add(r.peer_group, r.total_score);
-  }
-  const distribution = buildPeerDistribution(byGroup);
-  const health = await CopyWriter.open(pool, names.health, async (client) => {
-    await client.query(`DROP TABLE IF EXISTS ${names.health}`);
-    await client.query(`CREATE UNLOGGED TABLE ${names.health} (bbl char(10) PRIMARY KEY, health_score smallint NOT NULL)`);
-  });
-  try {
-    for (let i = 0; i < scoredBbls.length; i++) {
-      await health.write([scoredBbls[i], healthScoreFromDistribution(distribution, peerGroups[i], totals[i])]);
-    }
-    await health.close();
-  } catch (error) {
-    health.abort(error as Error);
-    await dropStaging(pool, names);
-    throw error;
-  }
+}
 
-  const client = await pool.connect();
+/** Drops every staging table of a run, whatever its parts. */
+export async function dropRunStaging(pool: Pool, runId: string): Promise<void> {
+  const id = runId.replace(/-/g, '');
+  const { rows } = await pool.query<{ tablename: string }>(
+    `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND (tablename LIKE $1 OR tablename = $2)`,
+    [`scoring_stg_${id}%`, `scoring_health_${id}`],
+  );
+  for (const { tablename } of rows) await pool.query(`DROP TABLE IF EXISTS ${tablename}`).catch(() => undefined);
+}
+
+/** Adds up what the parts of a run scored (in part order) and fails the run past the tolerated share of failures. */
+export function combineRanges(ranges: ScoredRange[]): ScoredRange {
+  const total: ScoredRange = { buildings: 0, failed: 0, failures: [], grades: {} };
+  for (const range of ranges) {
+    total.buildings += range.buildings;
+    total.failed += range.failed;
+    for (const failure of range.failures) if (total.failures.length < 10) total.failures.push(failure);
+    for (const [grade, n] of Object.entries(range.grades)) total.grades[grade] = (total.grades[grade] ?? 0) + n;
+  }
+  return total;
+}
+
+function checkFailures(scored: ScoredRange): void {
+  if (scored.failed > Math.max(1, MAX_FAILED_SHARE * (scored.buildings + scored.failed))) {
+    throw new Error(`${scored.failed} buildings failed to score (first: ${scored.failures[0]?.bbl}: ${scored.failures[0]?.error})`);
+  }
+}
+
+export interface SwitchRequest {
+  runId: string;
+  kind: 'full' | 'incremental';
+  asOf: string;
+  bbls?: string[];
+  writeCurrent: boolean;
+  startedAt: string;
+  /** The scores staged by the run's parts, in BBL order of their ranges. */
+  tables: string[];
+  /** Runs inside the switch transaction, before its commit (the run's own record). */
+  beforeCommit?: (client: PoolClient, counts: ScoringCounts) => Promise<void>;
+}
+
+/**
+ * The end of a run, from its staged scores: a peer pass for the health scores (the run's
+ * distribution, plus the unchanged scores when incremental), then one transaction that switches in
+ * the new scores, appends the history and records the grade crossings. Until that commit, readers
+ * see the previous run. The staging tables are dropped when it ends, well or not.
+ */
+export async function switchInScores(pool: Pool, request: SwitchRequest, scored: ScoredRange): Promise<ScoringCounts> {
+  const health = stagingTables(request.runId).health;
+  const source = request.tables.length === 1 ? request.tables[0] : `(${request.tables.map((t) => `SELECT * FROM ${t}`).join(' UNION ALL ')})`;
+  const counts: ScoringCounts = {
+    buildings: scored.buildings,
+    failed: scored.failed,
+    failures: scored.failures,
+    crossings: 0,
+    grades: scored.grades,
+    as_of: request.asOf,
+    kind: request.kind,
+    write_current: request.writeCurrent,
+  };
   try {
-    await client.query('BEGIN');
-    if (request.writeCurrent) {
-      const crossings = await client.query(
-        `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
-                                      quiet_reason)
-         SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score,
-                -- a change of scorer version is the model's, not the building's; a change with a stale source and
-                -- no new record since the previous score is the staleness alone
-                CASE WHEN b.scorer_id <> $3 THEN 'scorer-change'
-                     WHEN s.quiet = 'stale-source'
-                     THEN CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $2::date)
-                               THEN NULL ELSE 'stale-source' END
-                     ELSE s.quiet END
-           FROM ${names.scores} s JOIN building_scores b ON b.bbl = s.bbl
-          WHERE b.grade <> s.grade
-         ON CONFLICT (run_id, bbl) DO NOTHING`,
-        [request.runId, request.asOf, SCORER_ID],
-      );
-      counts.crossings = crossings.rowCount ?? 0;
-      await client.query(
-        `INSERT INTO building_scores AS b (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, peer_group,
-                                           components, flags, scores, counts, confidence, explanation, document, updated_at)
-         SELECT s.bbl, $1, $2, $3, s.total_score, h.health_score, s.grade, s.label, s.peer_group, s.components::jsonb, s.flags,
-                (replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::jsonb) -> 'scores',
-                s.counts::jsonb, s.confidence::jsonb, s.explanation,
-                replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::json, now()
-           FROM ${names.scores} s JOIN ${names.health} h ON h.bbl = s.bbl
-         ON CONFLICT (bbl) DO UPDATE SET run_id = EXCLUDED.run_id, as_of = EXCLUDED.as_of, scorer_id = EXCLUDED.scorer_id,
-           total_score = EXCLUDED.total_score, health_score = EXCLUDED.health_score, grade = EXCLUDED.grade,
-           label = EXCLUDED.label, peer_group = EXCLUDED.peer_group, components = EXCLUDED.components, flags = EXCLUDED.flags,
-           scores = EXCLUDED.scores, counts = EXCLUDED.counts, confidence = EXCLUDED.confidence,
-           explanation = EXCLUDED.explanation, document = EXCLUDED.document, updated_at = now()`,
-        [request.runId, request.asOf, SCORER_ID],
-      );
-      if (request.bbls) {
-        await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz AND bbl = ANY($2::char(10)[])`, [startedAt, request.bbls]);
-      } else {
-        await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz`, [startedAt]);
-      }
-    }
-    await client.query(
-      `INSERT INTO score_history (bbl, as_of, scorer_id, run_id, total_score, health_score, grade, components)
-       SELECT s.bbl, $2, $3, $1, s.total_score, h.health_score, s.grade, s.component_scores::jsonb
-         FROM ${names.scores} s JOIN ${names.health} h ON h.bbl = s.bbl
-       ON CONFLICT (bbl, as_of, scorer_id) DO UPDATE SET run_id = EXCLUDED.run_id, total_score = EXCLUDED.total_score,
-         health_score = EXCLUDED.health_score, grade = EXCLUDED.grade, components = EXCLUDED.components, created_at = now()`,
-      [request.runId, request.asOf, SCORER_ID],
+    checkFailures(scored);
+    // peer pass, in BBL order as the buildings were scored; buildings the model cannot know (public
+    // housing, unreliable unit counts) are ranked, but never ranked against
+    const staged = await pool.query<{ bbl: string; peer_group: string; total_score: number; in_peers: boolean }>(
+      `SELECT bbl, peer_group, total_score, NOT (flags && $1::text[]) AS in_peers FROM ${source} s ORDER BY bbl`,
+      [KNOWN_LIMIT_FLAGS],
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    const byGroup = new Map<string, number[]>();
+    const add = (group: string, value: number) => {
+      const list = byGroup.get(group) ?? [];
+      list.push(value);
+      byGroup.set(group, list);
+    };
+    for (const r of staged.rows) if (r.in_peers) add(r.peer_group, r.total_score);
+    if (request.kind === 'incremental' && request.writeCurrent) {
+      const others = await pool.query<{ peer_group: string; total_score: number }>(
+        `SELECT peer_group, total_score FROM building_scores
+          WHERE NOT (bbl = ANY($1::char(10)[])) AND NOT (flags && $2::text[])`,
+        [staged.rows.map((r) => r.bbl), KNOWN_LIMIT_FLAGS],
+      );
+      for (const r of others.rows) add(r.peer_group, r.total_score);
+    }
+    const distribution = buildPeerDistribution(byGroup);
+    const healthWriter = await CopyWriter.open(pool, health, async (client) => {
+      await client.query(`DROP TABLE IF EXISTS ${health}`);
+      await client.query(`CREATE UNLOGGED TABLE ${health} (bbl char(10) PRIMARY KEY, health_score smallint NOT NULL)`);
+    });
+    try {
+      for (const r of staged.rows) await healthWriter.write([r.bbl, healthScoreFromDistribution(distribution, r.peer_group, r.total_score)]);
+      await healthWriter.close();
+    } catch (error) {
+      healthWriter.abort(error as Error);
+      throw error;
+    }
+
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (request.writeCurrent) {
+        const crossings = await client.query(
+          `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
+                                        quiet_reason)
+           SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score,
+                  -- a change of scorer version is the model's, not the building's; a change with a stale source and
+                  -- no new record since the previous score is the staleness alone
+                  CASE WHEN b.scorer_id <> $3 THEN 'scorer-change'
+                       WHEN s.quiet = 'stale-source'
+                       THEN CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $2::date)
+                                 THEN NULL ELSE 'stale-source' END
+                       ELSE s.quiet END
+             FROM ${source} s JOIN building_scores b ON b.bbl = s.bbl
+            WHERE b.grade <> s.grade
+           ON CONFLICT (run_id, bbl) DO NOTHING`,
+          [request.runId, request.asOf, SCORER_ID],
+        );
+        counts.crossings = crossings.rowCount ?? 0;
+        await client.query(
+          `INSERT INTO building_scores AS b (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, peer_group,
+                                             components, flags, scores, counts, confidence, explanation, document, updated_at)
+           SELECT s.bbl, $1, $2, $3, s.total_score, h.health_score, s.grade, s.label, s.peer_group, s.components::jsonb, s.flags,
+                  (replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::jsonb) -> 'scores',
+                  s.counts::jsonb, s.confidence::jsonb, s.explanation,
+                  replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::json, now()
+             FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
+           ON CONFLICT (bbl) DO UPDATE SET run_id = EXCLUDED.run_id, as_of = EXCLUDED.as_of, scorer_id = EXCLUDED.scorer_id,
+             total_score = EXCLUDED.total_score, health_score = EXCLUDED.health_score, grade = EXCLUDED.grade,
+             label = EXCLUDED.label, peer_group = EXCLUDED.peer_group, components = EXCLUDED.components, flags = EXCLUDED.flags,
+             scores = EXCLUDED.scores, counts = EXCLUDED.counts, confidence = EXCLUDED.confidence,
+             explanation = EXCLUDED.explanation, document = EXCLUDED.document, updated_at = now()`,
+          [request.runId, request.asOf, SCORER_ID],
+        );
+        if (request.bbls) {
+          await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz AND bbl = ANY($2::char(10)[])`, [request.startedAt, request.bbls]);
+        } else {
+          await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz`, [request.startedAt]);
+        }
+      }
+      await client.query(
+        `INSERT INTO score_history (bbl, as_of, scorer_id, run_id, total_score, health_score, grade, components)
+         SELECT s.bbl, $2, $3, $1, s.total_score, h.health_score, s.grade, s.component_scores::jsonb
+           FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
+         ON CONFLICT (bbl, as_of, scorer_id) DO UPDATE SET run_id = EXCLUDED.run_id, total_score = EXCLUDED.total_score,
+           health_score = EXCLUDED.health_score, grade = EXCLUDED.grade, components = EXCLUDED.components, created_at = now()`,
+        [request.runId, request.asOf, SCORER_ID],
+      );
+      await request.beforeCommit?.(client, counts);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   } finally {
-    client.release();
-    await dropStaging(pool, names);
+    for (const table of [...request.tables, health]) await pool.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
   }
   return counts;
 }
 
-const KNOWN_LIMIT_FLAGS = KNOWN_LIMIT_RULES.map((rule) => rule.key);
-
-function hasKnownLimit(score: BuildingScore): boolean {
-  return score.flags.some((flag) => (KNOWN_LIMIT_FLAGS as string[]).includes(flag));
+/**
+ * One scoring run in this process: its targets scored into one staging table, then switched in
+ * (switchInScores). Until that commit, readers see the previous run; a killed run is redone.
+ * Full runs of the scoring worker are split into parts instead (scoring-parts.ts).
+ */
+export async function runScoring(pool: Pool, request: ScoringRequest): Promise<ScoringCounts> {
+  const start = await startRun(pool, request.asOf);
+  const selection: TargetSelection = { kind: request.kind, bbls: request.bbls };
+  const total = request.onProgress ? await countTargets(pool, selection, start.startedAt) : 0;
+  const [table] = stagingTables(request.runId).scores;
+  const scored = await scoreRange(pool, {
+    selection,
+    start,
+    range: WHOLE_CITY,
+    table,
+    chunkSize: request.chunkSize,
+    onChunk: (n) => request.onProgress?.({ scored: n, total }),
+  });
+  return switchInScores(pool, { ...request, startedAt: start.startedAt, tables: [table] }, scored);
 }
+
+const KNOWN_LIMIT_FLAGS = KNOWN_LIMIT_RULES.map((rule) => rule.key);
 
 /**
  * Why monitors should not hear of this building's grade change: the model cannot know it (monitors hear
@@ -286,9 +383,4 @@ function monitorQuietOf(score: BuildingScore): string | null {
   const limit = score.flags.find((flag) => (KNOWN_LIMIT_FLAGS as string[]).includes(flag));
   if (limit !== undefined) return limit;
   return score.confidence.flags.includes('stale-source') ? 'stale-source' : null;
-}
-
-async function dropStaging(pool: Pool, names: { scores: string; health: string }): Promise<void> {
-  await pool.query(`DROP TABLE IF EXISTS ${names.scores}`).catch(() => undefined);
-  await pool.query(`DROP TABLE IF EXISTS ${names.health}`).catch(() => undefined);
 }

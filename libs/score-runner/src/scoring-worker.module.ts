@@ -1,24 +1,42 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Job, Queue, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
-import { pgPool } from '@bhis/db';
-import { QUEUES, ScoringJob, startWorker } from '@bhis/queue';
+import { LockBusyError, pgPool, SessionLock } from '@bhis/db';
+import { DEFAULT_JOB_OPTIONS, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
 import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
 import { finishScoringRun, markScoringRunning, recordScoringProgress } from './run-records';
+import { allPartsDone, failFullRun, finishFullRun, lockFinish, lockPart, loadPlan, planFullRun, recordPartRetrying, scorePart } from './scoring-parts';
 import { runScoring, ScoringCounts } from './scoring-run';
 
 type ScoreJob = Job<Extract<ScoringJob, { name: 'score' }>['data']>;
 type BackfillJob = Job<Extract<ScoringJob, { name: 'backfill' }>['data']>;
+type PartJob = Job<Extract<ScoringJob, { name: 'score-part' }>['data']>;
+type FinishJob = Job<Extract<ScoringJob, { name: 'score-finish' }>['data']>;
 
-/** Consumes the `scoring` queue: full and incremental runs, and history backfills. */
+/** How long a job whose part (or finish) another worker holds waits before it is tried again. */
+const BUSY_DELAY_MS = 2_000;
+
+function isLastAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Consumes the `scoring` queue: incremental runs and history backfills in one job; full runs split
+ * into parts by BBL range that every scoring worker takes (scoring-parts.ts), then finished once.
+ */
 @Injectable()
 export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ScoringProcessor.name);
   private worker: Worker | undefined;
   private webhooks: Queue | undefined;
+  private scoring: Queue | undefined;
 
   constructor(
     @Inject(WORKER_CONFIG) private readonly config: AppConfig,
@@ -28,9 +46,15 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     this.webhooks = new Queue(QUEUES.webhooks, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
+    this.scoring = new Queue(QUEUES.scoring, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
     this.worker = startWorker(
       'scoring',
-      { score: (job) => this.score(job), backfill: (job) => this.backfill(job) },
+      {
+        score: (job) => this.score(job),
+        backfill: (job) => this.backfill(job),
+        'score-part': (job, token) => this.part(job, token),
+        'score-finish': (job, token) => this.finish(job, token),
+      },
       {
         connection: this.redis,
         prefix: this.config.REDIS_PREFIX,
@@ -58,6 +82,7 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   private score(job: ScoreJob) {
     const pool = pgPool(this.dataSource);
     const { runId, kind, asOf, bbls } = job.data;
+    if (kind === 'full' && !bbls?.length) return this.plan(job);
     return this.withRun(job, runId, async () => {
       let lastWrite = 0;
       const counts = await runScoring(pool, {
@@ -80,6 +105,84 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
     });
   }
 
+  /** A full run: planned once, its parts queued for every worker; the last part done queues the finish. */
+  private async plan(job: ScoreJob) {
+    const pool = pgPool(this.dataSource);
+    const { runId, asOf } = job.data;
+    try {
+      if (!(await loadPlan(pool, runId))) await markScoringRunning(pool, runId);
+      const plan = await planFullRun(pool, runId, asOf, this.config.SCORING_PARTS);
+      await this.queue().addBulk(
+        Array.from({ length: plan.parts }, (_, part) => ({
+          name: 'score-part',
+          data: { runId, part },
+          opts: { ...DEFAULT_JOB_OPTIONS, jobId: `score-part.${runId}.${part}` },
+        })),
+      );
+      if (await allPartsDone(pool, runId)) await this.queueFinish(runId);
+      return { parts: plan.parts, buildings: plan.total };
+    } catch (error) {
+      await finishScoringRun(pool, runId, { status: isLastAttempt(job) ? 'failed' : 'retrying', error: messageOf(error) });
+      throw error;
+    }
+  }
+
+  private async part(job: PartJob, token?: string) {
+    const pool = pgPool(this.dataSource);
+    const { runId, part } = job.data;
+    const lock = await this.lockOrDelay(job, token, () => lockPart(pool, runId, part));
+    try {
+      const outcome = await scorePart(pool, runId, part);
+      this.logger.log(`scoring run ${runId}: part ${part} ${outcome}`);
+      if (outcome !== 'run-ended' && (await allPartsDone(pool, runId))) await this.queueFinish(runId);
+      return { part, outcome };
+    } catch (error) {
+      if (isLastAttempt(job)) await failFullRun(pool, runId, `part ${part}: ${messageOf(error)}`);
+      else await recordPartRetrying(pool, runId, part, `part ${part}: ${messageOf(error)}`);
+      throw error;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async finish(job: FinishJob, token?: string) {
+    const pool = pgPool(this.dataSource);
+    const { runId } = job.data;
+    const lock = await this.lockOrDelay(job, token, () => lockFinish(pool, runId));
+    try {
+      const counts = await finishFullRun(pool, runId);
+      // the portfolio monitors turn the run's grade crossings into webhook deliveries (one job per run, also when retried)
+      if (counts.crossings > 0 && this.webhooks) await enqueueCrossingDispatch(this.webhooks, runId);
+      return counts;
+    } catch (error) {
+      if (isLastAttempt(job)) await failFullRun(pool, runId, messageOf(error));
+      else await finishScoringRun(pool, runId, { status: 'retrying', error: messageOf(error) });
+      throw error;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Takes a lock, or puts the job back for a while (no attempt used, no worker slot held) when another worker holds it. */
+  private async lockOrDelay(job: Job, token: string | undefined, lock: () => Promise<SessionLock>): Promise<SessionLock> {
+    try {
+      return await lock();
+    } catch (error) {
+      if (!(error instanceof LockBusyError) || !token) throw error;
+      await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
+      throw new DelayedError();
+    }
+  }
+
+  private async queueFinish(runId: string): Promise<void> {
+    await this.queue().add('score-finish', { runId }, { ...DEFAULT_JOB_OPTIONS, jobId: `score-finish.${runId}` });
+  }
+
+  private queue(): Queue {
+    if (!this.scoring) throw new Error('the scoring worker has not started');
+    return this.scoring;
+  }
+
   /** Scores the city as of past dates into the history only, so a trajectory exists from day one. */
   private backfill(job: BackfillJob) {
     const pool = pgPool(this.dataSource);
@@ -98,6 +201,7 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
     await this.webhooks?.close();
+    await this.scoring?.close();
   }
 }
 

@@ -1,0 +1,252 @@
+import type { Pool, PoolClient } from 'pg';
+import { sessionLock, SessionLock } from '@bhis/db';
+import type { SourceFreshnessMap } from '@bhis/scoring';
+import { combineRanges, dropRunStaging, RunStart, ScoredRange, ScoringCounts, scoreRange, stagingTables, startRun, switchInScores } from './scoring-run';
+
+/**
+ * A full run split into parts by BBL range, so that every scoring worker takes parts of one run:
+ * 1. the plan (once per run): the run's start, read once so every part scores with the same clock
+ *    and context, and its parts: ranges of about equal size in BBL order;
+ * 2. the parts, each scored into a staging table of its own (a retried part recreates it, so a
+ *    building is staged once whatever the retries);
+ * 3. the finish, once every part is done: the peer pass over the whole run and the one switch
+ *    transaction of a single-process run (scoring-run.ts), which also records the run as succeeded.
+ */
+
+/** Below this, a part costs more in coordination than it saves. */
+export const MIN_PART_BUILDINGS = 250;
+
+interface StoredPlan {
+  startedAt: string;
+  asOf: string;
+  parts: number;
+  total: number;
+  sources: SourceFreshnessMap;
+  propensityByZip: [string, number][];
+}
+
+export interface RunPlan {
+  start: RunStart;
+  asOf: string;
+  parts: number;
+  total: number;
+}
+
+function fromStored(plan: StoredPlan): RunPlan {
+  return {
+    start: { startedAt: plan.startedAt, context: { asOf: plan.asOf, sources: plan.sources, propensityByZip: new Map(plan.propensityByZip) } },
+    asOf: plan.asOf,
+    parts: plan.parts,
+    total: plan.total,
+  };
+}
+
+export async function loadPlan(pool: Pool | PoolClient, runId: string): Promise<RunPlan | null> {
+  const { rows } = await pool.query<{ plan: StoredPlan | null }>(`SELECT plan FROM scoring_runs WHERE id = $1`, [runId]);
+  return rows[0]?.plan ? fromStored(rows[0].plan) : null;
+}
+
+/** The number of parts for a city of `buildings`: `maxParts`, fewer for a small city, at least one. */
+export function partCount(buildings: number, maxParts: number): number {
+  return Math.max(1, Math.min(maxParts, Math.floor(buildings / MIN_PART_BUILDINGS)));
+}
+
+/** Plans a full run once: a retried plan finds the plan it made before. */
+export async function planFullRun(pool: Pool, runId: string, asOf: string, maxParts: number): Promise<RunPlan> {
+  const existing = await loadPlan(pool, runId);
+  if (existing) return existing;
+  const start = await startRun(pool, asOf);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const locked = await client.query<{ plan: StoredPlan | null }>(`SELECT plan FROM scoring_runs WHERE id = $1 FOR UPDATE`, [runId]);
+    if (locked.rows.length === 0) throw new Error(`scoring run ${runId} does not exist`);
+    const planned = locked.rows[0].plan;
+    if (planned) {
+      await client.query('ROLLBACK');
+      return fromStored(planned);
+    }
+    const total = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM buildings`)).rows[0].n;
+    const parts = partCount(total, maxParts);
+    // the last BBL of each of `parts` slices of equal size; the last part has no end (buildings added since are in it)
+    const bounds = await client.query<{ last: string }>(
+      `SELECT max(bbl)::text AS last FROM (SELECT bbl, ntile($1) OVER (ORDER BY bbl) AS k FROM buildings) t GROUP BY k ORDER BY k`,
+      [parts],
+    );
+    const lasts = bounds.rows.map((r) => r.last);
+    const count = Math.max(1, lasts.length);
+    for (let part = 0; part < count; part++) {
+      await client.query(`INSERT INTO scoring_run_parts (run_id, part, after_bbl, last_bbl) VALUES ($1, $2, $3, $4)`, [
+        runId,
+        part,
+        part === 0 ? '' : lasts[part - 1],
+        part === count - 1 ? null : lasts[part],
+      ]);
+    }
+    const stored: StoredPlan = {
+      startedAt: start.startedAt,
+      asOf,
+      parts: count,
+      total,
+      sources: start.context.sources,
+      propensityByZip: [...start.context.propensityByZip.entries()],
+    };
+    await client.query(
+      `UPDATE scoring_runs SET plan = $2, counts = jsonb_build_object('progress', jsonb_build_object('scored', 0, 'total', $3::int, 'parts', $4::int))
+        WHERE id = $1`,
+      [runId, JSON.stringify(stored), total, count],
+    );
+    await client.query('COMMIT');
+    return fromStored(stored);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The run's progress: buildings scored by all its parts so far. Only while it runs (the finish writes the final counts). */
+async function recordRunProgress(pool: Pool, runId: string): Promise<void> {
+  await pool.query(
+    `UPDATE scoring_runs r SET counts = jsonb_set(r.counts, '{progress}', jsonb_build_object(
+            'scored', (SELECT COALESCE(sum(p.scored), 0) FROM scoring_run_parts p WHERE p.run_id = r.id),
+            'total', (r.plan->>'total')::int,
+            'parts', (r.plan->>'parts')::int,
+            'parts_done', (SELECT count(*) FROM scoring_run_parts p WHERE p.run_id = r.id AND p.status = 'done')))
+      WHERE r.id = $1 AND r.status IN ('running', 'retrying')`,
+    [runId],
+  );
+}
+
+export async function allPartsDone(pool: Pool, runId: string): Promise<boolean> {
+  const { rows } = await pool.query<{ open: number; n: number }>(
+    `SELECT count(*) FILTER (WHERE status <> 'done')::int AS open, count(*)::int AS n FROM scoring_run_parts WHERE run_id = $1`,
+    [runId],
+  );
+  return rows[0].n > 0 && rows[0].open === 0;
+}
+
+export type PartOutcome = 'scored' | 'already-scored' | 'run-ended';
+
+/**
+ * Scores one part of a full run (the caller holds the part's lock). A part found done is not scored
+ * again; a part of a run that has ended (failed, or finished) is left alone.
+ */
+export async function scorePart(pool: Pool, runId: string, part: number, options: { chunkSize?: number } = {}): Promise<PartOutcome> {
+  const { rows } = await pool.query<{ run_status: string; status: string; after_bbl: string; last_bbl: string | null }>(
+    `SELECT r.status AS run_status, p.status, p.after_bbl, p.last_bbl
+       FROM scoring_run_parts p JOIN scoring_runs r ON r.id = p.run_id WHERE p.run_id = $1 AND p.part = $2`,
+    [runId, part],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`scoring run ${runId} has no part ${part}`);
+  if (row.run_status === 'failed' || row.run_status === 'succeeded') return 'run-ended';
+  if (row.status === 'done') return 'already-scored';
+  const plan = await loadPlan(pool, runId);
+  if (!plan) throw new Error(`scoring run ${runId} has parts but no plan`);
+  await pool.query(
+    `UPDATE scoring_run_parts SET status = 'running', attempt = attempt + 1, scored = 0, started_at = now(), finished_at = NULL
+      WHERE run_id = $1 AND part = $2`,
+    [runId, part],
+  );
+  await pool.query(`UPDATE scoring_runs SET status = 'running', error = NULL WHERE id = $1 AND status = 'retrying'`, [runId]);
+  let lastWrite = 0;
+  const scored = await scoreRange(pool, {
+    selection: { kind: 'full' },
+    start: plan.start,
+    range: { after: row.after_bbl, last: row.last_bbl },
+    table: stagingTables(runId, plan.parts).scores[part],
+    chunkSize: options.chunkSize,
+    onChunk: (n) => {
+      if (Date.now() - lastWrite < 1000) return;
+      lastWrite = Date.now();
+      void pool
+        .query(`UPDATE scoring_run_parts SET scored = $3 WHERE run_id = $1 AND part = $2 AND status = 'running'`, [runId, part, n])
+        .then(() => recordRunProgress(pool, runId))
+        .catch(() => undefined);
+    },
+  });
+  const done = await pool.query<{ run_status: string }>(
+    `UPDATE scoring_run_parts p SET status = 'done', scored = $3, counts = $4, finished_at = now()
+       FROM scoring_runs r WHERE r.id = p.run_id AND p.run_id = $1 AND p.part = $2 RETURNING r.status AS run_status`,
+    [runId, part, scored.buildings, JSON.stringify(scored)],
+  );
+  // another part failed its last attempt while this one was scored: nothing will read this table
+  if (done.rows[0]?.run_status === 'failed') {
+    await pool.query(`DROP TABLE IF EXISTS ${stagingTables(runId, plan.parts).scores[part]}`);
+    return 'run-ended';
+  }
+  await recordRunProgress(pool, runId);
+  return 'scored';
+}
+
+/** A part that failed and will be retried: the run says so until a part starts again. */
+export async function recordPartRetrying(pool: Pool, runId: string, part: number, error: string): Promise<void> {
+  await pool.query(`UPDATE scoring_run_parts SET status = 'retrying' WHERE run_id = $1 AND part = $2 AND status = 'running'`, [runId, part]);
+  await pool.query(`UPDATE scoring_runs SET status = 'retrying', error = $2 WHERE id = $1 AND status = 'running'`, [runId, error.slice(0, 2000)]);
+}
+
+/** A run that cannot end well (a part or the finish failed its last attempt): failed, its staging dropped. */
+export async function failFullRun(pool: Pool, runId: string, error: string): Promise<void> {
+  await pool.query(
+    `UPDATE scoring_runs SET status = 'failed', error = $2, finished_at = now(),
+            duration_ms = (extract(epoch FROM now() - COALESCE(started_at, queued_at)) * 1000)::integer
+      WHERE id = $1 AND status <> 'succeeded'`,
+    [runId, error.slice(0, 2000)],
+  );
+  await dropRunStaging(pool, runId);
+}
+
+/**
+ * Ends a full run whose parts are all done (the caller holds the run's finish lock): the switch
+ * transaction records the run as succeeded with its counts, so a finish retried after its commit
+ * returns the recorded counts instead of switching again.
+ */
+export async function finishFullRun(pool: Pool, runId: string): Promise<ScoringCounts> {
+  const run = await pool.query<{ status: string; counts: ScoringCounts }>(`SELECT status, counts FROM scoring_runs WHERE id = $1`, [runId]);
+  if (run.rows[0]?.status === 'succeeded') return run.rows[0].counts;
+  if (run.rows[0]?.status === 'failed') throw new Error(`scoring run ${runId} has failed`);
+  const plan = await loadPlan(pool, runId);
+  if (!plan) throw new Error(`scoring run ${runId} has no plan`);
+  const parts = await pool.query<{ status: string; counts: ScoredRange | null }>(
+    `SELECT status, counts FROM scoring_run_parts WHERE run_id = $1 ORDER BY part`,
+    [runId],
+  );
+  const open = parts.rows.filter((p) => p.status !== 'done' || !p.counts).length;
+  if (open > 0 || parts.rows.length !== plan.parts) throw new Error(`scoring run ${runId}: ${open} of ${plan.parts} parts are not done`);
+  const scored = combineRanges(parts.rows.map((p) => p.counts as ScoredRange));
+  return switchInScores(
+    pool,
+    {
+      runId,
+      kind: 'full',
+      asOf: plan.asOf,
+      writeCurrent: true,
+      startedAt: plan.start.startedAt,
+      tables: stagingTables(runId, plan.parts).scores,
+      beforeCommit: async (client, counts) => {
+        await client.query(
+          `UPDATE scoring_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = now(),
+                  duration_ms = (extract(epoch FROM now() - COALESCE(started_at, queued_at)) * 1000)::integer
+            WHERE id = $1`,
+          [runId, JSON.stringify({ ...counts, parts: plan.parts })],
+        );
+      },
+    },
+    scored,
+  );
+}
+
+/** Advisory lock classes of a part ('bhsp') and of a run's finish ('bhsf'): one worker at a time on each. */
+const PART_LOCK_CLASS = 0x62687370;
+const FINISH_LOCK_CLASS = 0x62687366;
+
+/** Held while a worker scores a part: a job taken over from a worker that only stalled waits for it. */
+export function lockPart(pool: Pool, runId: string, part: number): Promise<SessionLock> {
+  return sessionLock(pool, PART_LOCK_CLASS, `${runId}:${part}`, { wait: false, busyMessage: `part ${part} of scoring run ${runId} is being scored` });
+}
+
+export function lockFinish(pool: Pool, runId: string): Promise<SessionLock> {
+  return sessionLock(pool, FINISH_LOCK_CLASS, runId, { wait: false, busyMessage: `scoring run ${runId} is being finished` });
+}
