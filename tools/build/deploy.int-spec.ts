@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, freePort, repoRoot, TestDatabase, testRedisPrefix, waitForHealth } from '@bhis/testing';
+import { createTestDatabase, freePort, repoRoot, TEST_WEBHOOK_SECRET_KEY, TestDatabase, testRedisPrefix, waitForHealth } from '@bhis/testing';
 
 // The API built by tools/build/build-app.js deploys on its own: its folder, copied away from the
 // repository, installs with `npm ci --omit=dev` (from the local npm cache) and serves /health.
@@ -49,6 +49,7 @@ describe('a built app deploys on its own', () => {
       env: {
         PATH: process.env.PATH ?? '',
         NODE_ENV: 'production',
+        WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
         HOST: '127.0.0.1',
         PORT: String(port),
         LOG_LEVEL: 'warn',

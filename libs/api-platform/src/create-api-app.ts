@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DynamicModule, Type } from '@nestjs/common';
-import { HttpAdapterHost, NestFactory, Reflector } from '@nestjs/core';
+import { HttpAdapterHost, ModulesContainer, NestFactory, Reflector } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import createExpress from 'express';
 import { Logger } from 'nestjs-pino';
@@ -12,6 +12,7 @@ import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
 import { hardenHttpServer } from './http-server-limits';
 import { installPipeline } from './pipeline';
+import { KeyedRoutes } from './keyed-routes';
 import { RequestCharges } from './request-charges';
 import { ScopeGuard } from './scope.guard';
 import { PINO_LOGGER } from './tokens';
@@ -49,6 +50,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   installPipeline(express, {
     keys: app.get(ApiKeyStore),
     charges: app.get(RequestCharges),
+    keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),
     before: [accessLog(logger), app.get(ApiMetrics).middleware],
   });
 

@@ -37,20 +37,33 @@ export class ApiMetrics {
     });
   }
 
+  /** The counter and histogram children of each method, route and status: labels are hashed once, not per request. */
+  private readonly series = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
+
   middleware = (req: Request, res: Response, next: NextFunction): void => {
     res.on('finish', () => {
-      const route = routeLabel(req);
-      const labels = { method: req.method, route, status: String(res.statusCode) };
       const seconds = Number(process.hrtime.bigint() - platformState(req).startedAt) / 1e9;
-      this.requests.inc(labels);
-      this.latency.observe(labels, seconds);
+      const series = this.seriesOf(req.method, routeLabel(req), res.statusCode);
+      series.count.inc();
+      series.latency.observe(seconds);
     });
     next();
   };
+
+  private seriesOf(method: string, route: string, status: number) {
+    const id = `${method} ${status} ${route}`;
+    let found = this.series.get(id);
+    if (!found) {
+      const labels = { method, route, status: String(status) };
+      found = { count: this.requests.labels(labels), latency: this.latency.labels(labels) };
+      this.series.set(id, found);
+    }
+    return found;
+  }
 }
 
 function routeLabel(req: Request): string {
-  const route = (req as Request & { route?: { path?: string } }).route?.path;
+  const route = (req as Request & { route?: { path?: string } }).route?.path ?? platformState(req).route;
   if (route) return route;
   return req.path.startsWith('/api/') ? 'unmatched' : 'static';
 }

@@ -2,6 +2,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import compression from 'compression';
 import { ApiError, newRequestId } from '@bhis/envelope';
 import type { ApiKeyStore } from './api-key-store';
+import type { KeyedRoutes } from './keyed-routes';
+import { authError } from './scope.guard';
 import { drainRequest, hasBody, readJsonBody } from './body-reader';
 import { sendError, toApiError } from './errors';
 import { PlatformRequest, PlatformRequestState } from './request-context';
@@ -11,6 +13,8 @@ import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 export interface PipelineDeps {
   keys: ApiKeyStore;
   charges: RequestCharges;
+  /** Routes that need a key: a request without a valid key for one is answered 401 here, not behind the router. */
+  keyedRoutes?: KeyedRoutes;
   /** Middleware that runs right after the request id is assigned (logging, metrics). */
   before?: RequestHandler[];
 }
@@ -87,6 +91,13 @@ function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
       }
       if (state.auth.state === 'invalid') await deps.charges.recordAuthFailure(req).catch(() => undefined);
       await deps.charges.charge(req, res, routeCostOf(req.method, req.path)?.minimum ?? 1);
+      if (state.auth.state !== 'valid') {
+        const route = deps.keyedRoutes?.routeNeedingKey(req.method, req.path);
+        if (route) {
+          state.route = route;
+          throw authError(state.auth);
+        }
+      }
       next();
     } catch (error) {
       if (hasBody(req)) await drainRequest(req);

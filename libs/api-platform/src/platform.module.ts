@@ -28,6 +28,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     private readonly keys: ApiKeyStore,
     private readonly changes: ChangeListener,
     private readonly replicas: ReadReplicas,
+    private readonly limiter: RateLimiter,
   ) {}
 
   static forRoot(config: AppConfig): DynamicModule {
@@ -35,7 +36,8 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: ApiPlatformModule,
       // pino-http is installed by the request pipeline; Nest's own logs go through the same logger
-      imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true })],
+      // forRoutes: []: no per-request middleware; it would only bind a request logger no code asks for
+      imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] })],
       controllers: [HealthController, IndexController, MetricsController],
       providers: [
         { provide: CONFIG, useValue: config },
@@ -86,6 +88,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     await this.dataSource.initialize().catch(() => undefined);
     if (!this.dataSource.isInitialized) this.retryInitialize();
     this.keys.start();
+    this.limiter.start();
     this.changes.start();
     this.replicas.start();
   }
@@ -101,6 +104,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.reconnectTimer);
     await this.keys.stop();
+    await this.limiter.stop();
     await this.changes.stop();
     await this.replicas.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();

@@ -15,6 +15,8 @@ export interface PlatformRequestState extends RequestContext {
   rateLimit: RateLimitStatus | null;
   /** Rate-limit units charged so far. */
   cost: number;
+  /** The route of a request answered by the pipeline before the router (for the metrics). */
+  route?: string;
 }
 
 export type PlatformRequest = Request & { platform: PlatformRequestState };

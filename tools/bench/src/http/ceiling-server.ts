@@ -2,10 +2,9 @@
 // throughput is compared with. Usage: node ceiling-server.js <body-bytes>; prints "listening <port>".
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ceilingBody } from './ceiling-body';
 
-const bodyBytes = Math.max(64, Number(process.argv[2] ?? 2048));
-const filler = 'x'.repeat(Math.max(0, bodyBytes - 120));
-const body = Buffer.from(JSON.stringify({ data: { bbl: '1000010001', filler }, meta: { request_id: 'req_0000000000000000', api_version: 'v1' } }));
+const body = ceilingBody(Number(process.argv[2] ?? 2048));
 
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });

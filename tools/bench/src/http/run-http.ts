@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { createApiKey, createDataSource } from '@bhis/db';
 import { freePort, NodeProcess, readProcessMemory, waitForHealth } from '@bhis/testing';
@@ -11,8 +12,12 @@ export interface HttpBenchmark {
   lookupBodyBytes: number;
   scenarios: LoadResult[];
   ceiling: LoadResult;
+  /** a bare Express 5 app (one route, no middleware) sending the lookup's body size, in the same run */
+  express?: LoadResult;
   /** lookup req/s divided by the bare server's req/s */
   lookupToCeilingRatio: number;
+  /** req/s of the lookup (200), of a request without a key (401) and of a key over its limit (429), each divided by bare Express's */
+  toExpress?: { lookup: number; unauthorized: number; rateLimited: number };
   apiPeakRssBytes: number;
   apiRssAfterBytes: number;
 }
@@ -23,14 +28,16 @@ export interface HttpBenchmarkOptions {
   connections: number;
   secondsPerScenario: number;
   targets: HttpTargets;
+  /** only the lookup, 401 and 429 scenarios and the bare servers */
+  lookupOnly?: boolean;
   log: (line: string) => void;
 }
 
-async function createBenchKey(databaseUrl: string): Promise<string> {
+async function createBenchKey(databaseUrl: string, rateLimitPerMin: number): Promise<string> {
   const ds = createDataSource({ url: databaseUrl, poolSize: 1 });
   await ds.initialize();
   try {
-    const created = await createApiKey(ds, { name: 'benchmark', kind: 'live', rateLimitPerMin: 1_000_000_000 });
+    const created = await createApiKey(ds, { name: 'benchmark', kind: 'live', rateLimitPerMin });
     return created.key;
   } finally {
     await ds.destroy();
@@ -54,6 +61,8 @@ function bodies(bbls: readonly string[], size: number, count: number): string[] 
 interface Scenario {
   name: string;
   request: LoadRequest;
+  /** default: the run's headers (the benchmark key) */
+  headers?: Record<string, string>;
   /** default: the run's connections */
   connections?: number;
   /** requests of the warm-up (default 3 per connection) */
@@ -81,6 +90,20 @@ function scenarios(targets: HttpTargets): Scenario[] {
 /** The scenarios the in-memory caches serve, run again on an API with the caches off. */
 const WITHOUT_CACHES = ['lookup', 'events page, heaviest building', 'batch of 500, one client'];
 const NO_CACHE_ENV = { DOCUMENT_CACHE_MB: '0', EVENTS_CACHE_MB: '0' };
+/** Requests without a key are charged to the client address: raised so the 401 scenario stays 401. */
+const API_ENV = { RATE_LIMIT_ANONYMOUS_PER_MIN: '10000000' };
+/** The access log is written (one line per request, as in production) to a file, not to the load generator. */
+const ACCESS_LOG = path.join(os.tmpdir(), `bhis-bench-api-${process.pid}.log`);
+
+/** The lookup answered 401 (no key) and 429 (a key whose one unit a minute is spent by the warm-up). */
+function refusedScenarios(targets: HttpTargets, limitedKey: string): Scenario[] {
+  const lookup = cycle(targets.lookupBbls);
+  const request: LoadRequest = { method: 'GET', next: () => ({ path: `/api/v1/buildings/${lookup()}` }) };
+  return [
+    { name: 'lookup without a key (401)', headers: {}, request },
+    { name: 'lookup over the key\'s limit (429)', headers: { authorization: `Bearer ${limitedKey}` }, request },
+  ];
+}
 
 interface LoadContext {
   api: NodeProcess;
@@ -91,15 +114,16 @@ interface LoadContext {
 
 async function startApi(options: HttpBenchmarkOptions, extraEnv: Record<string, string>): Promise<{ api: NodeProcess; baseUrl: string }> {
   const port = await freePort();
-  const env = { DATABASE_URL: options.databaseUrl, REDIS_PREFIX: options.redisPrefix, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
-  const api = NodeProcess.app('api', env);
+  const env = { ...API_ENV, DATABASE_URL: options.databaseUrl, REDIS_PREFIX: options.redisPrefix, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', ...extraEnv };
+  const api = NodeProcess.app('api', env, ACCESS_LOG);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl);
   return { api, baseUrl };
 }
 
 async function runScenario(context: LoadContext, scenario: Scenario, name = scenario.name): Promise<LoadResult> {
-  const { api, baseUrl, headers, options } = context;
+  const { api, baseUrl, options } = context;
+  const headers = scenario.headers ?? context.headers;
   const connections = scenario.connections ?? options.connections;
   // a warm-up (JIT, connection pools, Postgres caches) that lets every request finish: a run cut
   // short by its duration aborts the requests in flight, which must not weigh on the next scenario
@@ -110,69 +134,149 @@ async function runScenario(context: LoadContext, scenario: Scenario, name = scen
   return result;
 }
 
+/** A bare server as a process, loaded on demand (it idles, costing nothing, while the API is loaded). */
+class BareServer {
+  private constructor(
+    private readonly process: NodeProcess,
+    private readonly baseUrl: string,
+    private readonly label: string,
+  ) {}
+
+  static async start(label: string, script: string, bodyBytes: number): Promise<BareServer> {
+    const server = NodeProcess.script(label, path.join(__dirname, script), [String(bodyBytes)], {});
+    try {
+      await server.waitFor(/listening \d+/);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    const port = /listening (\d+)/.exec(server.output)?.[1] ?? '';
+    return new BareServer(server, `http://127.0.0.1:${port}`, label);
+  }
+
+  async load(options: HttpBenchmarkOptions): Promise<LoadResult> {
+    const request: LoadRequest = { method: 'GET', next: () => ({ path: '/api/v1/buildings/1000010001' }) };
+    const { baseUrl, label } = this;
+    await runLoad({ name: 'warm-up', baseUrl, connections: options.connections, durationSeconds: 2, headers: {}, request });
+    const result = await runLoad({ name: label, baseUrl, connections: options.connections, durationSeconds: options.secondsPerScenario, headers: {}, request, serverPid: this.process.pid });
+    options.log(`  ${label}: ${result.requestsPerSecond} req/s, p99 ${result.latencyP99Ms} ms`);
+    return result;
+  }
+
+  stop(): Promise<void> {
+    return this.process.stop();
+  }
+}
+
+/** The load of several runs of one server taken together. */
+function combined(runs: LoadResult[]): LoadResult {
+  const first = runs[0];
+  if (!first) throw new Error('no runs to combine');
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const seconds = runs.reduce((sum, r) => sum + r.durationSeconds, 0);
+  const statusCounts: Record<string, number> = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
+  return {
+    ...first,
+    name: `${first.name} (${runs.length} runs, each right after an API scenario)`,
+    durationSeconds: seconds,
+    requests,
+    requestsPerSecond: Math.round(requests / seconds),
+    latencyP50Ms: Math.max(...runs.map((r) => r.latencyP50Ms)),
+    latencyP99Ms: Math.max(...runs.map((r) => r.latencyP99Ms)),
+    latencyMaxMs: Math.max(...runs.map((r) => r.latencyMaxMs)),
+    megabytesPerSecond: Math.round((runs.reduce((sum, r) => sum + r.megabytesPerSecond * r.durationSeconds, 0) / seconds) * 10) / 10,
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: runs.reduce((sum, r) => sum + r.timeouts, 0),
+    statusCounts,
+    serverPeakRssBytes: Math.max(...runs.map((r) => r.serverPeakRssBytes ?? 0)),
+  };
+}
+
+function ratio(a: LoadResult | undefined, b: LoadResult): number {
+  return a && b.requestsPerSecond > 0 ? Math.round((a.requestsPerSecond / b.requestsPerSecond) * 1000) / 1000 : 0;
+}
+
 /**
- * Starts the built API as a process and loads each scenario in turn; then the scenarios the caches
- * serve on an API with the caches off; then the bare ceiling server.
+ * Starts the built API as a process and loads each scenario in turn, then the lookup answered 401 and
+ * 429, each of these three followed by the same load on a bare Express app; then the scenarios the
+ * caches serve on an API with the caches off; then the bare node:http server.
  */
 export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<HttpBenchmark> {
-  const key = await createBenchKey(options.databaseUrl);
+  const key = await createBenchKey(options.databaseUrl, 1_000_000_000);
+  const limitedKey = await createBenchKey(options.databaseUrl, 1);
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const results: LoadResult[] = [];
   let lookupBodyBytes = 0;
   let memory: ReturnType<typeof readProcessMemory>;
+  let express: BareServer | undefined;
 
+  const expressRuns: Partial<Record<'lookup' | 'unauthorized' | 'rateLimited', LoadResult>> = {};
   const cached = await startApi(options, {});
   try {
     const sample = await fetch(`${cached.baseUrl}/api/v1/buildings/${options.targets.lookupBbls[0]}`, { headers });
     lookupBodyBytes = (await sample.arrayBuffer()).byteLength;
     if (sample.status !== 200) throw new Error(`lookup answered ${sample.status}`);
     const context = { api: cached.api, baseUrl: cached.baseUrl, headers, options };
-    for (const scenario of scenarios(options.targets)) results.push(await runScenario(context, scenario));
+    express = await BareServer.start('bare Express 5, one route', 'express-server.js', lookupBodyBytes);
+    const all = scenarios(options.targets).filter((s) => !options.lookupOnly || s.name === 'lookup');
+    for (const scenario of all) {
+      results.push(await runScenario(context, scenario));
+      // the bare Express app right after the lookup, and after the 401 and 429: the machine is shared, so each
+      // ratio compares two loads taken back to back
+      if (scenario.name === 'lookup') expressRuns.lookup = await express.load(options);
+    }
+    for (const scenario of refusedScenarios(options.targets, limitedKey)) {
+      results.push(await runScenario(context, scenario));
+      expressRuns[scenario.name.includes('401') ? 'unauthorized' : 'rateLimited'] = await express.load(options);
+    }
     memory = readProcessMemory(cached.api.pid);
   } finally {
     await cached.api.stop();
+    await express?.stop();
   }
 
-  const uncached = await startApi(options, NO_CACHE_ENV);
-  try {
-    const context = { api: uncached.api, baseUrl: uncached.baseUrl, headers, options };
-    for (const scenario of scenarios(options.targets).filter((s) => WITHOUT_CACHES.includes(s.name))) {
-      results.push(await runScenario(context, scenario, `${scenario.name} (caches off)`));
+  if (!options.lookupOnly) {
+    const uncached = await startApi(options, NO_CACHE_ENV);
+    try {
+      const context = { api: uncached.api, baseUrl: uncached.baseUrl, headers, options };
+      for (const scenario of scenarios(options.targets).filter((s) => WITHOUT_CACHES.includes(s.name))) {
+        results.push(await runScenario(context, scenario, `${scenario.name} (caches off)`));
+      }
+    } finally {
+      await uncached.api.stop();
     }
-  } finally {
-    await uncached.api.stop();
   }
 
-  const ceilingServer = NodeProcess.script('ceiling', path.join(__dirname, 'ceiling-server.js'), [String(lookupBodyBytes)], {});
+  const bare = await BareServer.start('bare node:http JSON (ceiling)', 'ceiling-server.js', lookupBodyBytes);
   let ceiling: LoadResult;
   try {
-    await ceilingServer.waitFor(/listening \d+/);
-    const ceilingPort = /listening (\d+)/.exec(ceilingServer.output)?.[1] ?? '';
-    const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
-    const ceilingRequest: LoadRequest = { method: 'GET', next: () => ({ path: '/api/v1/buildings/1000010001' }) };
-    await runLoad({ name: 'warm-up', baseUrl: ceilingUrl, connections: options.connections, durationSeconds: 2, headers, request: ceilingRequest });
-    ceiling = await runLoad({
-      name: 'bare node:http JSON (ceiling)',
-      baseUrl: ceilingUrl,
-      connections: options.connections,
-      durationSeconds: options.secondsPerScenario,
-      headers,
-      request: ceilingRequest,
-      serverPid: ceilingServer.pid,
-    });
+    ceiling = await bare.load(options);
   } finally {
-    await ceilingServer.stop();
+    await bare.stop();
   }
-  options.log(`  ceiling: ${ceiling.requestsPerSecond} req/s, p99 ${ceiling.latencyP99Ms} ms`);
-  const lookup = results[0];
+  const find = (prefix: string): LoadResult | undefined => results.find((r) => r.name.startsWith(prefix));
+  const adjacent = (which: keyof typeof expressRuns): LoadResult => {
+    const run = expressRuns[which];
+    if (!run) throw new Error(`no Express run next to the ${which} scenario`);
+    return run;
+  };
+  const toExpress = {
+    lookup: ratio(find('lookup'), adjacent('lookup')),
+    unauthorized: ratio(find('lookup without a key'), adjacent('unauthorized')),
+    rateLimited: ratio(find('lookup over'), adjacent('rateLimited')),
+  };
+  options.log(`  lookup / Express ${toExpress.lookup}, 401 / Express ${toExpress.unauthorized}, 429 / Express ${toExpress.rateLimited}`);
   return {
     connections: options.connections,
     secondsPerScenario: options.secondsPerScenario,
-    apiEnv: { LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_POOL_SIZE: '20 (default)', DOCUMENT_CACHE_MB: '256 (default)', EVENTS_CACHE_MB: '64 (default)' },
+    apiEnv: { LOG_LEVEL: 'info (access log to a file)', NODE_ENV: 'production', DATABASE_POOL_SIZE: '20 (default)', DOCUMENT_CACHE_MB: '256 (default)', EVENTS_CACHE_MB: '64 (default)', ...API_ENV },
     lookupBodyBytes,
     scenarios: results,
     ceiling,
-    lookupToCeilingRatio: lookup ? Math.round((lookup.requestsPerSecond / ceiling.requestsPerSecond) * 1000) / 1000 : 0,
+    express: combined([adjacent('lookup'), adjacent('unauthorized'), adjacent('rateLimited')]),
+    lookupToCeilingRatio: ratio(find('lookup'), ceiling),
+    toExpress,
     apiPeakRssBytes: memory.peakRssBytes,
     apiRssAfterBytes: memory.rssBytes,
   };
