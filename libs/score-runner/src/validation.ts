@@ -14,6 +14,23 @@ export interface TruthRow {
   seriousAfterCut: boolean;
   /** Every serious outcome of the window (truth.csv serious_days), ISO dates; labels for any cut. */
   seriousDays?: string[];
+  /** Latent distress on January 1 of each year (truth.csv latent_YYYY), for the ceiling of the backtest. */
+  latentByYear?: Record<number, number>;
+}
+
+/**
+ * The hidden latent distress on a date, interpolated between the January 1 values around it: what a
+ * scorer that knew the hidden condition at the cut would rank by. Harness only; the scorer never sees it.
+ */
+export function latentOn(truth: TruthRow | undefined, date: string): number {
+  const byYear = truth?.latentByYear;
+  if (byYear === undefined) return Number.NaN;
+  const year = Number(date.slice(0, 4));
+  const start = Date.parse(`${year}-01-01T00:00:00Z`);
+  const share = (Date.parse(`${date}T00:00:00Z`) - start) / (Date.parse(`${year + 1}-01-01T00:00:00Z`) - start);
+  const a = byYear[year];
+  const b = byYear[year + 1] ?? a;
+  return a === undefined ? Number.NaN : a + share * (b - a);
 }
 
 export interface ValidationReport {
@@ -156,6 +173,8 @@ export interface BandResult {
   k: number;
   auc: Record<'score' | Baseline, number>;
   precision_at_k: Record<'score' | Baseline, number>;
+  /** The same measures for the hidden condition at the cut (the truth file): the ceiling of any scorer. */
+  ceiling: { auc: number; precision_at_k: number };
 }
 
 export interface CalibrationRow {
@@ -225,6 +244,8 @@ export async function backtestAgainstBaselines(pool: Pool, options: BaselineOpti
         ['score', inBand.map((r) => scores.get(r.bbl)?.total ?? 0)],
         ...BASELINES.map((b): [Baseline, number[]] => [b, inBand.map((r) => r.values[b])]),
       ];
+      const hidden = inBand.map((r) => latentOn(options.truth.get(r.bbl), cut));
+      const knowsHidden = hidden.every(Number.isFinite);
       bands.push({
         band: band.key,
         buildings: inBand.length,
@@ -233,6 +254,7 @@ export async function backtestAgainstBaselines(pool: Pool, options: BaselineOpti
         k,
         auc: Object.fromEntries(models.map(([name, values]) => [name, round(auc(values, labels))])) as BandResult['auc'],
         precision_at_k: Object.fromEntries(models.map(([name, values]) => [name, round(precisionAtK(values, labels, k))])) as BandResult['precision_at_k'],
+        ceiling: knowsHidden ? { auc: round(auc(hidden, labels)), precision_at_k: round(precisionAtK(hidden, labels, k)) } : { auc: Number.NaN, precision_at_k: Number.NaN },
       });
     }
     result.cuts.push({ cut, bands });
