@@ -14,10 +14,13 @@ import { NodeProcess } from '@bhis/testing';
 import { renderMarkdown } from './render';
 import { buildProjects, repoRoot } from '@bhis/testing';
 import { BenchmarkFile, BenchmarkRun } from './results';
+import { measureScaleOut } from './scale-out';
 
 interface BenchOptions {
   sizesOnly: boolean;
   httpOnly: boolean;
+  lookupOnly?: boolean;
+  database?: string;
   scale: number;
   connections: number;
   httpSeconds: number;
@@ -28,6 +31,7 @@ interface BenchOptions {
   redisUrl: string;
   dataDir?: string;
   gzip?: boolean;
+  workers?: number;
 }
 
 function positive(value: string): number {
@@ -77,18 +81,26 @@ async function rerunHttp(options: BenchOptions, argv: string[]): Promise<void> {
   const results = readResults(root);
   const run = results.runs[String(options.scale)];
   if (!run) throw new Error(`no ${options.scale}% run in docs/benchmarks.json`);
-  const pool = new Pool({ connectionString: databaseUrl(options.adminUrl, run.database), max: 2 });
+  const database = options.database ?? run.database;
+  const pool = new Pool({ connectionString: databaseUrl(options.adminUrl, database), max: 2 });
   try {
     const targets = await loadTargets(pool);
-    log(`HTTP again on ${run.database}: ${options.connections} connections, ${options.httpSeconds} s per scenario`);
+    log(`HTTP again on ${database}: ${options.connections} connections, ${options.httpSeconds} s per scenario`);
+    const earlier = run.http;
     run.http = await runHttpBenchmark({
-      databaseUrl: databaseUrl(options.adminUrl, run.database),
+      databaseUrl: databaseUrl(options.adminUrl, database),
       redisPrefix: `bhis_bench_${randomBytes(4).toString('hex')}`,
       connections: options.connections,
       secondsPerScenario: options.httpSeconds,
       targets,
+      lookupOnly: options.lookupOnly ?? false,
       log,
     });
+    if (options.lookupOnly && earlier) {
+      // the scenarios not run again keep their earlier figures
+      const fresh = new Set(run.http.scenarios.map((r) => r.name));
+      run.http.scenarios = [...run.http.scenarios, ...earlier.scenarios.filter((r) => !fresh.has(r.name))];
+    }
     run.httpCommand = `npm run bench -- ${argv.join(' ')}`;
     run.httpAt = new Date().toISOString();
   } finally {
@@ -97,8 +109,33 @@ async function rerunHttp(options: BenchOptions, argv: string[]): Promise<void> {
   writeResults(root, results);
 }
 
+/** One worker of each kind against `--workers N`, on the same city (the rest of the results stays). */
+async function compareWorkers(options: BenchOptions, argv: string[]): Promise<void> {
+  const root = repoRoot();
+  if (options.build) buildProjects(['ingest', 'scoring', 'cli']);
+  const gzip = options.gzip ?? options.scale >= 10;
+  const cityDir = path.join(options.dataDir ? path.resolve(options.dataDir) : path.join(root, 'data/bench'), `city-${options.scale}${gzip ? '-gz' : ''}`);
+  const city = await ensureCity(cityDir, Math.round(options.scale * BUILDINGS_PER_PERCENT), gzip);
+  log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows; 1 worker of each kind, then ${options.workers}`);
+  const result = await measureScaleOut({
+    adminUrl: options.adminUrl,
+    redisUrl: options.redisUrl,
+    scale: options.scale,
+    cityDir,
+    workers: options.workers ?? 2,
+    command: `npm run bench -- ${argv.join(' ')}`.trim(),
+    log,
+  });
+  log(`speed-up: ingest x${result.ingestSpeedUp}, full scoring x${result.scoringSpeedUp}`);
+  const results = readResults(root);
+  results.scaleOut = { ...(results.scaleOut ?? {}), [String(options.scale)]: result };
+  writeResults(root, results);
+  log('wrote docs/benchmarks.json and docs/benchmarks.md');
+}
+
 async function run(options: BenchOptions, argv: string[]): Promise<void> {
   if (options.sizesOnly) return remeasureSizes(options);
+  if (options.workers) return compareWorkers(options, argv);
   if (options.httpOnly) return rerunHttp(options, argv);
   const root = repoRoot();
   const startedAt = new Date().toISOString();
@@ -107,7 +144,7 @@ async function run(options: BenchOptions, argv: string[]): Promise<void> {
     log('building api, ingest, scoring and cli');
     buildProjects(['api', 'ingest', 'scoring', 'cli']);
   }
-  const database = `bhis_bench_${String(options.scale).replace('.', '_')}`;
+  const database = options.database ?? `bhis_bench_${String(options.scale).replace('.', '_')}`;
   const url = databaseUrl(options.adminUrl, database);
   const machine = describeMachine({ postgres: await serverVersion(options.adminUrl), redis: await redisVersion(options.redisUrl) });
   const buildings = Math.round(options.scale * BUILDINGS_PER_PERCENT);
@@ -242,8 +279,15 @@ const program = new Command('bench')
   .option('--reuse-data', 'keep the database of an earlier run: no ingest (its figures are read back from ingest_runs); scoring, COPY and HTTP run again')
   .option('--no-build', 'use the existing builds of the apps')
   .option('--http-only', 'only run the HTTP benchmarks again, on the existing benchmark database')
+  .option('--lookup-only', 'with --http-only: only the lookup (200, 401, 429) and the bare servers it is compared with')
+  .option('--database <name>', 'the benchmark database (default bhis_bench_<scale>)')
   .option('--sizes-only', 'only measure the table and index sizes of the existing benchmark database again')
   .option('--data-dir <dir>', 'where the synthetic city is written (default data/bench in the repository)')
+  .option('--workers <n>', 'only compare one ingest and one scoring worker with N of each on the same city (fresh databases bhis_bench_<scale>_workers<n>)', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 2 || n > 8) throw new InvalidArgumentError('must be 2-8');
+    return n;
+  })
   .option('--gzip', 'write and ingest the city gzip-compressed (the default from --scale 10 on)')
   .option('--no-gzip', 'write and ingest plain CSV whatever the scale')
   .option('--admin-url <url>', 'Postgres maintenance database', process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')

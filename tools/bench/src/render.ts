@@ -1,4 +1,5 @@
 import type { BenchmarkFile, BenchmarkRun } from './results';
+import type { ScaleOutResult } from './scale-out';
 
 const FULL_CITY_BUILDINGS = 445_000;
 
@@ -104,7 +105,7 @@ function runSection(run: BenchmarkRun): string {
     parts.push(
       table(
         ['scenario', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'MB/s', 'statuses', 'server peak RSS MB'],
-        [...h.scenarios, h.ceiling].map((r) => [
+        [...h.scenarios, ...(h.express ? [h.express] : []), h.ceiling].map((r) => [
           r.name,
           r.connections,
           num(r.requestsPerSecond),
@@ -117,7 +118,13 @@ function runSection(run: BenchmarkRun): string {
         ]),
       ),
     );
-    parts.push(`Lookup / bare-server ratio: **${h.lookupToCeilingRatio}**. API peak RSS over the whole HTTP run (VmHWM): ${mb(h.apiPeakRssBytes)} MB; RSS after: ${mb(h.apiRssAfterBytes)} MB.`);
+    if (h.toExpress) {
+      parts.push(
+        `Against bare Express 5 (one route, no middleware, the same body bytes), in the same run: lookup (valid key, rate limit counted, access log written, metrics counted) **${h.toExpress.lookup}**; ` +
+          `401 without a key **${h.toExpress.unauthorized}**; 429 for a key over its limit **${h.toExpress.rateLimited}**.`,
+      );
+    }
+    parts.push(`Lookup / bare node:http ratio: **${h.lookupToCeilingRatio}**. API peak RSS over the whole HTTP run (VmHWM): ${mb(h.apiPeakRssBytes)} MB; RSS after: ${mb(h.apiRssAfterBytes)} MB.`);
   }
   return parts.join('\n\n');
 }
@@ -162,7 +169,28 @@ function fullCityEstimate(runs: BenchmarkRun[]): string {
   ].join('\n');
 }
 
+function scaleOutSection(result: ScaleOutResult): string {
+  const most = result.runs[result.runs.length - 1];
+  return [
+    `### ${result.scalePercent}% of the city: one worker of each kind against ${most.workers}`,
+    '',
+    `- Date: ${result.startedAt} to ${result.finishedAt}; ${result.cpus} CPUs shared by the workers, Postgres, Redis and other work`,
+    `- Command: \`${result.command}\` (each configuration on a fresh database: \`bhis ingest --dir\`, then \`bhis score --full --wait\`; wall times as the CLI sees them)`,
+    '',
+    table(
+      ['workers of each kind', 'ingest s', 'rows/s', 'ingest runs per worker', 'full scoring s', 'buildings/s', 'parts per worker', 'load average before', 'after'],
+      result.runs.map((r) => [
+        r.workers, num(r.ingestSeconds), num(r.ingestRowsPerSecond), r.ingestRunsPerWorker.join(' + '), num(r.scoringSeconds), num(r.buildingsPerSecond),
+        `${r.partsPerWorker.join(' + ')} of ${r.scoringParts}`, r.loadAverageBefore.join(' / '), r.loadAverageAfter.join(' / '),
+      ]),
+    ),
+    '',
+    `Speed-up with ${most.workers} workers of each kind: **ingest x${result.ingestSpeedUp}, full scoring x${result.scoringSpeedUp}**.`,
+  ].join('\n');
+}
+
 export function renderMarkdown(file: BenchmarkFile): string {
+  const scaleOut = Object.values(file.scaleOut ?? {}).sort((a, b) => a.scalePercent - b.scalePercent);
   const runs = Object.values(file.runs).sort((a, b) => a.scalePercent - b.scalePercent);
   return [
     '# Benchmarks',
@@ -171,7 +199,7 @@ export function renderMarkdown(file: BenchmarkFile): string {
       'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01; reused when already generated), ingests it through the ' +
       'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), measures the raw COPY ceiling and the disk size of every table ' +
       'and index, then loads the built API (a separate process, real keys and rate limiting, Redis and Postgres on loopback) with autocannon and compares it with a bare ' +
-      '`node:http` server answering a JSON body of the same size. Benchmarks are separate from the tests (`npm test` never runs them).',
+      'Express 5 app and a bare `node:http` server answering a JSON body of the same size. Benchmarks are separate from the tests (`npm test` never runs them).',
     '',
     '## Scale curve',
     '',
@@ -182,6 +210,10 @@ export function renderMarkdown(file: BenchmarkFile): string {
     '',
     fullCityEstimate(runs),
     '',
+    ...(scaleOut.length > 0
+      ? ['## More workers on one database', '', 'Ingest splits a city load by file (one job per file, one load per source at a time); a full scoring run splits by BBL range (docs/scaling.md).', '', ...scaleOut.flatMap((r) => [scaleOutSection(r), ''])]
+      : []),
     ...runs.map(runSection).flatMap((s) => [s, '']),
+    ...(file.sections ?? []).flatMap((s) => [`## ${s.title}`, '', s.markdown, '']),
   ].join('\n');
 }

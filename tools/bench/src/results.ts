@@ -2,6 +2,7 @@ import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './dat
 import type { IngestResult, ScoringResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
 import type { MachineInfo } from './machine';
+import type { ScaleOutResult } from './scale-out';
 
 export interface CitySummary {
   buildings: number;
@@ -49,6 +50,10 @@ export interface BenchmarkRun {
 
 export interface BenchmarkFile {
   runs: Record<string, BenchmarkRun>;
+  /** one worker of each kind against several, by scale (`--workers N`) */
+  scaleOut?: Record<string, ScaleOutResult>;
   /** findings and runs that could not be made, shown under the scale curve (kept across runs) */
   notes?: string[];
+  /** sections of findings written by hand (e.g. a profile), rendered after the runs and kept across runs */
+  sections?: { title: string; markdown: string }[];
 }
