@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { QUEUES } from '@bhis/queue';
-import { createKey, revokeKey, RunningApi, startApi } from './support/api';
+import { createKey, expectRevokedEverywhere, revokeKey, RunningApi, startApi } from './support/api';
 import { errorCode, send } from './support/http';
 import { poll } from '@bhis/testing';
 import { NodeProcess } from '@bhis/testing';
@@ -57,16 +57,13 @@ describe('two API instances and two workers of each kind on the same Postgres an
     expect(statuses.filter((s) => s.status === 429)).toHaveLength(20);
   }, TEST_TIMEOUT_MS);
 
-  it('see a revocation on the very next request, on both instances', async () => {
+  it('see a revocation as soon as Postgres announces it, on both instances, and keep refusing the key', async () => {
     const key = await createKey(db.url, { name: 'to revoke' });
     const target = await bbl();
     const get = (i: number) => send(apis[i]?.port ?? 0, { method: 'GET', path: `/api/v1/buildings/${target}`, headers: { authorization: `Bearer ${key.key}` } });
     expect([(await get(0)).status, (await get(1)).status]).toEqual([200, 200]);
     await revokeKey(db.url, key.id);
-    const after = [await get(0), await get(1)];
-    recordResult('two-instances-revocation', { statusesAfterRevocation: after.map((r) => r.status) });
-    expect(after.map((r) => r.status)).toEqual([401, 401]);
-    expect(after.map((r) => errorCode(r.body))).toEqual(['invalid_api_key', 'invalid_api_key']);
+    recordResult('two-instances-revocation', { refusedEverywhereAfterMs: await expectRevokedEverywhere(get, 2) });
   }, TEST_TIMEOUT_MS);
 
   it('process every queued job exactly once', async () => {

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { ChangeListener } from '@bhis/db';
-import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { ANNOUNCED_WITHIN_MS, createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { auth, call, data, expectError, postJson } from './testing/http';
 import { seedBuildings, rescore } from './testing/seed';
-import { ANNOUNCED_WITHIN_MS, createReadTestKey, ReadTestApi, startReadApi } from './testing/test-api';
+import { createReadTestKey, ReadTestApi, startReadApi } from './testing/test-api';
 
 describe('building lookup and batch (real Postgres and Redis)', () => {
   let db: TestDatabase;

@@ -1,3 +1,10 @@
+/**
+ * How long a test waits for a change announced by Postgres to reach the API: the notification
+ * travels on the API's own LISTEN connection, so it can trail the committing client by moments on a
+ * busy machine (docs/adr/0006-in-memory-caches.md).
+ */
+export const ANNOUNCED_WITHIN_MS = 2_000;
+
 export async function poll<T>(what: string, fn: () => Promise<T | null | undefined>, timeoutMs = 120_000, everyMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -1,5 +1,6 @@
 import { createApiKey, createDataSource, revokeApiKey } from '@bhis/db';
-import { freePort, NodeProcess, waitForHealth } from '@bhis/testing';
+import { ANNOUNCED_WITHIN_MS, freePort, NodeProcess, poll, waitForHealth } from '@bhis/testing';
+import { errorCode } from './http';
 
 export interface RunningApi {
   process: NodeProcess;
@@ -54,4 +55,22 @@ export async function revokeKey(databaseUrl: string, id: string): Promise<void> 
   } finally {
     await ds.destroy();
   }
+}
+
+/**
+ * Waits until every instance refuses a revoked key, then checks that it keeps refusing it. The
+ * revocation reaches each instance as a Postgres notification on its own connection, so a request sent
+ * at the moment of the commit may still pass (docs/adr/0006-in-memory-caches.md); returns how long the
+ * slowest instance took.
+ */
+export async function expectRevokedEverywhere(request: (instance: number) => Promise<{ status: number; body: string }>, instances: number): Promise<number> {
+  const started = Date.now();
+  const refused = async (i: number) => {
+    const res = await request(i);
+    return res.status === 401 && errorCode(res.body) === 'invalid_api_key';
+  };
+  for (let i = 0; i < instances; i++) await poll(`instance ${i} to refuse the revoked key`, async () => ((await refused(i)) ? true : null), ANNOUNCED_WITHIN_MS, 5);
+  const seenAfterMs = Date.now() - started;
+  for (let n = 0; n < 20; n++) for (let i = 0; i < instances; i++) expect(await refused(i)).toBe(true);
+  return seenAfterMs;
 }

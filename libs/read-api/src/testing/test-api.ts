@@ -44,10 +44,3 @@ export async function createReadTestKey(
     await ds.destroy();
   }
 }
-
-/**
- * How long a test waits for a change announced by Postgres to reach the API: the notification
- * travels on the API's own LISTEN connection, so it can trail the committing client by moments on a
- * busy machine (docs/adr/0006-in-memory-caches.md).
- */
-export const ANNOUNCED_WITHIN_MS = 2_000;
