@@ -24,7 +24,11 @@ async function serve(level: pino.Level, status: number): Promise<Record<string, 
     };
     next();
   });
-  app.use(accessLog(pino({ level }, sink)));
+  const log = accessLog(pino({ level }, sink));
+  app.use((req, res, next) => {
+    res.once('finish', () => log(req, res));
+    next();
+  });
   app.get('/x', (_req, res) => res.status(status).send('{}'));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -14,6 +14,7 @@ import { hardenHttpServer } from './http-server-limits';
 import { installPipeline } from './pipeline';
 import { KeyedRoutes } from './keyed-routes';
 import { RequestCharges } from './request-charges';
+import { RouteShortcuts } from './route-shortcuts';
 import { ScopeGuard } from './scope.guard';
 import { PINO_LOGGER } from './tokens';
 import { apiValidationPipe } from './validation';
@@ -51,7 +52,8 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     keys: app.get(ApiKeyStore),
     charges: app.get(RequestCharges),
     keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),
-    before: [accessLog(logger), app.get(ApiMetrics).middleware],
+    shortcuts: app.get(RouteShortcuts),
+    onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
   });
 
   hardenHttpServer(app.getHttpServer());

@@ -11,6 +11,7 @@ export * from './platform.module';
 export * from './rate-limiter';
 export * from './request-context';
 export * from './route-costs';
+export * from './route-shortcuts';
 export * from './request-charges';
 export * from './body-reader';
 export * from './scope.guard';

@@ -1,8 +1,8 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ChangeListener } from '@bhis/db';
-import { platformState } from './request-context';
+import { platformState, ResponseFinished } from './request-context';
 
 /**
  * Prometheus metrics of the API process: request counts and latency by route and status, and whether
@@ -40,14 +40,12 @@ export class ApiMetrics {
   /** The counter and histogram children of each method, route and status: labels are hashed once, not per request. */
   private readonly series = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
 
-  middleware = (req: Request, res: Response, next: NextFunction): void => {
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - platformState(req).startedAt) / 1e9;
-      const series = this.seriesOf(req.method, routeLabel(req), res.statusCode);
-      series.count.inc();
-      series.latency.observe(seconds);
-    });
-    next();
+  /** Counts a finished request (called by the pipeline once the response is sent). */
+  recordRequest: ResponseFinished = (req, res) => {
+    const seconds = Number(process.hrtime.bigint() - platformState(req).startedAt) / 1e9;
+    const series = this.seriesOf(req.method, routeLabel(req), res.statusCode);
+    series.count.inc();
+    series.latency.observe(seconds);
   };
 
   private seriesOf(method: string, route: string, status: number) {

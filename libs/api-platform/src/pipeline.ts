@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import compression from 'compression';
 import { ApiError, newRequestId } from '@bhis/envelope';
 import type { ApiKeyStore } from './api-key-store';
@@ -6,8 +6,9 @@ import type { KeyedRoutes } from './keyed-routes';
 import { authError } from './scope.guard';
 import { drainRequest, hasBody, readJsonBody } from './body-reader';
 import { sendError, toApiError } from './errors';
-import { PlatformRequest, PlatformRequestState } from './request-context';
+import { PlatformRequest, PlatformRequestState, ResponseFinished } from './request-context';
 import type { RequestCharges } from './request-charges';
+import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 
 export interface PipelineDeps {
@@ -15,27 +16,32 @@ export interface PipelineDeps {
   charges: RequestCharges;
   /** Routes that need a key: a request without a valid key for one is answered 401 here, not behind the router. */
   keyedRoutes?: KeyedRoutes;
-  /** Middleware that runs right after the request id is assigned (logging, metrics). */
-  before?: RequestHandler[];
+  /** GET answers given from memory right after the key check, ahead of the router. */
+  shortcuts?: RouteShortcuts;
+  /** What runs once each response is sent (access log, metrics), from a single listener. */
+  onFinish?: ResponseFinished[];
 }
 
 const HSTS = 'max-age=63072000; includeSubDomains';
 
-/** Gives every request its id, timer and security headers. */
-function requestContext(req: Request, res: Response, next: NextFunction): void {
-  const state: PlatformRequestState = {
-    requestId: newRequestId(),
-    startedAt: process.hrtime.bigint(),
-    auth: { state: 'none' },
-    rateLimit: null,
-    cost: 0,
+/** Gives every request its id, timer and security headers, and calls `onFinish` once it is answered. */
+function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
+  return (req, res, next) => {
+    const state: PlatformRequestState = {
+      requestId: newRequestId(),
+      startedAt: process.hrtime.bigint(),
+      auth: { state: 'none' },
+      rateLimit: null,
+      cost: 0,
+    };
+    (req as PlatformRequest).platform = state;
+    res.setHeader('X-Request-Id', state.requestId);
+    res.setHeader('Strict-Transport-Security', HSTS);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    if (onFinish.length > 0) res.once('finish', () => onFinish.forEach((finished) => finished(req, res)));
+    next();
   };
-  (req as PlatformRequest).platform = state;
-  res.setHeader('X-Request-Id', state.requestId);
-  res.setHeader('Strict-Transport-Security', HSTS);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  next();
 }
 
 /** The key of a request: a Bearer token, X-API-Key, or the password of HTTP Basic auth (what a browser can send). */
@@ -76,7 +82,8 @@ async function refuseAfterAuthFailures(deps: PipelineDeps, req: Request): Promis
 /**
  * Authenticates the key (if any) and charges the request's minimum cost, before a byte of the body is
  * read. A client address that sent too many invalid keys gets 429 instead of a key lookup; keys known
- * from memory (valid or unknown) and malformed ones cost no lookup and are answered as usual.
+ * from memory (valid or unknown) and malformed ones cost no lookup and are answered as usual. A GET
+ * that a registered shortcut can answer (route-shortcuts.ts) is answered here, before the router.
  */
 function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
   return async (req, res, next) => {
@@ -98,6 +105,7 @@ function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
           throw authError(state.auth);
         }
       }
+      if (deps.shortcuts?.tryAnswer(req, res)) return;
       next();
     } catch (error) {
       if (hasBody(req)) await drainRequest(req);
@@ -141,11 +149,19 @@ function bodyParsing(deps: PipelineDeps): RequestHandler {
   };
 }
 
+/**
+ * Compresses responses of clients that accept a content encoding. Without an `Accept-Encoding`
+ * header nothing would be compressed, so the response is not wrapped at all.
+ */
+function compressionWhenAccepted(): RequestHandler {
+  const compress = compression({ threshold: 1024 });
+  return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
+}
+
 /** Installs the request pipeline on an Express app, ahead of the Nest router. */
 export function installPipeline(app: { use: (handler: RequestHandler) => unknown }, deps: PipelineDeps): void {
-  app.use(requestContext);
-  for (const handler of deps.before ?? []) app.use(handler);
-  app.use(compression({ threshold: 1024 }));
+  app.use(requestContext(deps.onFinish ?? []));
+  app.use(compressionWhenAccepted());
   app.use(authenticateAndLimit(deps));
   app.use(bodyParsing(deps));
 }

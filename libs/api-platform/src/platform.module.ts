@@ -13,6 +13,7 @@ import { MetricsController } from './metrics.controller';
 import { ApiMetrics } from './metrics';
 import { RateLimiter } from './rate-limiter';
 import { RequestCharges } from './request-charges';
+import { RouteShortcuts } from './route-shortcuts';
 import { createLogger } from './logger';
 import { CONFIG, DATA_SOURCE, PINO_LOGGER, REDIS } from './tokens';
 
@@ -77,9 +78,10 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           inject: [RateLimiter],
         },
         ApiMetrics,
+        RouteShortcuts,
         BackingServiceIndicators,
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, RouteShortcuts, ChangeListener, ReadReplicas],
     };
   }
 

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { RateLimitStatus, RequestContext } from '@bhis/envelope';
 import { ApiError } from '@bhis/envelope';
 import type { AuthenticatedKey } from './api-key-store';
@@ -33,3 +33,6 @@ export function authenticatedKey(req: Request): AuthenticatedKey {
   if (auth.state !== 'valid') throw new ApiError('missing_api_key', 'An API key is required.');
   return auth.key;
 }
+
+/** Work done once a response has been sent (access log, metrics): the pipeline calls each from one listener. */
+export type ResponseFinished = (req: Request, res: Response) => void;

@@ -9,7 +9,11 @@ export class ApiError extends Error {
     message: string,
     readonly options: { headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
+    // an answer to the client, not a fault: capturing a stack trace would only cost time on every 4xx
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.status = statusOf(code);
   }

@@ -4,6 +4,7 @@ import { CONFIG, registerIndexLinks } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
 import { BuildingRepository } from './buildings/building.repository';
 import { BuildingsController } from './buildings/buildings.controller';
+import { CachedBuildingShortcut } from './buildings/building-response';
 import { EventsController } from './events/events.controller';
 import { EventsPageCache } from './events/events-page-cache';
 import { EventsRepository } from './events/events.repository';
@@ -38,6 +39,7 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
       inject: [CONFIG],
     },
     BuildingRepository,
+    CachedBuildingShortcut,
     SearchRepository,
     EventsRepository,
     EventsPageCache,

@@ -44,6 +44,11 @@ const BATCH = {
           WHERE b.bbl = ANY($1::bpchar[])`,
 };
 
+function withDigest(bbl: string, document: CachedDocument): BuildingDocumentRow {
+  document.digest ??= digestOf(document.text);
+  return { bbl, document: document.text, digest: document.digest };
+}
+
 /** JS strings take two bytes a character; the rest is the entry's own overhead. */
 const documentBytes = (value: CachedDocument): number => value.text.length * 2 + 120;
 
@@ -76,9 +81,13 @@ export class BuildingRepository {
       const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP, values: [bbl] });
       return rows[0] && { text: rows[0].document };
     });
-    if (!document) return null;
-    document.digest ??= digestOf(document.text);
-    return { bbl, document: document.text, digest: document.digest };
+    return document ? withDigest(bbl, document) : null;
+  }
+
+  /** The document of a building if it is kept in memory; never reads Postgres. */
+  cached(bbl: string): BuildingDocumentRow | undefined {
+    const document = this.cache.get(bbl);
+    return document && withDigest(bbl, document);
   }
 
   /** Documents of the BBLs that exist, by BBL: from memory where kept, the rest in one statement. */

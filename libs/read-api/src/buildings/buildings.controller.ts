@@ -2,16 +2,17 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res }
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { CONFIG, RequireScope } from '@bhis/api-platform';
 import { ApiError } from '@bhis/envelope';
 import { BatchEnvelopeDto, BatchRequestDto } from '../dto/batch.dto';
 import { BuildingEnvelopeDto } from '../dto/building.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { parsePathBbl } from '../shared/path-bbl';
-import { sendCacheable, sendUncached, withMember } from '../shared/json-response';
+import { sendUncached } from '../shared/json-response';
 import { rejectUnknownParams, singleParam } from '../shared/query-params';
 import { parseBatchRequest } from './batch-request';
 import { BuildingRepository } from './building.repository';
+import { sendBuilding } from './building-response';
 
 const INCLUDES = ['explanation'] as const;
 
@@ -76,13 +77,7 @@ export class BuildingsController {
     const withExplanation = parseInclude(singleParam(query, 'include'));
     const row = await this.buildings.findOne(bbl, withExplanation);
     if (!row) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
-    const base = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/buildings/${bbl}`;
-    sendCacheable(req, res, {
-      data: withExplanation ? withMember(row.document, 'explanation', row.explanation ?? 'null') : row.document,
-      ...(withExplanation ? {} : { dataDigest: row.digest }),
-      pagination: null,
-      links: { self: base, events: `${base}/events`, trajectory: `${base}/trajectory` },
-    });
+    sendBuilding(req, res, row, this.config, withExplanation);
   }
 }
 

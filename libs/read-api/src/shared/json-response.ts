@@ -57,7 +57,8 @@ export function sendCacheable(req: Request, res: Response, body: RawEnvelope): v
   const etag = etagOf(body, paginationText, linksText);
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', CACHE_CONTROL_DAILY_DATA);
-  res.setHeader('Vary', 'Authorization, X-API-Key');
+  // Accept-Encoding: named whether or not this response was compressed (compression adds it only when it is asked for)
+  res.setHeader('Vary', 'Authorization, X-API-Key, Accept-Encoding');
   if (matchesIfNoneMatch(req.get('if-none-match'), etag)) {
     res.status(304).end();
     return;
