@@ -3,6 +3,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { ModulesContainer } from '@nestjs/core';
 import { PUBLIC_ROUTE } from './decorators';
 
+const REMEMBERED_ANSWERS = 10_000;
+
 interface RouteEntry {
   method: string;
   path: string;
@@ -17,12 +19,26 @@ interface RouteEntry {
  * whose path matches a route that needs a key and no public route are answered early.
  */
 export class KeyedRoutes {
+  /** Answers by method and path, so a client repeating a request costs no pattern matching (bounded: emptied when full). */
+  private readonly answers = new Map<string, string | null>();
+
   constructor(private readonly routes: readonly RouteEntry[]) {}
 
   /** The path of the route that needs a key (as Express names it), or null when the router must decide. */
   routeNeedingKey(method: string, path: string): string | null {
     if (!path.startsWith('/api/')) return null;
     const asMethod = method === 'HEAD' ? 'GET' : method;
+    const id = `${asMethod} ${path}`;
+    let answer = this.answers.get(id);
+    if (answer === undefined) {
+      if (this.answers.size >= REMEMBERED_ANSWERS) this.answers.clear();
+      answer = this.match(asMethod, path);
+      this.answers.set(id, answer);
+    }
+    return answer;
+  }
+
+  private match(asMethod: string, path: string): string | null {
     let found: string | null = null;
     for (const route of this.routes) {
       if ((route.method !== asMethod && route.method !== 'ALL') || !route.pattern.test(path)) continue;
