@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { generateCity, type CityReport } from './generate-city';
+import { MAX_ID } from './id-space';
 import { OUTPUT_FILES } from './formats/files';
 import { HEADERS, type SourceKey } from './formats/headers';
 import { firstLine, readCsv, readCsvObjects } from './testing/read-csv';
@@ -160,6 +161,33 @@ describe('generateCity', () => {
 
     const plutoBefore = readFileSync(join(dirA, 'pluto_latest.csv'), 'utf8');
     expect(readFileSync(join(dirLater, 'pluto_latest.csv'), 'utf8')).toBe(plutoBefore);
+  });
+
+  it('keeps every integer record id below 2^31, as the real data sets do', () => {
+    const ID_COLUMNS: Partial<Record<string, string[]>> = {
+      'hpd_violations.csv': ['ViolationID', 'NOVID'],
+      'hpd_complaints_and_problems.csv': ['Complaint ID', 'Problem ID', 'Unique Key'],
+      'nyc311_service_requests.csv': ['Unique Key'],
+      '311_service_requests_2010_2019.csv': ['Unique Key'],
+      'dob_complaints.csv': ['Complaint Number'],
+      'dob_violations.csv': ['ISN_DOB_BIS_VIOL'],
+      'ecb_violations.csv': ['ISN_DOB_BIS_EXTRACT'],
+      'dobjobs.csv': ['Job #'],
+      'hpd_litigations.csv': ['LitigationID'],
+    };
+    let checked = 0;
+    for (const [file, columns] of Object.entries(ID_COLUMNS)) {
+      const [header = [], ...rows] = readCsv(join(dirA, file));
+      for (const at of (columns ?? []).map((column) => header.indexOf(column))) {
+        expect(at).toBeGreaterThanOrEqual(0);
+        const ids = rows.map((row) => row[at] ?? '').filter((value) => value !== '');
+        expect(ids.every((value) => /^\d{1,10}$/.test(value) && Number(value) <= MAX_ID)).toBe(true);
+        checked += ids.length;
+      }
+    }
+    expect(checked).toBeGreaterThan(10_000);
+    // a lot never runs out of ids, with room to spare
+    expect(report.ids.mostUsedShare).toBeLessThan(0.5);
   });
 
   it('writes truth.csv with a backtest label 12 months before the as-of date', () => {

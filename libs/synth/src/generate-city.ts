@@ -10,6 +10,7 @@ import { hpdJurisdictionLines, hpdJurisdictionPlaceholderLine } from './formats/
 import { hpdContactLines, hpdRegistrationLine } from './formats/hpd-registrations';
 import { plutoLine } from './formats/pluto';
 import { simulateBuilding, QUIRK_PERIOD } from './history';
+import { IdSpace, idWeight } from './id-space';
 import { latentProcessFor } from './latent';
 import { drawHiddenOutcomes } from './outcomes';
 import { seedKey } from './rng';
@@ -67,6 +68,11 @@ export interface CityReport {
   readonly eventRows: number;
   /** distribution of event rows over the habitational buildings */
   readonly eventsPerBuilding: EventDistribution;
+  /**
+   * The 32-bit id space (id-space.ts): ids per unit of a lot, and the largest share of its range any
+   * lot used for one kind of record (the same share per unit is what a larger city must offer).
+   */
+  readonly ids: { perUnit: number; mostUsedShare: number; mostUsedPerUnit: number };
   readonly totalRows: number;
   readonly totalBytes: number;
   readonly elapsedMs: number;
@@ -88,6 +94,13 @@ const NON_HABITATIONAL_SHARE = 0.06;
 /** Global calibration of event rates: about 315 event rows per habitational building over 15 years (measured at 44,500 buildings). */
 export const RATE_SCALE = 1;
 const BATCH = 64;
+
+/** The id ranges of the city's lots, from their units (a first pass over the lots, without their histories). */
+function idSpaceOf(seed: number, lots: number, habitable: number): IdSpace {
+  const weights = new Float64Array(lots);
+  for (let index = 0; index < lots; index++) weights[index] = idWeight(buildingAt(seed, index, habitable));
+  return new IdSpace(weights);
+}
 
 /**
  * Writes a synthetic city in the formats of the real NYC Open Data files, plus truth.csv. Same
@@ -123,13 +136,17 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   const eventSinks = (Object.keys(HEADERS) as SourceKey[]).filter((key) => !REFERENCE_SOURCES.has(key)).map((key) => sinks[key]);
   const countEvents = (): number => eventSinks.reduce((n, sink) => n + sink.rows, 0);
   const eventsPerBuilding = new Uint32Array(habitable);
+  const ids = idSpaceOf(seed, lots, habitable);
+  let idShare = 0;
   for (let index = 0; index < lots; index++) {
     const eventsBefore = countEvents();
     const building: Building = buildingAt(seed, index, habitable);
     const latent = latentProcessFor(seed, building);
     writer.building = building;
     const outcomes = drawHiddenOutcomes(seed, building, latent, simulation.firstMonth, simulation.lastMonth);
-    const result = simulateBuilding(building, latent, simulation, writer, outcomes);
+    const range = ids.rangeOf(index);
+    const result = simulateBuilding(building, latent, simulation, writer, range, outcomes);
+    idShare = Math.max(idShare, result.idsUsed / range.capacity);
     if (building.habitational) eventsPerBuilding[index] = countEvents() - eventsBefore;
 
     sinks.pluto.push(plutoLine(building));
@@ -177,6 +194,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
     files,
     eventRows: cityFiles.filter((f) => !REFERENCE_SOURCES.has(f.source as SourceKey)).reduce((n, f) => n + f.rows, 0),
     eventsPerBuilding: distributionOf(eventsPerBuilding),
+    ids: { perUnit: ids.perWeight, mostUsedShare: idShare, mostUsedPerUnit: idShare * ids.perWeight },
     totalRows: cityFiles.reduce((n, f) => n + f.rows, 0),
     totalBytes: files.reduce((n, f) => n + f.bytes, 0),
     elapsedMs: Date.now() - started,

@@ -30,6 +30,8 @@ export interface SimulationResult {
   readonly serious: { day: number; outcome: SeriousOutcome }[];
   /** days of the yearly HPD registrations */
   readonly registrationDays: number[];
+  /** the most ids one kind of record took from the lot's range */
+  idsUsed: number;
 }
 
 /** Each quirk applies to the first eligible record of the lots whose index % QUIRK_PERIOD falls in its slot range. */
@@ -59,11 +61,21 @@ class BuildingState {
   /** in AEP until this day */
   aepUntil = -1;
   lastRegistration = -1;
-  constructor(private readonly base: number) {}
+  constructor(
+    private readonly ids: { base: number; capacity: number },
+    private readonly building: number,
+  ) {}
   next(kind: string): number {
     const n = (this.counters.get(kind) ?? 0) + 1;
+    if (n > this.ids.capacity) throw new Error(`lot ${this.building} has more ${kind} records than its ${this.ids.capacity} ids (id-space.ts)`);
     this.counters.set(kind, n);
-    return this.base + n;
+    return this.ids.base + n;
+  }
+  /** The most ids any kind of record has used. */
+  idsUsed(): number {
+    let most = 0;
+    for (const n of this.counters.values()) most = Math.max(most, n);
+    return most;
   }
 }
 
@@ -103,11 +115,12 @@ export function simulateBuilding(
   latent: LatentProcess,
   options: SimulationOptions,
   sink: RecordSink,
+  ids: { base: number; capacity: number },
   outcomes: readonly HiddenOutcome[] = [],
 ): SimulationResult {
-  const result: SimulationResult = { serious: outcomes.map((o) => ({ day: o.day, outcome: o.outcome })), registrationDays: [] };
+  const result: SimulationResult = { serious: outcomes.map((o) => ({ day: o.day, outcome: o.outcome })), registrationDays: [], idsUsed: 0 };
   let nextOutcome = 0;
-  const state = new BuildingState((building.index + 1) * 1_000_000);
+  const state = new BuildingState(ids, building.index);
   const units = Math.max(1, building.units);
   // large complexes report less per unit (one call covers a building-wide outage), owner-occupied homes too
   const scaledUnits = units <= 50 ? units : 50 * Math.pow(units / 50, 0.8);
@@ -406,6 +419,7 @@ export function simulateBuilding(
     }
     if (m % 12 === 0) pruneOld(state, start);
   }
+  result.idsUsed = state.idsUsed();
   return result;
 }
 
