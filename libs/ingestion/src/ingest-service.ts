@@ -13,6 +13,7 @@ import { lockSource } from './source-lock';
 import { fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
+import { describeLoadFailure } from './load-failure';
 
 export interface RunRequest {
   runId: string;
@@ -120,7 +121,7 @@ export class IngestService {
       return result;
     } catch (error) {
       const permanent = isPermanent(error);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = describeLoadFailure(error);
       await finishRun(this.pool, request.runId, { status: permanent || request.lastAttempt ? 'failed' : 'retrying', error: message });
       throw permanent ? new PermanentIngestError(message) : error;
     }
