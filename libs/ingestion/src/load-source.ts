@@ -207,6 +207,8 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       recordsAdded: counts.events.inserted + counts.facts.inserted,
     });
     if (options.completesRun) await recordRunSucceeded(client, options.runId, counts);
+    // gone with the commit: whoever sees the run succeeded sees no staging table of it
+    await dropStaging(client, options.runId);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

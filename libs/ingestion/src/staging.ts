@@ -40,11 +40,9 @@ export function openStaging(pool: Pool, kind: StagingKind, runId: string): Promi
   });
 }
 
-/** Drops the staging tables of one run (all kinds). */
-export async function dropStaging(pool: Pool, runId: string): Promise<void> {
-  for (const kind of Object.keys(COLUMNS) as StagingKind[]) {
-    await pool.query(`DROP TABLE IF EXISTS ${stagingTable(kind, runId)}`);
-  }
+/** Drops the staging tables of one run (all kinds), on a pool or inside a client's transaction. */
+export async function dropStaging(db: Pick<Pool, 'query'>, runId: string): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${(Object.keys(COLUMNS) as StagingKind[]).map((kind) => stagingTable(kind, runId)).join(', ')}`);
 }
 
 /** Drops staging tables left behind by runs that are no longer running (killed workers). */
