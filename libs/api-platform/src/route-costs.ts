@@ -1,5 +1,5 @@
 /**
- * The routes whose rate-limit cost or body limit differ from the default (api-decisions "Rate limits"):
+ * The routes whose rate-limit cost or body limit differ from the default (docs/api-decisions.md, "Rate limits"):
  * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5).
  * Every other request costs 1 unit and may carry at most 1 MiB.
  *

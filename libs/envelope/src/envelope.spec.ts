@@ -34,7 +34,7 @@ describe('envelope', () => {
     }
   });
 
-  it('covers every error code of the interface spec', () => {
+  it('covers every error code of docs/interface-spec.md', () => {
     for (const code of ['invalid_bbl', 'invalid_request', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'building_not_found', 'rate_limit_exceeded', 'internal_error']) {
       expect(ERROR_CODES).toHaveProperty(code);
     }

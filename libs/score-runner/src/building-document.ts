@@ -2,7 +2,7 @@ import { BOROUGH_NAMES, BoroughCode } from '@bhis/domain';
 import type { BuildingScore, HistogramRow } from '@bhis/scoring';
 import type { FactsSqlRow } from './feature-queries';
 
-/** The counts of a building (interface spec 2.4), from its event histogram. */
+/** The counts of a building (docs/interface-spec.md, 2.4), from its event histogram. */
 export interface BuildingCounts {
   hpd_violations_total: number;
   hpd_violations_open: number;
@@ -48,7 +48,7 @@ export function countsOf(histogram: readonly HistogramRow[]): BuildingCounts {
 export const HEALTH_PLACEHOLDER = '"__health_score__"';
 
 /**
- * The building object of interface spec 2.2, in the spec's field order, as JSON text with the
+ * The building object of docs/interface-spec.md (2.2), in its field order, as JSON text with the
  * health score left as HEALTH_PLACEHOLDER.
  */
 export function buildingDocumentText(facts: FactsSqlRow, score: BuildingScore, counts: BuildingCounts): string {

@@ -39,7 +39,7 @@ export interface BuildingScore {
   published_rules: PublishedRuleChecks;
 }
 
-/** The `scores` object of a building (interface spec 2.3), in the spec's field order. */
+/** The `scores` object of a building (docs/interface-spec.md, 2.3), in its field order. */
 export interface ScoresDocument {
   total_score: number;
   health_score: number;

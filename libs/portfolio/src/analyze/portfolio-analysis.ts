@@ -87,7 +87,7 @@ const round = (value: number | null, places: number): number | null =>
   value === null || value === undefined ? null : Math.round(value * 10 ** places) / 10 ** places;
 const share = (part: number, whole: number): number => (whole > 0 ? (round(part / whole, 4) as number) : 0);
 
-/** Risk analysis of a set of buildings (api-decisions: POST /portfolio/analyze). */
+/** Risk analysis of a set of buildings (docs/api-decisions.md, POST /portfolio/analyze). */
 export async function analyzePortfolio(pool: ReadPool, list: BblList): Promise<PortfolioAnalysis> {
   const { rows } = await pool.query<AnalysisRow>(ANALYSIS_SQL, [list.valid, UNCERTAIN_FLAGS]);
   const row = rows[0];

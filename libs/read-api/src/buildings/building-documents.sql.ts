@@ -7,7 +7,7 @@ const BOROUGH_NAME_SQL = `CASE b.borough ${Object.entries(BOROUGH_NAMES)
 /**
  * The building object as JSON text: the document the scoring worker stored, served as is; a building
  * not scored yet gets its facts with `scores`, `counts` and `confidence` null (json_build_object keeps
- * the field order of the interface spec). Expects `buildings b LEFT JOIN building_scores s`.
+ * the field order of docs/interface-spec.md). Expects `buildings b LEFT JOIN building_scores s`.
  */
 export const BUILDING_DOCUMENT_SQL = `CASE WHEN s.bbl IS NULL OR s.document::text = '{}' THEN json_build_object(
     'bbl', b.bbl::text, 'address', b.address, 'city', b.city, 'zipcode', b.zipcode,

@@ -130,7 +130,7 @@ export class PublishedRulesDto {
   watchlist!: RuleCheckDto;
 }
 
-/** The building object of interface spec 2.2. */
+/** The building object of docs/interface-spec.md (2.2). */
 export class BuildingDto {
   @ApiProperty({ example: '1000010001', pattern: '^[1-5][0-9]{9}$' }) bbl!: string;
   @ApiProperty({ example: '123 WEST 45 STREET' }) address!: string;

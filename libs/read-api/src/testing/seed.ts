@@ -20,7 +20,7 @@ export function gradeOf(score: number): { grade: string; label: string } {
   return { grade: band.grade, label: band.label };
 }
 
-/** A document shaped like the scoring worker's (interface spec 2.2), with values derived from the score. */
+/** A document shaped like the scoring worker's (docs/interface-spec.md, 2.2), with values derived from the score. */
 export function buildingDocument(b: SeedBuilding, borough: BoroughCode, score: number) {
   const { grade, label } = gradeOf(score);
   return {

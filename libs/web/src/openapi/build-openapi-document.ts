@@ -17,7 +17,7 @@ import { isJsonObject, JsonObject, JsonValue, sortKeys } from './json';
 import { toJsonSchema2020 } from './openapi-3-1';
 import { PLATFORM_PATHS } from './platform-operations';
 
-/** Every path of the document is relative to this prefix (the spec's {base_url}). */
+/** Every path of the document is relative to this prefix ({base_url} of docs/interface-spec.md). */
 export const API_BASE_PATH = '/api/v1';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
