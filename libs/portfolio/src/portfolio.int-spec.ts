@@ -265,7 +265,7 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       });
       expect(byKey.get(otherDaily.key)).toMatchObject({ is_late: true, last_run: null });
       expect(byKey.get(fixed.key)).toMatchObject({ is_late: false });
-      const neverLoaded = sources.find((s) => ![daily.key, otherDaily.key, fixed.key].includes(s.key) && s.cadence !== 'static')!;
+      const neverLoaded = sources.find((s) => !([daily.key, otherDaily.key, fixed.key] as string[]).includes(s.key) && s.cadence !== 'static')!;
       expect(neverLoaded).toMatchObject({ status: 'never_loaded', last_refreshed_at: null, records: 0, is_late: true });
     });
 

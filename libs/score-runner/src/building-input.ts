@@ -1,4 +1,5 @@
-import type { AgeBucket, BuildingInput, HistogramRow, SourceFreshnessMap, SourceKey } from '@bhis/scoring';
+import type { AgeBucket, BuildingInput, HistogramRow, SourceFreshnessMap } from '@bhis/scoring';
+import type { SourceKey } from '@bhis/sources';
 import type { EventCategory, EventType, Severity } from '@bhis/domain';
 import type { ChunkFeatures, FactsSqlRow, HistogramSqlRow } from './feature-queries';
 

@@ -7,10 +7,9 @@ import {
   healthScoreFromDistribution,
   KNOWN_LIMIT_RULES,
   scoreBuilding,
-  SOURCE_KEYS,
   SourceFreshnessMap,
-  SourceKey,
 } from '@bhis/scoring';
+import { isSourceKey } from '@bhis/sources';
 import { buildingDocumentText, countsOf, HEALTH_PLACEHOLDER } from './building-document';
 import { buildingInput, histogramByBbl, RunContext } from './building-input';
 import { areaComplaintPropensity, ChunkFeatures, readChunk } from './feature-queries';
@@ -45,11 +44,11 @@ async function sourceFreshness(pool: Pool): Promise<SourceFreshnessMap> {
   const { rows } = await pool.query<{ key: string; last_refreshed_at: Date | null; latest_record_date: string | null; cadence: string }>(
     `SELECT key, last_refreshed_at, to_char(latest_record_date, 'YYYY-MM-DD') AS latest_record_date, cadence FROM sources`,
   );
-  const known = new Set<string>(SOURCE_KEYS);
   const map: SourceFreshnessMap = {};
   for (const r of rows) {
-    if (!known.has(r.key)) continue;
-    map[r.key as SourceKey] = { last_refreshed_at: r.last_refreshed_at?.toISOString() ?? null, latest_record_date: r.latest_record_date, cadence: r.cadence };
+    // a source the database still lists but the registry no longer has (the worker warns at start)
+    if (!isSourceKey(r.key)) continue;
+    map[r.key] = { last_refreshed_at: r.last_refreshed_at?.toISOString() ?? null, latest_record_date: r.latest_record_date, cadence: r.cadence };
   }
   return map;
 }

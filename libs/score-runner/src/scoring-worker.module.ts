@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { LockBusyError, pgPool, SessionLock } from '@bhis/db';
 import { DEFAULT_JOB_OPTIONS, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
+import { checkScoringUse } from '@bhis/scoring';
+import { isSourceKey } from '@bhis/sources';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
 import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
 import { finishScoringRun, markScoringRunning, recordScoringProgress } from './run-records';
@@ -45,6 +47,9 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
+    // every source of the registry is scored or declared unused with a reason; a worker that would skip one silently does not start
+    checkScoringUse();
+    void this.warnAboutUnknownSources();
     this.webhooks = new Queue(QUEUES.webhooks, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
     this.scoring = new Queue(QUEUES.scoring, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
     this.worker = startWorker(
@@ -196,6 +201,13 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
       }
       return { backfilled: perDate };
     });
+  }
+
+  /** Sources the database lists that the registry no longer has: their events are not scored. */
+  private async warnAboutUnknownSources(): Promise<void> {
+    const { rows } = await pgPool(this.dataSource).query<{ key: string }>('SELECT key FROM sources ORDER BY key').catch(() => ({ rows: [] as { key: string }[] }));
+    const unknown = rows.map((r) => r.key).filter((key) => !isSourceKey(key));
+    if (unknown.length > 0) this.logger.warn(`sources in the database that no source definition has, not scored: ${unknown.join(', ')}`);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -8,10 +8,9 @@ import {
   EVIDENCE_FAMILIES,
   FAMILY_INDEX,
   FAMILY_OF_SOURCE,
-  SOURCE_KEYS,
   SourceFamily,
-  SourceKey,
 } from './source-families';
+import { SOURCE_KEYS, SourceKey } from '@bhis/sources';
 
 export const CONFIDENCE_TIERS = [
   { tier: 'high', min_score: 0.75 },
@@ -92,7 +91,10 @@ const has = (mask: number, family: SourceFamily): boolean => (mask & (1 << FAMIL
 
 const SOURCES_OF_FAMILY: Readonly<Record<SourceFamily, readonly SourceKey[]>> = (() => {
   const out = {} as Record<SourceFamily, SourceKey[]>;
-  for (const key of SOURCE_KEYS) (out[FAMILY_OF_SOURCE[key]] ??= []).push(key);
+  for (const key of SOURCE_KEYS) {
+    const family = FAMILY_OF_SOURCE[key];
+    if (family !== undefined) (out[family] ??= []).push(key);
+  }
   return out;
 })();
 

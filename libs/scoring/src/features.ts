@@ -2,7 +2,8 @@ import { CATEGORIES, EventType, Severity } from '@bhis/domain';
 import { ageBucketIndex, bucketsWithin } from './age-buckets';
 import { dayNumber } from './dates';
 import { BuildingInput } from './input';
-import { FAMILY_INDEX, FAMILY_OF_SOURCE, SOURCE_KEYS } from './source-families';
+import { SOURCE_KEYS } from '@bhis/sources';
+import { FAMILY_INDEX, FAMILY_OF_SOURCE } from './source-families';
 import { rateUnitsOf, unitsOf } from './unit-rates';
 
 export type RegistrationStatus = 'valid' | 'expired' | 'missing' | 'not_required';
@@ -80,7 +81,8 @@ const ENFORCEMENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
 const EMERGENCY_REPAIR_TYPES: ReadonlySet<EventType> = new Set<EventType>(['emergency_repair_omo', 'emergency_repair_hwo']);
 const ADVERSE_SEVERITIES: ReadonlySet<Severity> = new Set<Severity>(['critical', 'high', 'medium']);
 
-const SOURCE_BIT: Readonly<Record<string, number>> = Object.fromEntries(SOURCE_KEYS.map((key, i) => [key, 2 ** i]));
+/** Each source's place in SOURCE_KEYS, for counting the distinct sources of a building (no limit on how many there are). */
+const SOURCE_INDEX: ReadonlyMap<string, number> = new Map(SOURCE_KEYS.map((key, i) => [key, i]));
 
 const WITHIN_12M = bucketsWithin(12);
 const WITHIN_2Y = bucketsWithin(24);
@@ -140,15 +142,17 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
     confirmed_records: 0,
   };
   if (input.building.registration_end_date !== null) f.family_mask |= 1 << FAMILY_INDEX.registrations;
-  let sourceMask = 0;
+  const sourcesSeen = new Uint8Array(SOURCE_KEYS.length);
 
   for (const row of input.histogram) {
+    const family = FAMILY_OF_SOURCE[row.source];
+    if (family === undefined) continue; // a source the score does not read (SCORING_USE)
     const n = row.count;
     const bucket = ageBucketIndex(row.age_bucket);
     const type = row.event_type;
-    const familyBit = 1 << FAMILY_INDEX[FAMILY_OF_SOURCE[row.source]];
+    const familyBit = 1 << FAMILY_INDEX[family];
     f.total_events += n;
-    sourceMask |= SOURCE_BIT[row.source];
+    sourcesSeen[SOURCE_INDEX.get(row.source) ?? 0] = 1;
     f.family_mask |= familyBit;
     if (row.category === 'fire' && bucket < WITHIN_12M) f.fire_events_12m += n;
     // Vacate orders raise flags whatever their reason, fire included.
@@ -228,7 +232,7 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
         break;
     }
   }
-  f.distinct_sources = popcount(sourceMask);
+  f.distinct_sources = sourcesSeen.reduce((count, seen) => count + seen, 0);
   return f;
 }
 

@@ -1,7 +1,7 @@
 import { clamp } from './curves';
 import { dayNumber } from './dates';
 import { SourceFreshness, SourceFreshnessMap } from './input';
-import { SOURCE_KEYS, SourceKey } from './source-families';
+import { SOURCE_KEYS, SourceKey } from '@bhis/sources';
 
 /**
  * Days a source may lag `as_of` before it counts as stale, by cadence: since its last refresh, and since

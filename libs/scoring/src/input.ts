@@ -1,7 +1,7 @@
 import { CATEGORIES, EVENT_TYPES, EventCategory, EventType, SEVERITIES, Severity, isValidBbl } from '@bhis/domain';
 import { z } from 'zod';
 import { AGE_BUCKET_KEYS, AgeBucket } from './age-buckets';
-import { SOURCE_KEYS, SourceKey } from './source-families';
+import { SOURCE_KEYS, SourceKey } from '@bhis/sources';
 
 /** Building facts, as stored in `buildings`. */
 export interface BuildingFacts {

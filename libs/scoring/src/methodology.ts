@@ -32,7 +32,8 @@ import {
 } from './peer-groups';
 import { AEP_CRITERIA, ANCHOR_RULES, UCP_CRITERIA, WATCHLIST_CRITERIA, anchorTarget } from './public-anchors';
 import { RowSignal, SEVERITY_WEIGHT_SETS, SeverityWeights } from './signals';
-import { FAMILY_DESCRIPTIONS, FAMILY_OF_SOURCE, SOURCE_FAMILIES, SOURCE_KEYS } from './source-families';
+import { SOURCE_KEYS } from '@bhis/sources';
+import { FAMILY_DESCRIPTIONS, FAMILY_OF_SOURCE, SOURCE_FAMILIES } from './source-families';
 import { MAX_COMPONENT_IN_TOTAL } from './total-score';
 import { MIN_RATE_UNITS, SIZE_NEUTRALITY_TOLERANCE, steadyStateExposure } from './unit-rates';
 

@@ -1,33 +1,7 @@
-/** The 25 source keys and the families the confidence assessment groups them into. */
+import { SOURCE_KEYS, SourceKey } from '@bhis/sources';
 
-export const SOURCE_KEYS = [
-  'pluto',
-  'hpd_jurisdiction',
-  'hpd_violations',
-  'hpd_complaints',
-  'hpd_registrations',
-  'hpd_registration_contacts',
-  'hpd_litigations',
-  'hpd_vacate_orders',
-  'hpd_aep',
-  'hpd_underlying_conditions',
-  'hpd_emergency_repairs',
-  'hpd_bedbugs',
-  'dob_violations',
-  'dob_ecb_violations',
-  'dob_safety_violations',
-  'dob_complaints',
-  'dob_job_filings',
-  'dob_now_job_filings',
-  'dob_facades',
-  'dob_vacate_orders',
-  'nyc311',
-  'fdny_vacates',
-  'dof_tax_liens',
-  'dohmh_rodents',
-  'evictions',
-] as const;
-export type SourceKey = (typeof SOURCE_KEYS)[number];
+/** The families the score groups the sources of the registry (libs/sources) into. */
+
 
 export const SOURCE_FAMILIES = [
   'property',
@@ -49,7 +23,17 @@ export type SourceFamily = (typeof SOURCE_FAMILIES)[number];
  * complaint counted by two channels); different families are. `property` holds the building facts and
  * is not counted as evidence.
  */
-export const FAMILY_OF_SOURCE: Readonly<Record<SourceKey, SourceFamily>> = {
+/** A source of the registry the score reads nothing from, and why. */
+export interface NotScored {
+  readonly notScored: string;
+}
+
+/**
+ * What the score does with every source of the registry: the family it counts in, or why it is not
+ * scored. Typed over every key of the registry, so a new source does not compile until it is here;
+ * `checkScoringUse` says the same at the scoring worker's start.
+ */
+export const SCORING_USE: Readonly<Record<SourceKey, SourceFamily | NotScored>> = {
   pluto: 'property',
   hpd_jurisdiction: 'property',
   hpd_violations: 'hpd_violations',
@@ -76,6 +60,29 @@ export const FAMILY_OF_SOURCE: Readonly<Record<SourceKey, SourceFamily>> = {
   hpd_bedbugs: 'health',
   evictions: 'evictions',
 };
+
+/** The family of each scored source (a source that is not scored has none). */
+export const FAMILY_OF_SOURCE: Readonly<Partial<Record<SourceKey, SourceFamily>>> = Object.fromEntries(
+  SOURCE_KEYS.flatMap((key) => {
+    const use = SCORING_USE[key];
+    return typeof use === 'string' ? [[key, use]] : [];
+  }),
+);
+
+/** Sources the registry has and the score neither uses nor declares unused (empty unless a key was forced in). */
+export function undeclaredSources(keys: readonly string[] = SOURCE_KEYS): string[] {
+  const use = SCORING_USE as Readonly<Record<string, SourceFamily | NotScored | undefined>>;
+  return keys.filter((key) => {
+    const entry = use[key];
+    return typeof entry !== 'string' && !(entry && entry.notScored.trim() !== '');
+  });
+}
+
+/** Throws, naming them, when a source of the registry is neither scored nor declared unused with a reason. */
+export function checkScoringUse(keys: readonly string[] = SOURCE_KEYS): void {
+  const missing = undeclaredSources(keys);
+  if (missing.length > 0) throw new Error(`sources neither scored nor declared unused with a reason (libs/scoring/src/source-families.ts): ${missing.join(', ')}`);
+}
 
 export const FAMILY_DESCRIPTIONS: Readonly<Record<SourceFamily, string>> = {
   property: 'Building facts (PLUTO, HPD jurisdiction): denominators and peer groups, not evidence',

@@ -1,6 +1,7 @@
 import { AgeBucket } from './age-buckets';
 import { BuildingFacts, BuildingInput, HistogramRow, SourceFreshnessMap } from './input';
-import { FAMILY_OF_SOURCE, SOURCE_KEYS, SourceKey } from './source-families';
+import { SOURCE_KEYS, SourceKey } from '@bhis/sources';
+import { FAMILY_OF_SOURCE } from './source-families';
 
 /** Builders of model inputs for the specs and the benchmark (not part of the public API). */
 
@@ -111,5 +112,5 @@ export function cell(partial: Partial<HistogramRow> & Pick<HistogramRow, 'event_
 }
 
 export function familyOf(row: HistogramRow): string {
-  return FAMILY_OF_SOURCE[row.source];
+  return FAMILY_OF_SOURCE[row.source] ?? 'not scored';
 }

@@ -171,7 +171,7 @@ export interface SourceDefinition extends Omit<ParsedSource, 'parts'> {
 }
 
 /** Validates a source definition at load; a bad definition fails with every problem listed. */
-export function defineSource(input: SourceDefinitionInput): SourceDefinition {
+export function defineSource<const K extends string>(input: SourceDefinitionInput & { key: K }): SourceDefinition & { readonly key: K } {
   const result = sourceSchema.safeParse(input);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(source)'}: ${issue.message}`);
@@ -180,6 +180,7 @@ export function defineSource(input: SourceDefinitionInput): SourceDefinition {
   const source = result.data;
   return {
     ...source,
+    key: input.key,
     parts: source.parts.map((part) => ({ ...part, urls: part.datasetId ? socrataUrls(part.datasetId) : null })),
   };
 }

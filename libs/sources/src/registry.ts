@@ -30,7 +30,7 @@ import { pluto } from './definitions/pluto';
  * and the BIN->BBL map), registrations before their contacts and before the sets resolved through a
  * registration id, then the event sources.
  */
-export const SOURCES: readonly SourceDefinition[] = [
+export const SOURCES = [
   pluto,
   hpdJurisdiction,
   hpdRegistrations,
@@ -56,11 +56,20 @@ export const SOURCES: readonly SourceDefinition[] = [
   dofTaxLiens,
   dohmhRodents,
   evictions,
-];
+] as const satisfies readonly SourceDefinition[];
 
-export type SourceKey = string;
+/** The key of a source of the registry: the one list of sources ingest, scoring and the API read. */
+export type SourceKey = (typeof SOURCES)[number]['key'];
+
+/** Every source key, in load order (typed for `z.enum`). */
+export const SOURCE_KEYS = SOURCES.map((source) => source.key) as readonly SourceKey[] as readonly [SourceKey, ...SourceKey[]];
+
+export function isSourceKey(key: string): key is SourceKey {
+  return BY_KEY.has(key);
+}
 
 const BY_KEY: ReadonlyMap<string, SourceDefinition> = new Map(SOURCES.map((source) => [source.key, source]));
+if (BY_KEY.size !== SOURCES.length) throw new Error('two sources of the registry share a key');
 
 export function findSource(key: string): SourceDefinition | undefined {
   return BY_KEY.get(key);

@@ -78,7 +78,7 @@ function inputOf(options: IngestOptions): IngestInput {
 
 /** Files of a directory that a source recognises, in load order (buildings and maps first). */
 export function recognisedFiles(dir: string): { file: string; source: string }[] {
-  const order = new Map(SOURCES.map((s, i) => [s.key, i]));
+  const order = new Map<string, number>(SOURCES.map((s, i) => [s.key, i]));
   return readdirSync(dir)
     .flatMap((name) => {
       const file = path.join(dir, name);
