@@ -9,8 +9,10 @@ function depConstraints({ allowTestHelpers }) {
     // pure libraries (no database, no queue, no network) may only use other pure libraries
     { sourceTag: 'layer:pure', onlyDependOnLibsWithTags: allowTestHelpers ? ['layer:pure', 'scope:test'] : ['layer:pure'] },
     { sourceTag: 'layer:io', onlyDependOnLibsWithTags: ['layer:pure', 'layer:io'] },
-    // API-only libraries are not imported by the workers
+    // API-only libraries are not imported by the workers, and the API does not load the worker pipelines
+    // (it queues work and reads run records through @bhis/runs)
     { sourceTag: 'scope:worker', notDependOnLibsWithTags: ['scope:api'] },
+    { sourceTag: 'scope:api', notDependOnLibsWithTags: ['scope:worker'] },
     { sourceTag: 'scope:shared', notDependOnLibsWithTags: shared },
     { sourceTag: 'type:lib', notDependOnLibsWithTags: ['type:app'] },
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Pool } from 'pg';
-import { createRun, enqueueIngest, getRun, loadSource, syncSourceCatalog } from '@bhis/ingestion';
+import { loadSource } from '@bhis/ingestion';
 import { QUEUES } from '@bhis/queue';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, NodeProcess, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { writeViolationsFile } from './support/big-file';
+import { createRun, enqueueIngest, getRun, syncSourceCatalog } from '@bhis/runs';
 
 const BBLS = Array.from({ length: 400 }, (_, i) => `3${String(1000 + i).padStart(5, '0')}0001`);
 const ROWS = 150_000;

@@ -7,12 +7,11 @@ import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
 import { ApiError, successEnvelope } from '@bhis/envelope';
-import { enqueueIngest, getRun, IngestRequestError } from '@bhis/ingestion';
 import type { IngestInput } from '@bhis/queue';
-import { enqueueBackfill, enqueueScoring, getScoringRun } from '@bhis/score-runner';
 import { checkWebhookTarget } from '@bhis/webhooks';
 import { AdminQueues } from './admin-queues';
 import { TriggerIngestDto, TriggerScoringDto } from './admin.dto';
+import { enqueueBackfill, enqueueIngest, enqueueScoring, getRun, getScoringRun, IngestRequestError } from '@bhis/runs';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new ApiError('invalid_request', 'The run id must be a UUID.') });
 

@@ -8,10 +8,10 @@ import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { DownloadPolicy, MAX_DOWNLOAD_REDIRECTS } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
-import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
 import { LOCAL_DOWNLOADS } from './testing/fake-open-data';
 import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
 const FIXTURE = path.join(SHARED_FIXTURES, 'hpd_litigations.csv');
 

@@ -3,11 +3,11 @@ import { Pool } from 'pg';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService, PermanentIngestError } from './ingest-service';
-import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
 import { LOCAL_DOWNLOADS as LOCAL } from './testing/fake-open-data';
 import { FakeDataset, FakeOpenData } from './testing/fake-open-data';
 import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
 const DATASET = getSource('hpd_litigations').parts[0].datasetId as string;
 const FIXTURE = path.join(SHARED_FIXTURES, 'hpd_litigations.csv');

@@ -5,15 +5,14 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
 import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
-import { emptyCounts, IngestCounts } from './ingest-counts';
-import { LoadInput, LoadProgress, loadSource, SuspiciousDownloadError } from './load-source';
+import { LoadInput, loadSource, SuspiciousDownloadError } from './load-source';
 import { checkSodaFields, fieldNameMap, recordRunMetadata, SodaFieldMismatchError } from './dataset-metadata';
-import { finishedRun, finishRun, markRunning, recordProgress, recordRowsUpdatedAt } from './run-store';
 import { lockSource } from './source-lock';
 import { fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
 import { describeLoadFailure } from './load-failure';
+import { emptyCounts, finishedRun, finishRun, IngestCounts, LoadProgress, markRunning, recordProgress, recordRowsUpdatedAt } from '@bhis/runs';
 
 export interface RunRequest {
   runId: string;

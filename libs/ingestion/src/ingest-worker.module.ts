@@ -5,14 +5,13 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { pgPool } from '@bhis/db';
 import { IngestJob, QUEUES, startWorker } from '@bhis/queue';
-import { enqueueScoring } from '@bhis/score-runner';
 import { SOURCES } from '@bhis/sources';
 import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
 import { downloadPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
-import { createRun, syncSourceCatalog } from './run-store';
 import { SourceBusyError } from './source-lock';
 import { SocrataClient } from './socrata';
+import { createRun, enqueueScoring, syncSourceCatalog } from '@bhis/runs';
 
 type IngestSourceJob = Job<Extract<IngestJob, { name: 'ingest-source' }>['data']>;
 type RefreshJob = Job<Extract<IngestJob, { name: 'refresh-all' }>['data']>;

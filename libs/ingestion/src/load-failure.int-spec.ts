@@ -2,10 +2,10 @@ import { Pool } from 'pg';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService } from './ingest-service';
-import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
 import { LOCAL_DOWNLOADS } from './testing/fake-open-data';
 import { fixtureFiles, seedUniverseFor } from './testing/fixtures';
+import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
 describe('a load that fills the disk', () => {
   let db: TestDatabase;

@@ -6,8 +6,8 @@ import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { getSource, HeaderMismatchError } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { syncSourceCatalog } from './run-store';
 import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { syncSourceCatalog } from '@bhis/runs';
 
 describe('loading every source from its real file format', () => {
   let db: TestDatabase;

@@ -2,27 +2,19 @@ import { Transform, type Readable } from 'node:stream';
 import type { Pool } from 'pg';
 import { normalizeAddress, type NormalizedEvent } from '@bhis/domain';
 import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
-import { emptyCounts, IngestCounts } from './ingest-counts';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
 import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
-import { neverLoaded, recordRunSucceeded, recordSourceLoaded } from './run-store';
 import { recordCopyText, splitAttributes, type CopyWriter } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
 import { uncompressed } from './uncompressed';
+import { emptyCounts, IngestCounts, LoadProgress, neverLoaded, recordRunSucceeded, recordSourceLoaded } from '@bhis/runs';
 
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
   | { kind: 'csv'; stream: Readable; totalBytes: number | null; part?: string; fieldNames?: ReadonlyMap<string, string> | null }
   | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>>; part?: string };
-
-export interface LoadProgress {
-  phase: 'parsing' | 'merging';
-  rows: number;
-  bytes: number;
-  total_bytes: number | null;
-}
 
 export interface LoadOptions {
   runId: string;

@@ -6,11 +6,11 @@ import { Pool } from 'pg';
 import { csvToSodaRows, getSource, SourcePart } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService, PermanentIngestError } from './ingest-service';
-import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
 import { LOCAL_DOWNLOADS as LOCAL } from './testing/fake-open-data';
 import { FakeOpenData } from './testing/fake-open-data';
 import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
 const fixture = (name: string) => path.join(SHARED_FIXTURES, name);
 

@@ -6,8 +6,8 @@ import { csvToSodaRows, getSource } from '@bhis/sources';
 import { eventAttributes, MIGRATIONS } from '@bhis/db';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { loadSource } from './load-source';
-import { createRun, syncSourceCatalog } from './run-store';
 import { loadFile, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { createRun, syncSourceCatalog } from '@bhis/runs';
 
 const fixture = (name: string) => path.join(SHARED_FIXTURES, name);
 

@@ -2,11 +2,11 @@ import { Pool } from 'pg';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService } from './ingest-service';
-import { createRun, getRun, syncSourceCatalog } from './run-store';
 import { SocrataClient } from './socrata';
 import { lockSource, SourceBusyError } from './source-lock';
 import { LOCAL_DOWNLOADS } from './testing/fake-open-data';
 import { fixtureFiles, seedUniverseFor } from './testing/fixtures';
+import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
 describe('one load per source at a time, and a finished run never loaded again', () => {
   let db: TestDatabase;

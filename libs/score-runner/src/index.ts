@@ -1,6 +1,4 @@
 export * from './building-document';
-export * from './producer';
-export * from './run-records';
 export * from './scoring-parts';
 export * from './scoring-run';
 export * from './scoring-worker.module';

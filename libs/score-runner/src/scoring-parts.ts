@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { sessionLock, SessionLock } from '@bhis/db';
 import type { SourceFreshnessMap } from '@bhis/scoring';
-import { combineRanges, dropRunStaging, RunStart, ScoredRange, ScoringCounts, scoreRange, stagingTables, startRun, switchInScores } from './scoring-run';
+import { combineRanges, dropRunStaging, RunStart, ScoredRange, scoreRange, stagingTables, startRun, switchInScores } from './scoring-run';
+import { ScoringCounts } from '@bhis/runs';
 
 /**
  * A full run split into parts by BBL range, so that every scoring worker takes parts of one run:

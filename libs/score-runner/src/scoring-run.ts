@@ -13,6 +13,7 @@ import { isSourceKey } from '@bhis/sources';
 import { buildingDocumentText, countsOf, HEALTH_PLACEHOLDER } from './building-document';
 import { buildingInput, histogramByBbl, RunContext } from './building-input';
 import { areaComplaintPropensity, ChunkFeatures, readChunk } from './feature-queries';
+import type { ScoringCounts } from '@bhis/runs';
 
 export interface ScoringRequest {
   runId: string;
@@ -24,17 +25,6 @@ export interface ScoringRequest {
   writeCurrent: boolean;
   chunkSize?: number;
   onProgress?: (progress: { scored: number; total: number }) => void;
-}
-
-export interface ScoringCounts {
-  buildings: number;
-  failed: number;
-  failures: { bbl: string; error: string }[];
-  crossings: number;
-  grades: Record<string, number>;
-  as_of: string;
-  kind: 'full' | 'incremental';
-  write_current: boolean;
 }
 
 /** Tolerated share of buildings that fail to score before the whole run is failed. */

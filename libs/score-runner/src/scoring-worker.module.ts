@@ -9,9 +9,9 @@ import { checkScoringUse } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
 import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
-import { finishScoringRun, markScoringRunning, recordScoringProgress } from './run-records';
 import { allPartsDone, failFullRun, finishFullRun, lockFinish, lockPart, loadPlan, planFullRun, recordPartRetrying, scorePart } from './scoring-parts';
-import { runScoring, ScoringCounts } from './scoring-run';
+import { runScoring } from './scoring-run';
+import { finishScoringRun, markScoringRunning, recordScoringProgress, ScoringCounts } from '@bhis/runs';
 
 type ScoreJob = Job<Extract<ScoringJob, { name: 'score' }>['data']>;
 type BackfillJob = Job<Extract<ScoringJob, { name: 'backfill' }>['data']>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Pool } from 'pg';
 import { parseSource, sourceForFile, type SourceDefinition } from '@bhis/sources';
 import { loadSource } from '../load-source';
-import { createRun } from '../run-store';
+import { createRun } from '@bhis/runs';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 export const SHARED_FIXTURES = path.resolve(REPO_ROOT, '../shared/fixtures/nyc-open-data');

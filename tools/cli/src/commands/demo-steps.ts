@@ -2,14 +2,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { pgPool } from '@bhis/db';
-import { enqueueIngest } from '@bhis/ingestion';
-import { enqueueBackfill, enqueueScoring } from '@bhis/score-runner';
 import { generateCity } from '@bhis/synth';
 import { CliError, config, withDataSource } from '../context';
 import { withQueue } from '../queues';
 import type { DemoStep } from './demo';
 import { recognisedFiles, waitForRun } from './ingest';
 import { waitForScoring } from './score';
+import { enqueueBackfill, enqueueIngest, enqueueScoring } from '@bhis/runs';
 
 /** The demo city: a few thousand buildings, so that it is generated, loaded and scored in about a minute. */
 export const DEMO_CITY = { buildings: 2000, seed: 'demo' } as const;

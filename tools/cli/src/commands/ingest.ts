@@ -3,14 +3,13 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Pool } from 'pg';
 import { pgPool } from '@bhis/db';
-import { enqueueIngest, getRun, IngestRequestError, IngestRunRow, latestRuns } from '@bhis/ingestion';
 import type { IngestInput } from '@bhis/queue';
-import { enqueueScoring } from '@bhis/score-runner';
 import { getSource, SOURCES, sourceForFile } from '@bhis/sources';
 import { CliError, withDataSource } from '../context';
 import { printJson, printRows } from '../output';
 import { isInteractive, ProgressDisplay } from '../progress';
 import { warnWithoutWorkers, withQueue } from '../queues';
+import { enqueueIngest, enqueueScoring, getRun, IngestRequestError, IngestRunRow, latestRuns } from '@bhis/runs';
 
 interface IngestOptions {
   source?: string;

@@ -2,11 +2,11 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Pool } from 'pg';
 import { pgPool } from '@bhis/db';
 import { isValidBbl } from '@bhis/domain';
-import { enqueueBackfill, enqueueScoring, getScoringRun, ScoringRunRow } from '@bhis/score-runner';
 import { CliError, withDataSource } from '../context';
 import { printJson, printRows } from '../output';
 import { isInteractive, ProgressDisplay } from '../progress';
 import { warnWithoutWorkers, withQueue } from '../queues';
+import { enqueueBackfill, enqueueScoring, getScoringRun, ScoringRunRow } from '@bhis/runs';
 
 function isoDay(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError('must be a date YYYY-MM-DD');

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { Pool } from 'pg';
 import { migrate } from '@bhis/db';
 import { SCORER_ID } from '@bhis/domain';
-import { createRun, loadSource, syncSourceCatalog } from '@bhis/ingestion';
+import { loadSource } from '@bhis/ingestion';
 import {
   ACTIONABLE_PER_100K_UNITS,
   BASELINE_DESCRIPTIONS,
@@ -26,6 +26,7 @@ import { DEFAULT_AS_OF, generateCity } from '@bhis/synth';
 import { config } from '../context';
 import { printJson } from '../output';
 import { recognisedFiles } from './ingest';
+import { createRun, syncSourceCatalog } from '@bhis/runs';
 
 function positiveInt(value: string): number {
   const n = Number(value);

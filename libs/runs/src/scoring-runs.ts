@@ -1,5 +1,16 @@
 import type { Pool } from 'pg';
-import type { ScoringCounts } from './scoring-run';
+
+/** What one scoring run did; stored in scoring_runs.counts. */
+export interface ScoringCounts {
+  buildings: number;
+  failed: number;
+  failures: { bbl: string; error: string }[];
+  crossings: number;
+  grades: Record<string, number>;
+  as_of: string;
+  kind: 'full' | 'incremental';
+  write_current: boolean;
+}
 
 export async function markScoringRunning(pool: Pool, runId: string): Promise<void> {
   await pool.query(`UPDATE scoring_runs SET status = 'running', started_at = now(), finished_at = NULL, error = NULL WHERE id = $1`, [runId]);

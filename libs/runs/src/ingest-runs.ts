@@ -1,7 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
 import { primaryDatasetId, SOURCES } from '@bhis/sources';
 import type { IngestCounts } from './ingest-counts';
-import type { LoadProgress } from './load-source';
+
+/** How far a running load is (ingest_runs.progress). */
+export interface LoadProgress {
+  phase: 'parsing' | 'merging';
+  rows: number;
+  bytes: number;
+  total_bytes: number | null;
+}
 
 export type RunStatus = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
 

@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
 import { DEFAULT_JOB_OPTIONS, IngestInput, IngestJob } from '@bhis/queue';
 import { findSource } from '@bhis/sources';
-import { createRun } from './run-store';
+import { createRun } from './ingest-runs';
 
 export class IngestRequestError extends Error {}
 

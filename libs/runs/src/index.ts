@@ -1,0 +1,5 @@
+export * from './ingest-counts';
+export * from './ingest-producer';
+export * from './ingest-runs';
+export * from './scoring-producer';
+export * from './scoring-runs';
