@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import IORedis, { Redis } from 'ioredis';
 import type { AppConfig } from '@bhis/config';
 import { CONFIG } from '@bhis/api-platform';
-import { QUEUES, QueueName } from '@bhis/queue';
+import { openQueue, QueueName, QUEUES } from '@bhis/queue';
 
 /** The queues the API produces to (admin triggers) and shows in the dashboard. */
 @Injectable()
@@ -17,7 +17,7 @@ export class AdminQueues implements OnApplicationShutdown {
     this.connection ??= new IORedis(this.config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(QUEUES[name], { connection: this.connection, prefix: this.config.REDIS_PREFIX });
+      queue = openQueue(QUEUES[name], this.connection, this.config.REDIS_PREFIX);
       this.queues.set(name, queue);
     }
     return queue;

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { pgPool } from '@bhis/db';
-import { IngestJob, QUEUES, startWorker } from '@bhis/queue';
+import { IngestJob, openQueue, QUEUES, startWorker } from '@bhis/queue';
 import { SOURCES } from '@bhis/sources';
 import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
 import { downloadPolicyFor } from './checked-fetch';
@@ -38,8 +38,8 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
       pool,
       new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: downloadPolicyFor(this.config) }),
     );
-    this.scoringQueue = new Queue(QUEUES.scoring, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
-    this.ingestQueue = new Queue(QUEUES.ingest, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
+    this.scoringQueue = openQueue(QUEUES.scoring, this.redis, this.config.REDIS_PREFIX);
+    this.ingestQueue = openQueue(QUEUES.ingest, this.redis, this.config.REDIS_PREFIX);
     if (this.config.REFRESH_ENABLED) {
       await this.ingestQueue.upsertJobScheduler(
         'daily-refresh',

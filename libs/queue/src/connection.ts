@@ -1,5 +1,6 @@
 import IORedis, { Redis, RedisOptions } from 'ioredis';
-import type { JobsOptions } from 'bullmq';
+import { JobsOptions, Queue } from 'bullmq';
+import type { QueueName } from './contracts';
 
 /**
  * A Redis connection for BullMQ workers (blocking commands: no per-request retry limit).
@@ -26,3 +27,8 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: { age: 7 * 24 * 3600, count: 1_000 },
   removeOnFail: { age: 30 * 24 * 3600 },
 };
+
+/** The one way to open a queue of the service: its name from QUEUES, the deployment's key prefix. */
+export function openQueue(name: QueueName, connection: Redis, prefix: string): Queue {
+  return new Queue(name, { connection, prefix });
+}

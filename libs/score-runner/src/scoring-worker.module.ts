@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { LockBusyError, pgPool, SessionLock } from '@bhis/db';
-import { DEFAULT_JOB_OPTIONS, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
+import { DEFAULT_JOB_OPTIONS, openQueue, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
 import { checkScoringUse } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
@@ -50,8 +50,8 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
     // every source of the registry is scored or declared unused with a reason; a worker that would skip one silently does not start
     checkScoringUse();
     void this.warnAboutUnknownSources();
-    this.webhooks = new Queue(QUEUES.webhooks, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
-    this.scoring = new Queue(QUEUES.scoring, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
+    this.webhooks = openQueue(QUEUES.webhooks, this.redis, this.config.REDIS_PREFIX);
+    this.scoring = openQueue(QUEUES.scoring, this.redis, this.config.REDIS_PREFIX);
     this.worker = startWorker(
       'scoring',
       {

@@ -1,7 +1,7 @@
 import { DelayedError, Job, Queue, Worker, WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
-import { QUEUES, startWorker } from '@bhis/queue';
+import { openQueue, QUEUES, startWorker } from '@bhis/queue';
 import { attemptDelivery, DeliveryAttemptOptions } from './delivery-attempt';
 import { cancelPendingOfDisabledMonitors, deliveryKeyId, dispatchCrossings, findDueDeliveries } from './outbox';
 import { sealStoredSecrets } from './monitor-store';
@@ -77,7 +77,7 @@ export class WebhookWorker {
   async start(): Promise<void> {
     const { connection, prefix } = this.options;
     await this.sealSecrets().catch((error: Error) => this.logger.warn(`sealing stored signing secrets failed: ${error.message}`));
-    this.queue = new Queue(QUEUES.webhooks, { connection, prefix });
+    this.queue = openQueue(QUEUES.webhooks, connection, prefix);
     this.worker = startWorker(
       'webhooks',
       {

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { QUEUES, QueueName } from '@bhis/queue';
+import { openQueue, QueueName, QUEUES } from '@bhis/queue';
 import { CliError, config } from './context';
 
 /** Runs `fn` with the named queues open, and closes them. */
@@ -12,7 +12,7 @@ export async function withQueue<T>(name: QueueName, fn: (queue: Queue) => Promis
     connection.disconnect();
     throw new CliError(`Cannot connect to Redis at ${config().REDIS_URL} (${(error as Error).message}).`);
   }
-  const queue = new Queue(QUEUES[name], { connection, prefix: config().REDIS_PREFIX });
+  const queue = openQueue(QUEUES[name], connection, config().REDIS_PREFIX);
   try {
     return await fn(queue);
   } finally {

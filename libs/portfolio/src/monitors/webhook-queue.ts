@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '@bhis/config';
 import { CONFIG, REDIS } from '@bhis/api-platform';
-import { QUEUES } from '@bhis/queue';
+import { openQueue, QUEUES } from '@bhis/queue';
 
 /** The `webhooks` queue as the API produces to it (created on first use). */
 @Injectable()
@@ -16,7 +16,7 @@ export class WebhookQueue implements OnApplicationShutdown {
   ) {}
 
   get(): Queue {
-    this.queue ??= new Queue(QUEUES.webhooks, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
+    this.queue ??= openQueue(QUEUES.webhooks, this.redis, this.config.REDIS_PREFIX);
     return this.queue;
   }
 
