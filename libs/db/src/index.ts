@@ -11,3 +11,4 @@ export * from './notified-cache';
 export * from './read-replicas';
 export * from './session-lock';
 export * from './event-record';
+export * from './transaction';

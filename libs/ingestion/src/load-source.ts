@@ -6,7 +6,7 @@ import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRe
 import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
-import { recordCopyText, splitAttributes, type CopyWriter } from '@bhis/db';
+import { type CopyWriter, inTransaction, recordCopyText, splitAttributes } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
 import { uncompressed } from './uncompressed';
 import { emptyCounts, IngestCounts, LoadProgress, neverLoaded, recordRunSucceeded, recordSourceLoaded } from '@bhis/runs';
@@ -129,84 +129,80 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
   }
   options.onProgress?.({ phase: 'merging', rows: parsed.read, bytes, total_bytes: totalBytes });
 
-  const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    // merges take turns: two loads read their files at once, but one merge never misses the other's
-    // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
-    await client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
-    let factsOutOfScope = 0;
-    const factMerges: [StagingKind, (c: typeof client, t: string) => Promise<FactsMergeCounts>][] = [
-      ['pluto', mergePluto],
-      ['hpd_buildings', mergeHpdBuildings],
-      ['registrations', mergeRegistrations],
-      ['contacts', mergeContacts],
-    ];
-    for (const [kind, merge] of factMerges) {
-      const w = writers.get(kind);
-      if (!w) continue;
-      const merged = await merge(client, w.table);
-      factsOutOfScope = Math.max(factsOutOfScope, merged.outOfScopeRecords);
-      counts.facts.inserted += merged.inserted;
-      counts.facts.updated += merged.updated;
-    }
-    let eventsOutOfScope = 0;
-    const events = writers.get('events');
-    if (events) {
-      const merged = await mergeEvents(client, events.table, options.observedOn, await neverLoaded(client, source.key));
-      eventsOutOfScope = merged.outOfScopeRecords;
-      counts.events = {
-        staged: merged.staged,
-        inserted: merged.inserted,
-        updated: merged.updated,
-        unchanged: merged.unchanged,
-        status_changes: merged.statusChanges,
-        collapsed_duplicates: merged.duplicatesCollapsed,
-        duplicates_311: merged.duplicates311,
-      };
-      counts.latest_record_date = merged.latestRecordDate;
-    }
-    if (options.closeVanished) counts.vanished = await closeVanished(client, source, {
-        events: writers.get('events')?.table,
-        pluto: writers.get('pluto')?.table,
-        hpdBuildings: writers.get('hpd_buildings')?.table,
-        registrations: writers.get('registrations')?.table,
-        contacts: writers.get('contacts')?.table,
-      }, options.observedOn);
-    const rejected = writers.get('rejected');
-    if (rejected) {
-      await client.query(
-        `INSERT INTO rejected_rows (run_id, source, line_number, reason, raw) SELECT $1, $2, line_no, reason, raw FROM ${rejected.table}`,
-        [options.runId, source.key],
-      );
-    }
-    // a record's facts and events share its BBL, so they are in or out of scope together
-    const notInUniverse = Math.max(factsOutOfScope, eventsOutOfScope);
-    counts.read = parsed.read;
-    counts.quarantined = parsed.quarantined;
-    counts.quarantine_reasons = parsed.quarantinedByReason;
-    counts.cast_failures = parsed.castFailures;
-    counts.unmapped_values = parsed.unmappedWords;
-    counts.out_of_scope = parsed.notRelevant + notInUniverse;
-    counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
-    counts.loaded = parsed.ok - notInUniverse;
-    counts.bytes = bytes;
-    counts.part = parsed.part;
-    counts.layout = parsed.variant;
-    await recordSourceLoaded(client, source.key, {
-      runId: options.runId,
-      latestRecordDate: counts.latest_record_date,
-      recordsAdded: counts.events.inserted + counts.facts.inserted,
+    await inTransaction(pool, async (client) => {
+      // merges take turns: two loads read their files at once, but one merge never misses the other's
+      // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
+      await client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
+      let factsOutOfScope = 0;
+      const factMerges: [StagingKind, (c: typeof client, t: string) => Promise<FactsMergeCounts>][] = [
+        ['pluto', mergePluto],
+        ['hpd_buildings', mergeHpdBuildings],
+        ['registrations', mergeRegistrations],
+        ['contacts', mergeContacts],
+      ];
+      for (const [kind, merge] of factMerges) {
+        const w = writers.get(kind);
+        if (!w) continue;
+        const merged = await merge(client, w.table);
+        factsOutOfScope = Math.max(factsOutOfScope, merged.outOfScopeRecords);
+        counts.facts.inserted += merged.inserted;
+        counts.facts.updated += merged.updated;
+      }
+      let eventsOutOfScope = 0;
+      const events = writers.get('events');
+      if (events) {
+        const merged = await mergeEvents(client, events.table, options.observedOn, await neverLoaded(client, source.key));
+        eventsOutOfScope = merged.outOfScopeRecords;
+        counts.events = {
+          staged: merged.staged,
+          inserted: merged.inserted,
+          updated: merged.updated,
+          unchanged: merged.unchanged,
+          status_changes: merged.statusChanges,
+          collapsed_duplicates: merged.duplicatesCollapsed,
+          duplicates_311: merged.duplicates311,
+        };
+        counts.latest_record_date = merged.latestRecordDate;
+      }
+      if (options.closeVanished) counts.vanished = await closeVanished(client, source, {
+          events: writers.get('events')?.table,
+          pluto: writers.get('pluto')?.table,
+          hpdBuildings: writers.get('hpd_buildings')?.table,
+          registrations: writers.get('registrations')?.table,
+          contacts: writers.get('contacts')?.table,
+        }, options.observedOn);
+      const rejected = writers.get('rejected');
+      if (rejected) {
+        await client.query(
+          `INSERT INTO rejected_rows (run_id, source, line_number, reason, raw) SELECT $1, $2, line_no, reason, raw FROM ${rejected.table}`,
+          [options.runId, source.key],
+        );
+      }
+      // a record's facts and events share its BBL, so they are in or out of scope together
+      const notInUniverse = Math.max(factsOutOfScope, eventsOutOfScope);
+      counts.read = parsed.read;
+      counts.quarantined = parsed.quarantined;
+      counts.quarantine_reasons = parsed.quarantinedByReason;
+      counts.cast_failures = parsed.castFailures;
+      counts.unmapped_values = parsed.unmappedWords;
+      counts.out_of_scope = parsed.notRelevant + notInUniverse;
+      counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
+      counts.loaded = parsed.ok - notInUniverse;
+      counts.bytes = bytes;
+      counts.part = parsed.part;
+      counts.layout = parsed.variant;
+      await recordSourceLoaded(client, source.key, {
+        runId: options.runId,
+        latestRecordDate: counts.latest_record_date,
+        recordsAdded: counts.events.inserted + counts.facts.inserted,
+      });
+      if (options.completesRun) await recordRunSucceeded(client, options.runId, counts);
+      // gone with the commit: whoever sees the run succeeded sees no staging table of it
+      await dropStaging(client, options.runId);
     });
-    if (options.completesRun) await recordRunSucceeded(client, options.runId, counts);
-    // gone with the commit: whoever sees the run succeeded sees no staging table of it
-    await dropStaging(client, options.runId);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
   } finally {
-    client.release();
+    // a failed merge leaves its staging tables behind: they go here (a successful one dropped them in its transaction)
     await dropStaging(pool, options.runId).catch(() => undefined);
   }
   return counts;

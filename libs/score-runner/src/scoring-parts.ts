@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { sessionLock, SessionLock } from '@bhis/db';
+import { inTransaction, sessionLock, SessionLock } from '@bhis/db';
 import type { SourceFreshnessMap } from '@bhis/scoring';
 import { combineRanges, dropRunStaging, RunStart, ScoredRange, scoreRange, stagingTables, startRun, switchInScores } from './scoring-run';
 import { ScoringCounts } from '@bhis/runs';
@@ -57,16 +57,12 @@ export async function planFullRun(pool: Pool, runId: string, asOf: string, maxPa
   const existing = await loadPlan(pool, runId);
   if (existing) return existing;
   const start = await startRun(pool, asOf);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const locked = await client.query<{ plan: StoredPlan | null }>(`SELECT plan FROM scoring_runs WHERE id = $1 FOR UPDATE`, [runId]);
     if (locked.rows.length === 0) throw new Error(`scoring run ${runId} does not exist`);
     const planned = locked.rows[0].plan;
-    if (planned) {
-      await client.query('ROLLBACK');
-      return fromStored(planned);
-    }
+    // planned meanwhile by another worker: its plan stands
+    if (planned) return fromStored(planned);
     const total = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM buildings`)).rows[0].n;
     const parts = partCount(total, maxParts);
     // the last BBL of each of `parts` slices of equal size; the last part has no end (buildings added since are in it)
@@ -97,14 +93,8 @@ export async function planFullRun(pool: Pool, runId: string, asOf: string, maxPa
         WHERE id = $1`,
       [runId, JSON.stringify(stored), total, count],
     );
-    await client.query('COMMIT');
     return fromStored(stored);
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The run's progress: buildings scored by all its parts so far. Only while it runs (the finish writes the final counts). */

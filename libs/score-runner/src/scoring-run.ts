@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { CopyWriter } from '@bhis/db';
+import { CopyWriter, inTransaction } from '@bhis/db';
 import { COMPONENT_KEYS, SCORER_ID } from '@bhis/domain';
 import {
   buildPeerDistribution,
@@ -277,9 +277,7 @@ export async function switchInScores(pool: Pool, request: SwitchRequest, scored:
       throw error;
     }
 
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(pool, async (client) => {
       if (request.writeCurrent) {
         const crossings = await client.query(
           `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
@@ -328,13 +326,7 @@ export async function switchInScores(pool: Pool, request: SwitchRequest, scored:
         [request.runId, request.asOf, SCORER_ID],
       );
       await request.beforeCommit?.(client, counts);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   } finally {
     for (const table of [...request.tables, health]) await pool.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
   }

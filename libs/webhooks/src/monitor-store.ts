@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './signing';
+import { inTransaction } from '@bhis/db';
 
 export type MonitorStatus = 'active' | 'disabled';
 
@@ -93,9 +94,7 @@ export async function createMonitor(
   limit = MONITORS_PER_KEY,
 ): Promise<{ monitor: MonitorRecord; secret: string }> {
   const secret = generateSigningSecret();
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query(`SELECT 1 FROM api_keys WHERE id = $1 FOR UPDATE`, [input.apiKeyId]);
     const { rows: counted } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM monitors WHERE api_key_id = $1`, [input.apiKeyId]);
     if ((counted[0]?.n ?? 0) >= limit) throw new MonitorLimitError(limit);
@@ -108,14 +107,8 @@ export async function createMonitor(
       `INSERT INTO monitor_buildings (monitor_id, bbl) SELECT $1, bbl FROM unnest($2::text[]) AS bbl ON CONFLICT DO NOTHING`,
       [rows[0].id, input.bbls],
     );
-    await client.query('COMMIT');
     return { monitor: toRecord(rows[0]), secret };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The key's monitors, newest first; `limit + 1` rows are read so the caller knows whether more follow. */

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { ListPosition } from './monitor-store';
+import { inTransaction } from '@bhis/db';
 
 /** A delivery claimed by one worker for one attempt. */
 export interface ClaimedDelivery {
@@ -139,9 +140,7 @@ export async function claimDelivery(pool: Pool, deliveryId: string, lockMs: numb
 export async function recordAttempt(pool: Pool, claimed: ClaimedDelivery, result: AttemptRecord): Promise<void> {
   const statusCode = result.statusCode;
   const error = result.outcome === 'retry' || result.outcome === 'failed' ? result.error : null;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await client.query(
       `UPDATE webhook_attempts SET finished_at = now(), outcome = $2, status_code = $3, duration_ms = $4, error = $5 WHERE id = $1`,
       [claimed.attemptId, result.outcome, statusCode, result.durationMs, error],
@@ -183,13 +182,7 @@ export async function recordAttempt(pool: Pool, claimed: ClaimedDelivery, result
         await cancelPendingOfDisabledMonitors(client, claimed.monitorId);
         break;
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Pending deliveries of disabled monitors are cancelled: nothing more is sent to a 410 endpoint. */

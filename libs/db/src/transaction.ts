@@ -1,0 +1,20 @@
+import type { Pool, PoolClient } from 'pg';
+
+/**
+ * Runs `work` in one transaction on a client of the pool: COMMIT when it resolves, ROLLBACK when it
+ * throws (the error is passed on); the client goes back to the pool either way.
+ */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
