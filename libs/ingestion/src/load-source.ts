@@ -1,5 +1,5 @@
 import { Transform, type Readable } from 'node:stream';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { normalizeAddress, type NormalizedEvent } from '@bhis/domain';
 import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
@@ -64,29 +64,57 @@ function eventRow(line: number, e: NormalizedEvent): unknown[] {
     e.closed_on, e.description, sql, recordCopyText(record), e.scoring_excluded];
 }
 
+/** A parse of the input, and how many bytes of it have been read so far. */
+interface Reading {
+  parse: SourceParse;
+  bytes: () => number;
+}
+
+/** The staging table each kind of row went to (only the kinds the file had). */
+type StagedTables = ReadonlyMap<StagingKind, string>;
+
 /**
  * Loads one file (or a page stream of SODA rows) of a source: parse and normalize, COPY into staging
  * tables, then merge set-based in one transaction. Until that transaction commits the previous data
  * stays as it was; a run that dies half-way leaves only staging tables, which a retry replaces.
  */
 export async function loadSource(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions): Promise<IngestCounts> {
-  const counts = emptyCounts();
-  const resolver = await loadResolver(pool, source);
-  let bytes = 0;
-  let parse: SourceParse;
-  if (input.kind === 'csv') {
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        done(null, chunk);
-      },
-    });
-    input.stream.on('error', (error) => counter.destroy(error));
-    parse = parseSource(source, uncompressed(input.stream.pipe(counter)), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
-  } else {
-    parse = parseSodaRows(source, input.rows, { resolver, part: input.part });
+  const reading = openReading(source, input, await loadResolver(pool, source));
+  const totalBytes = input.kind === 'csv' ? input.totalBytes : null;
+  const staged = await stageRecords(pool, reading, options, totalBytes);
+  const parsed = reading.parse.counters;
+  if (options.enforceMinimumRows && parsed.read < source.minimumRows) {
+    await dropStaging(pool, options.runId);
+    throw new SuspiciousDownloadError(
+      `${source.key}: only ${parsed.read} records, fewer than the ${source.minimumRows} expected; the previous data is kept`,
+    );
   }
+  options.onProgress?.({ phase: 'merging', rows: parsed.read, bytes: reading.bytes(), total_bytes: totalBytes });
+  try {
+    return await inTransaction(pool, (client) => mergeStaged(client, source, staged, reading, options));
+  } finally {
+    // a failed merge leaves its staging tables behind: they go here (a successful one dropped them in its transaction)
+    await dropStaging(pool, options.runId).catch(() => undefined);
+  }
+}
 
+/** Step 1: the input as a stream of parsed records (CSV, compressed or not, or SODA rows). */
+function openReading(source: SourceDefinition, input: LoadInput, resolver: Awaited<ReturnType<typeof loadResolver>>): Reading {
+  if (input.kind === 'soda') return { parse: parseSodaRows(source, input.rows, { resolver, part: input.part }), bytes: () => 0 };
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  input.stream.on('error', (error) => counter.destroy(error));
+  const parse = parseSource(source, uncompressed(input.stream.pipe(counter)), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
+  return { parse, bytes: () => bytes };
+}
+
+/** Step 2: every record into its staging table (events, facts by kind, quarantined rows), by COPY. */
+async function stageRecords(pool: Pool, reading: Reading, options: LoadOptions, totalBytes: number | null): Promise<StagedTables> {
   const writers = new Map<StagingKind, CopyWriter>();
   const writer = async (kind: StagingKind) => {
     let w = writers.get(kind);
@@ -96,7 +124,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     }
     return w;
   };
-  const totalBytes = input.kind === 'csv' ? input.totalBytes : null;
+  const { parse } = reading;
   let lastReport = 0;
   try {
     for await (const record of parse) {
@@ -110,7 +138,7 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       }
       if (options.onProgress && Date.now() - lastReport > 500) {
         lastReport = Date.now();
-        options.onProgress({ phase: 'parsing', rows: parse.counters.read, bytes, total_bytes: totalBytes });
+        options.onProgress({ phase: 'parsing', rows: parse.counters.read, bytes: reading.bytes(), total_bytes: totalBytes });
       }
     }
     for (const w of writers.values()) await w.close();
@@ -119,91 +147,91 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
     await dropStaging(pool, options.runId).catch(() => undefined);
     throw error;
   }
+  return new Map([...writers].map(([kind, w]) => [kind, w.table]));
+}
 
-  const parsed = parse.counters;
-  if (options.enforceMinimumRows && parsed.read < source.minimumRows) {
-    await dropStaging(pool, options.runId);
-    throw new SuspiciousDownloadError(
-      `${source.key}: only ${parsed.read} records, fewer than the ${source.minimumRows} expected; the previous data is kept`,
+const FACT_MERGES: readonly [StagingKind, (client: PoolClient, table: string) => Promise<FactsMergeCounts>][] = [
+  ['pluto', mergePluto],
+  ['hpd_buildings', mergeHpdBuildings],
+  ['registrations', mergeRegistrations],
+  ['contacts', mergeContacts],
+];
+
+/**
+ * Step 3, in the load's transaction: merge the staged rows, close what vanished, keep the quarantined
+ * rows, and account for the run (the source's row, and the run's success when it is the whole run).
+ */
+async function mergeStaged(client: PoolClient, source: SourceDefinition, staged: StagedTables, reading: Reading, options: LoadOptions): Promise<IngestCounts> {
+  const counts = emptyCounts();
+  // merges take turns: two loads read their files at once, but one merge never misses the other's
+  // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
+  await client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
+  let factsOutOfScope = 0;
+  for (const [kind, merge] of FACT_MERGES) {
+    const table = staged.get(kind);
+    if (!table) continue;
+    const merged = await merge(client, table);
+    factsOutOfScope = Math.max(factsOutOfScope, merged.outOfScopeRecords);
+    counts.facts.inserted += merged.inserted;
+    counts.facts.updated += merged.updated;
+  }
+  let eventsOutOfScope = 0;
+  const events = staged.get('events');
+  if (events) {
+    const merged = await mergeEvents(client, events, options.observedOn, await neverLoaded(client, source.key));
+    eventsOutOfScope = merged.outOfScopeRecords;
+    counts.events = {
+      staged: merged.staged,
+      inserted: merged.inserted,
+      updated: merged.updated,
+      unchanged: merged.unchanged,
+      status_changes: merged.statusChanges,
+      collapsed_duplicates: merged.duplicatesCollapsed,
+      duplicates_311: merged.duplicates311,
+    };
+    counts.latest_record_date = merged.latestRecordDate;
+  }
+  if (options.closeVanished) {
+    counts.vanished = await closeVanished(client, source, {
+      events,
+      pluto: staged.get('pluto'),
+      hpdBuildings: staged.get('hpd_buildings'),
+      registrations: staged.get('registrations'),
+      contacts: staged.get('contacts'),
+    }, options.observedOn);
+  }
+  const rejected = staged.get('rejected');
+  if (rejected) {
+    await client.query(
+      `INSERT INTO rejected_rows (run_id, source, line_number, reason, raw) SELECT $1, $2, line_no, reason, raw FROM ${rejected}`,
+      [options.runId, source.key],
     );
   }
-  options.onProgress?.({ phase: 'merging', rows: parsed.read, bytes, total_bytes: totalBytes });
-
-  try {
-    await inTransaction(pool, async (client) => {
-      // merges take turns: two loads read their files at once, but one merge never misses the other's
-      // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
-      await client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
-      let factsOutOfScope = 0;
-      const factMerges: [StagingKind, (c: typeof client, t: string) => Promise<FactsMergeCounts>][] = [
-        ['pluto', mergePluto],
-        ['hpd_buildings', mergeHpdBuildings],
-        ['registrations', mergeRegistrations],
-        ['contacts', mergeContacts],
-      ];
-      for (const [kind, merge] of factMerges) {
-        const w = writers.get(kind);
-        if (!w) continue;
-        const merged = await merge(client, w.table);
-        factsOutOfScope = Math.max(factsOutOfScope, merged.outOfScopeRecords);
-        counts.facts.inserted += merged.inserted;
-        counts.facts.updated += merged.updated;
-      }
-      let eventsOutOfScope = 0;
-      const events = writers.get('events');
-      if (events) {
-        const merged = await mergeEvents(client, events.table, options.observedOn, await neverLoaded(client, source.key));
-        eventsOutOfScope = merged.outOfScopeRecords;
-        counts.events = {
-          staged: merged.staged,
-          inserted: merged.inserted,
-          updated: merged.updated,
-          unchanged: merged.unchanged,
-          status_changes: merged.statusChanges,
-          collapsed_duplicates: merged.duplicatesCollapsed,
-          duplicates_311: merged.duplicates311,
-        };
-        counts.latest_record_date = merged.latestRecordDate;
-      }
-      if (options.closeVanished) counts.vanished = await closeVanished(client, source, {
-          events: writers.get('events')?.table,
-          pluto: writers.get('pluto')?.table,
-          hpdBuildings: writers.get('hpd_buildings')?.table,
-          registrations: writers.get('registrations')?.table,
-          contacts: writers.get('contacts')?.table,
-        }, options.observedOn);
-      const rejected = writers.get('rejected');
-      if (rejected) {
-        await client.query(
-          `INSERT INTO rejected_rows (run_id, source, line_number, reason, raw) SELECT $1, $2, line_no, reason, raw FROM ${rejected.table}`,
-          [options.runId, source.key],
-        );
-      }
-      // a record's facts and events share its BBL, so they are in or out of scope together
-      const notInUniverse = Math.max(factsOutOfScope, eventsOutOfScope);
-      counts.read = parsed.read;
-      counts.quarantined = parsed.quarantined;
-      counts.quarantine_reasons = parsed.quarantinedByReason;
-      counts.cast_failures = parsed.castFailures;
-      counts.unmapped_values = parsed.unmappedWords;
-      counts.out_of_scope = parsed.notRelevant + notInUniverse;
-      counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
-      counts.loaded = parsed.ok - notInUniverse;
-      counts.bytes = bytes;
-      counts.part = parsed.part;
-      counts.layout = parsed.variant;
-      await recordSourceLoaded(client, source.key, {
-        runId: options.runId,
-        latestRecordDate: counts.latest_record_date,
-        recordsAdded: counts.events.inserted + counts.facts.inserted,
-      });
-      if (options.completesRun) await recordRunSucceeded(client, options.runId, counts);
-      // gone with the commit: whoever sees the run succeeded sees no staging table of it
-      await dropStaging(client, options.runId);
-    });
-  } finally {
-    // a failed merge leaves its staging tables behind: they go here (a successful one dropped them in its transaction)
-    await dropStaging(pool, options.runId).catch(() => undefined);
-  }
+  // a record's facts and events share its BBL, so they are in or out of scope together
+  accountParse(counts, reading, Math.max(factsOutOfScope, eventsOutOfScope));
+  await recordSourceLoaded(client, source.key, {
+    runId: options.runId,
+    latestRecordDate: counts.latest_record_date,
+    recordsAdded: counts.events.inserted + counts.facts.inserted,
+  });
+  if (options.completesRun) await recordRunSucceeded(client, options.runId, counts);
+  // gone with the commit: whoever sees the run succeeded sees no staging table of it
+  await dropStaging(client, options.runId);
   return counts;
+}
+
+/** The parse's counters in the run's counts; `notInUniverse` records had no building of the city. */
+function accountParse(counts: IngestCounts, reading: Reading, notInUniverse: number): void {
+  const parsed = reading.parse.counters;
+  counts.read = parsed.read;
+  counts.quarantined = parsed.quarantined;
+  counts.quarantine_reasons = parsed.quarantinedByReason;
+  counts.cast_failures = parsed.castFailures;
+  counts.unmapped_values = parsed.unmappedWords;
+  counts.out_of_scope = parsed.notRelevant + notInUniverse;
+  counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
+  counts.loaded = parsed.ok - notInUniverse;
+  counts.bytes = reading.bytes();
+  counts.part = parsed.part;
+  counts.layout = parsed.variant;
 }
