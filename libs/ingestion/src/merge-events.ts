@@ -33,62 +33,8 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
 export async function mergeEvents(client: PoolClient, table: string, observedOn: string, firstLoad = false): Promise<EventMergeCounts> {
   await client.query(`SET LOCAL work_mem = '128MB'`);
   const staged = await count(client, `SELECT count(*) FROM ${table}`);
-
-  const outOfScope = await client.query<{ records: string }>(
-    `WITH gone AS (
-       DELETE FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM buildings b WHERE b.bbl = s.bbl) RETURNING line_no)
-     SELECT count(DISTINCT line_no) AS records FROM gone`,
-  );
-
-  // 2. one row per record key: most files have none repeated, so only the repeated keys are collapsed
-  await client.query(`DROP TABLE IF EXISTS pg_temp.merged`);
-  await client.query(`DROP TABLE IF EXISTS pg_temp.repeated`);
-  await client.query(`
-    CREATE TEMP TABLE repeated ON COMMIT DROP AS
-    SELECT bbl, source, source_record_id, event_type FROM ${table} GROUP BY 1, 2, 3, 4 HAVING count(*) > 1`);
-  const repeatedKeys = await count(client, `SELECT count(*) FROM repeated`);
-  // without repeated keys the staging table already is the merged set: no copy of it
-  let merged = table;
-  if (repeatedKeys > 0) {
-    merged = 'merged';
-    await client.query(`ANALYZE ${table}`);
-    await client.query(`ANALYZE repeated`);
-    // per repeated key: its leading row (by position, so the wide rows are never sorted), the counts
-    // and dates, then its list attributes; joined back to the leading row
-    await client.query(`DROP TABLE IF EXISTS pg_temp.leaders`);
-    await client.query(`
-      CREATE TEMP TABLE leaders ON COMMIT DROP AS
-      SELECT s.bbl, s.source, s.source_record_id, s.event_type, count(*) AS n, min(s.occurred_on) AS first_on,
-             max(s.closed_on) AS last_closed, (array_agg(s.ctid ORDER BY ${SEVERITY_RANK.replace('severity', 's.severity')}, s.line_no))[1] AS lead
-        FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
-       GROUP BY 1, 2, 3, 4`);
-    await client.query(`DROP TABLE IF EXISTS pg_temp.list_objects`);
-    await client.query(`
-      CREATE TEMP TABLE list_objects ON COMMIT DROP AS
-      SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM (
-        SELECT s.bbl, s.source, s.source_record_id, s.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
-          FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
-          CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
-          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.attributes -> l.name) = 'array' THEN s.attributes -> l.name ELSE '[]'::jsonb END) e
-         GROUP BY 1, 2, 3, 4, 5) lists
-       GROUP BY 1, 2, 3, 4`);
-    await client.query(`ANALYZE leaders`);
-    await client.query(`ANALYZE list_objects`);
-    await client.query(`
-      CREATE TEMP TABLE merged ON COMMIT DROP AS
-      SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
-             s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, 1::bigint AS n
-        FROM ${table} s
-       WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
-                           AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
-      UNION ALL
-      SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
-             k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded, k.n
-        FROM leaders k
-        JOIN ${table} s ON s.ctid = k.lead
-        LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
-                                 AND lo.event_type = k.event_type`);
-  }
+  const outOfScopeRecords = await dropOutOfUniverse(client, table);
+  const merged = await collapseRepeatedKeys(client, table);
   // a refresh joins the merged set to the stored events: the planner needs its statistics
   if (!firstLoad || merged !== table) await client.query(`ANALYZE ${merged}`);
   await refineMerged(client, table, merged);
@@ -97,9 +43,90 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
       ? `SELECT count(*) AS records, count(*) AS rows FROM ${merged}`
       : `SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM ${merged}`,
   );
-  const duplicatesCollapsed = Number(collapsed.rows[0].rows) - Number(collapsed.rows[0].records);
+  const duplicates311 = await markDuplicates311(client, merged);
+  const actionCounts = firstLoad ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn);
+  const latest = await client.query<{ latest: string | null }>(
+    `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
+    [observedOn],
+  );
+  return {
+    staged,
+    outOfScopeRecords,
+    duplicatesCollapsed: Number(collapsed.rows[0].rows) - Number(collapsed.rows[0].records),
+    inserted: actionCounts.inserted,
+    updated: actionCounts.updated,
+    unchanged: actionCounts.same,
+    statusChanges: actionCounts.statusChanges ?? 0,
+    duplicates311,
+    latestRecordDate: latest.rows[0].latest,
+  };
+}
 
-  // 3. 311 and HPD complaints: remember the links, mark the 311 copies
+/** 1. Events on BBLs outside the building universe are dropped; returns how many records they were. */
+async function dropOutOfUniverse(client: PoolClient, table: string): Promise<number> {
+  const outOfScope = await client.query<{ records: string }>(
+    `WITH gone AS (
+       DELETE FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM buildings b WHERE b.bbl = s.bbl) RETURNING line_no)
+     SELECT count(DISTINCT line_no) AS records FROM gone`,
+  );
+  return Number(outOfScope.rows[0].records);
+}
+
+/**
+ * 2. One row per record key: most files have none repeated, so only the repeated keys are collapsed.
+ * Returns the table holding the merged set: the staging table itself when no key repeats.
+ */
+async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<string> {
+  await client.query(`DROP TABLE IF EXISTS pg_temp.merged`);
+  await client.query(`DROP TABLE IF EXISTS pg_temp.repeated`);
+  await client.query(`
+    CREATE TEMP TABLE repeated ON COMMIT DROP AS
+    SELECT bbl, source, source_record_id, event_type FROM ${table} GROUP BY 1, 2, 3, 4 HAVING count(*) > 1`);
+  const repeatedKeys = await count(client, `SELECT count(*) FROM repeated`);
+  // without repeated keys the staging table already is the merged set: no copy of it
+  if (repeatedKeys === 0) return table;
+  await client.query(`ANALYZE ${table}`);
+  await client.query(`ANALYZE repeated`);
+  // per repeated key: its leading row (by position, so the wide rows are never sorted), the counts
+  // and dates, then its list attributes; joined back to the leading row
+  await client.query(`DROP TABLE IF EXISTS pg_temp.leaders`);
+  await client.query(`
+    CREATE TEMP TABLE leaders ON COMMIT DROP AS
+    SELECT s.bbl, s.source, s.source_record_id, s.event_type, count(*) AS n, min(s.occurred_on) AS first_on,
+           max(s.closed_on) AS last_closed, (array_agg(s.ctid ORDER BY ${SEVERITY_RANK.replace('severity', 's.severity')}, s.line_no))[1] AS lead
+      FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
+     GROUP BY 1, 2, 3, 4`);
+  await client.query(`DROP TABLE IF EXISTS pg_temp.list_objects`);
+  await client.query(`
+    CREATE TEMP TABLE list_objects ON COMMIT DROP AS
+    SELECT bbl, source, source_record_id, event_type, jsonb_object_agg(name, items) AS obj FROM (
+      SELECT s.bbl, s.source, s.source_record_id, s.event_type, l.name, jsonb_agg(DISTINCT e.value) AS items
+        FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
+        CROSS JOIN unnest(ARRAY[${LIST_ATTRIBUTES.map((a) => `'${a}'`).join(',')}]::text[]) AS l(name)
+        CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.attributes -> l.name) = 'array' THEN s.attributes -> l.name ELSE '[]'::jsonb END) e
+       GROUP BY 1, 2, 3, 4, 5) lists
+     GROUP BY 1, 2, 3, 4`);
+  await client.query(`ANALYZE leaders`);
+  await client.query(`ANALYZE list_objects`);
+  await client.query(`
+    CREATE TEMP TABLE merged ON COMMIT DROP AS
+    SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
+           s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, 1::bigint AS n
+      FROM ${table} s
+     WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
+                         AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
+    UNION ALL
+    SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
+           k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded, k.n
+      FROM leaders k
+      JOIN ${table} s ON s.ctid = k.lead
+      LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
+                               AND lo.event_type = k.event_type`);
+  return 'merged';
+}
+
+/** 3. 311 requests that are also HPD complaints: the links are kept, the 311 copies marked; returns how many were marked. */
+async function markDuplicates311(client: PoolClient, merged: string): Promise<number> {
   await client.query(`
     INSERT INTO complaint_311_links (unique_key, hpd_complaint_id, bbl)
     SELECT DISTINCT ON (k.key) k.key, m.source_record_id, m.bbl
@@ -115,41 +142,26 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
       FROM complaint_311_links l, ${merged} m
      WHERE m.event_type = 'hpd_complaint' AND l.hpd_complaint_id = m.source_record_id
        AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`);
+  return (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0);
+}
 
-  let actionCounts: ActionCounts;
-  if (firstLoad) {
-    // a source never loaded before: every record is new, no status changed; nothing to compare with
-    // (records already there, which only a hand-made table can have, are overwritten and counted as written)
-    const written = await client.query(`
-      INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                          closed_on, description, attributes, record, scoring_excluded)
-      SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
-             description, attributes, record, scoring_excluded
-        FROM ${merged}
-      ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
-        category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
-        occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-        attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
-    await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
-    actionCounts = { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
-  } else {
-    actionCounts = await compareAndWrite(client, merged, observedOn);
-  }
-  const latest = await client.query<{ latest: string | null }>(
-    `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
-    [observedOn],
-  );
-  return {
-    staged,
-    outOfScopeRecords: Number(outOfScope.rows[0].records),
-    duplicatesCollapsed,
-    inserted: actionCounts.inserted,
-    updated: actionCounts.updated,
-    unchanged: actionCounts.same,
-    statusChanges: actionCounts.statusChanges ?? 0,
-    duplicates311: (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0),
-    latestRecordDate: latest.rows[0].latest,
-  };
+/**
+ * 5, for a source never loaded before: every record is new, no status changed; nothing to compare with
+ * (records already there, which only a hand-made table can have, are overwritten and counted as written).
+ */
+async function writeFirstLoad(client: PoolClient, merged: string): Promise<ActionCounts> {
+  const written = await client.query(`
+    INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
+                        closed_on, description, attributes, record, scoring_excluded)
+    SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
+           description, attributes, record, scoring_excluded
+      FROM ${merged}
+    ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
+      category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
+      occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
+      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
+  await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
+  return { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
 }
 
 interface ActionCounts {
