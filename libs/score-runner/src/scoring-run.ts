@@ -243,94 +243,106 @@ export async function switchInScores(pool: Pool, request: SwitchRequest, scored:
   };
   try {
     checkFailures(scored);
-    // peer pass, in BBL order as the buildings were scored; buildings the model cannot know (public
-    // housing, unreliable unit counts) are ranked, but never ranked against
-    const staged = await pool.query<{ bbl: string; peer_group: string; total_score: number; in_peers: boolean }>(
-      `SELECT bbl, peer_group, total_score, NOT (flags && $1::text[]) AS in_peers FROM ${source} s ORDER BY bbl`,
-      [KNOWN_LIMIT_FLAGS],
-    );
-    const byGroup = new Map<string, number[]>();
-    const add = (group: string, value: number) => {
-      const list = byGroup.get(group) ?? [];
-      list.push(value);
-      byGroup.set(group, list);
-    };
-    for (const r of staged.rows) if (r.in_peers) add(r.peer_group, r.total_score);
-    if (request.kind === 'incremental' && request.writeCurrent) {
-      const others = await pool.query<{ peer_group: string; total_score: number }>(
-        `SELECT peer_group, total_score FROM building_scores
-          WHERE NOT (bbl = ANY($1::char(10)[])) AND NOT (flags && $2::text[])`,
-        [staged.rows.map((r) => r.bbl), KNOWN_LIMIT_FLAGS],
-      );
-      for (const r of others.rows) add(r.peer_group, r.total_score);
-    }
-    const distribution = buildPeerDistribution(byGroup);
-    const healthWriter = await CopyWriter.open(pool, health, async (client) => {
-      await client.query(`DROP TABLE IF EXISTS ${health}`);
-      await client.query(`CREATE UNLOGGED TABLE ${health} (bbl char(10) PRIMARY KEY, health_score smallint NOT NULL)`);
-    });
-    try {
-      for (const r of staged.rows) await healthWriter.write([r.bbl, healthScoreFromDistribution(distribution, r.peer_group, r.total_score)]);
-      await healthWriter.close();
-    } catch (error) {
-      healthWriter.abort(error as Error);
-      throw error;
-    }
-
+    await stageHealthScores(pool, request, source, health);
     await inTransaction(pool, async (client) => {
-      if (request.writeCurrent) {
-        const crossings = await client.query(
-          `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
-                                        quiet_reason)
-           SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score,
-                  -- a change of scorer version is the model's, not the building's; a change with a stale source and
-                  -- no new record since the previous score is the staleness alone
-                  CASE WHEN b.scorer_id <> $3 THEN 'scorer-change'
-                       WHEN s.quiet = 'stale-source'
-                       THEN CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $2::date)
-                                 THEN NULL ELSE 'stale-source' END
-                       ELSE s.quiet END
-             FROM ${source} s JOIN building_scores b ON b.bbl = s.bbl
-            WHERE b.grade <> s.grade
-           ON CONFLICT (run_id, bbl) DO NOTHING`,
-          [request.runId, request.asOf, SCORER_ID],
-        );
-        counts.crossings = crossings.rowCount ?? 0;
-        await client.query(
-          `INSERT INTO building_scores AS b (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, peer_group,
-                                             components, flags, scores, counts, confidence, explanation, document, updated_at)
-           SELECT s.bbl, $1, $2, $3, s.total_score, h.health_score, s.grade, s.label, s.peer_group, s.components::jsonb, s.flags,
-                  (replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::jsonb) -> 'scores',
-                  s.counts::jsonb, s.confidence::jsonb, s.explanation,
-                  replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::json, now()
-             FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
-           ON CONFLICT (bbl) DO UPDATE SET run_id = EXCLUDED.run_id, as_of = EXCLUDED.as_of, scorer_id = EXCLUDED.scorer_id,
-             total_score = EXCLUDED.total_score, health_score = EXCLUDED.health_score, grade = EXCLUDED.grade,
-             label = EXCLUDED.label, peer_group = EXCLUDED.peer_group, components = EXCLUDED.components, flags = EXCLUDED.flags,
-             scores = EXCLUDED.scores, counts = EXCLUDED.counts, confidence = EXCLUDED.confidence,
-             explanation = EXCLUDED.explanation, document = EXCLUDED.document, updated_at = now()`,
-          [request.runId, request.asOf, SCORER_ID],
-        );
-        if (request.bbls) {
-          await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz AND bbl = ANY($2::char(10)[])`, [request.startedAt, request.bbls]);
-        } else {
-          await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz`, [request.startedAt]);
-        }
-      }
-      await client.query(
-        `INSERT INTO score_history (bbl, as_of, scorer_id, run_id, total_score, health_score, grade, components)
-         SELECT s.bbl, $2, $3, $1, s.total_score, h.health_score, s.grade, s.component_scores::jsonb
-           FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
-         ON CONFLICT (bbl, as_of, scorer_id) DO UPDATE SET run_id = EXCLUDED.run_id, total_score = EXCLUDED.total_score,
-           health_score = EXCLUDED.health_score, grade = EXCLUDED.grade, components = EXCLUDED.components, created_at = now()`,
-        [request.runId, request.asOf, SCORER_ID],
-      );
+      if (request.writeCurrent) counts.crossings = await writeCurrentScores(client, request, source, health);
+      await appendHistory(client, request, source, health);
       await request.beforeCommit?.(client, counts);
     });
   } finally {
     for (const table of [...request.tables, health]) await pool.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
   }
   return counts;
+}
+
+/** The peer pass: each staged building's health score within its peer group, into the run's health table. */
+async function stageHealthScores(pool: Pool, request: SwitchRequest, source: string, health: string): Promise<void> {
+  // peer pass, in BBL order as the buildings were scored; buildings the model cannot know (public
+  // housing, unreliable unit counts) are ranked, but never ranked against
+  const staged = await pool.query<{ bbl: string; peer_group: string; total_score: number; in_peers: boolean }>(
+    `SELECT bbl, peer_group, total_score, NOT (flags && $1::text[]) AS in_peers FROM ${source} s ORDER BY bbl`,
+    [KNOWN_LIMIT_FLAGS],
+  );
+  const byGroup = new Map<string, number[]>();
+  const add = (group: string, value: number) => {
+    const list = byGroup.get(group) ?? [];
+    list.push(value);
+    byGroup.set(group, list);
+  };
+  for (const r of staged.rows) if (r.in_peers) add(r.peer_group, r.total_score);
+  if (request.kind === 'incremental' && request.writeCurrent) {
+    const others = await pool.query<{ peer_group: string; total_score: number }>(
+      `SELECT peer_group, total_score FROM building_scores
+        WHERE NOT (bbl = ANY($1::char(10)[])) AND NOT (flags && $2::text[])`,
+      [staged.rows.map((r) => r.bbl), KNOWN_LIMIT_FLAGS],
+    );
+    for (const r of others.rows) add(r.peer_group, r.total_score);
+  }
+  const distribution = buildPeerDistribution(byGroup);
+  const healthWriter = await CopyWriter.open(pool, health, async (client) => {
+    await client.query(`DROP TABLE IF EXISTS ${health}`);
+    await client.query(`CREATE UNLOGGED TABLE ${health} (bbl char(10) PRIMARY KEY, health_score smallint NOT NULL)`);
+  });
+  try {
+    for (const r of staged.rows) await healthWriter.write([r.bbl, healthScoreFromDistribution(distribution, r.peer_group, r.total_score)]);
+    await healthWriter.close();
+  } catch (error) {
+    healthWriter.abort(error as Error);
+    throw error;
+  }
+}
+
+/** Grade crossings against the current scores, then the new scores switched in; returns the crossings. */
+async function writeCurrentScores(client: PoolClient, request: SwitchRequest, source: string, health: string): Promise<number> {
+  const crossings = await client.query(
+    `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
+                                  quiet_reason)
+     SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score,
+            -- a change of scorer version is the model's, not the building's; a change with a stale source and
+            -- no new record since the previous score is the staleness alone
+            CASE WHEN b.scorer_id <> $3 THEN 'scorer-change'
+                 WHEN s.quiet = 'stale-source'
+                 THEN CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $2::date)
+                           THEN NULL ELSE 'stale-source' END
+                 ELSE s.quiet END
+       FROM ${source} s JOIN building_scores b ON b.bbl = s.bbl
+      WHERE b.grade <> s.grade
+     ON CONFLICT (run_id, bbl) DO NOTHING`,
+    [request.runId, request.asOf, SCORER_ID],
+  );
+    await client.query(
+    `INSERT INTO building_scores AS b (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, peer_group,
+                                       components, flags, scores, counts, confidence, explanation, document, updated_at)
+     SELECT s.bbl, $1, $2, $3, s.total_score, h.health_score, s.grade, s.label, s.peer_group, s.components::jsonb, s.flags,
+            (replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::jsonb) -> 'scores',
+            s.counts::jsonb, s.confidence::jsonb, s.explanation,
+            replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::json, now()
+       FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
+     ON CONFLICT (bbl) DO UPDATE SET run_id = EXCLUDED.run_id, as_of = EXCLUDED.as_of, scorer_id = EXCLUDED.scorer_id,
+       total_score = EXCLUDED.total_score, health_score = EXCLUDED.health_score, grade = EXCLUDED.grade,
+       label = EXCLUDED.label, peer_group = EXCLUDED.peer_group, components = EXCLUDED.components, flags = EXCLUDED.flags,
+       scores = EXCLUDED.scores, counts = EXCLUDED.counts, confidence = EXCLUDED.confidence,
+       explanation = EXCLUDED.explanation, document = EXCLUDED.document, updated_at = now()`,
+    [request.runId, request.asOf, SCORER_ID],
+  );
+  if (request.bbls) {
+    await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz AND bbl = ANY($2::char(10)[])`, [request.startedAt, request.bbls]);
+  } else {
+    await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz`, [request.startedAt]);
+  }
+  return crossings.rowCount ?? 0;
+}
+
+/** One point of each building's history for the run's as-of date. */
+async function appendHistory(client: PoolClient, request: SwitchRequest, source: string, health: string): Promise<void> {
+  await client.query(
+    `INSERT INTO score_history (bbl, as_of, scorer_id, run_id, total_score, health_score, grade, components)
+     SELECT s.bbl, $2, $3, $1, s.total_score, h.health_score, s.grade, s.component_scores::jsonb
+       FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
+     ON CONFLICT (bbl, as_of, scorer_id) DO UPDATE SET run_id = EXCLUDED.run_id, total_score = EXCLUDED.total_score,
+       health_score = EXCLUDED.health_score, grade = EXCLUDED.grade, components = EXCLUDED.components, created_at = now()`,
+    [request.runId, request.asOf, SCORER_ID],
+  );
 }
 
 /**
