@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { RequireScope } from '@bhis/api-platform';
 import { ChangeListener } from '@bhis/db';
 import { REQUEST_ID_PATTERN } from '@bhis/envelope';
-import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { ANNOUNCED_WITHIN_MS, createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
 
 class EchoBody {
@@ -143,7 +143,7 @@ describe('API platform (real Postgres and Redis)', () => {
     expect((expired.body.error as { message: string }).message).toMatch(/expired/);
   });
 
-  it('revocation is effective on the very next request on every API instance', async () => {
+  it('revocation reaches every API instance as soon as Postgres announces it, and holds', async () => {
     const second = await startTestApi(env, [ProbeModule]);
     try {
       const victim = await createTestKey(db.url);
@@ -153,6 +153,10 @@ describe('API platform (real Postgres and Redis)', () => {
       await pg.connect();
       await pg.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [victim.id]);
       await pg.end();
+      // the announcement reaches each instance on its own LISTEN connection (docs/adr/0006-in-memory-caches.md)
+      for (const instance of [api, second]) {
+        await poll('the revocation announced', async () => ((await call(instance, '/api/v1', bearer(victim.key))).status === 401 ? true : null), ANNOUNCED_WITHIN_MS, 10);
+      }
       for (const instance of [api, second]) {
         const res = await call(instance, '/api/v1', bearer(victim.key));
         expectErrorEnvelope(res, 401, 'invalid_api_key');
