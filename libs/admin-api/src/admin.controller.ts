@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
-import { ApiError, successEnvelope } from '@bhis/envelope';
+import { API_BASE_PATH, ApiError, apiPath, successEnvelope } from '@bhis/envelope';
 import type { IngestInput } from '@bhis/queue';
 import { checkWebhookTarget } from '@bhis/webhooks';
 import { AdminQueues } from './admin-queues';
@@ -19,7 +19,7 @@ const uuid = new ParseUUIDPipe({ exceptionFactory: () => new ApiError('invalid_r
 @ApiTags('admin')
 @ApiBearerAuth()
 @RequireScope('admin')
-@Controller('api/v1/admin')
+@Controller(apiPath('/admin'))
 export class AdminController {
   private readonly pool;
 
@@ -74,7 +74,7 @@ export class AdminController {
         force: body.force,
         scoreAfter: body.score,
       });
-      const self = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/admin/ingest/${queued.runId}`;
+      const self = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/admin/ingest/${queued.runId}`;
       return successEnvelope(platformState(req), { run_id: queued.runId, job_id: queued.jobId, created: queued.created }, { links: { self } });
     } catch (error) {
       if (error instanceof IngestRequestError) throw new ApiError('invalid_request', error.message);
@@ -98,7 +98,7 @@ export class AdminController {
     const queued = body.backfill_months
       ? await enqueueBackfill(queue, this.pool(), { months: body.backfill_months, asOf: body.as_of, trigger: 'admin_api' })
       : await enqueueScoring(queue, this.pool(), { kind: body.full ? 'full' : 'incremental', bbls: body.bbls, asOf: body.as_of, trigger: 'admin_api' });
-    const self = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/admin/score/${queued.runId}`;
+    const self = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/admin/score/${queued.runId}`;
     return successEnvelope(platformState(req), { run_id: queued.runId, job_id: queued.jobId }, { links: { self } });
   }
 

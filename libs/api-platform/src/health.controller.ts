@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { ReadReplicas } from '@bhis/db';
-import { ApiError, successEnvelope } from '@bhis/envelope';
+import { ApiError, apiPath, successEnvelope } from '@bhis/envelope';
 import { Public } from './decorators';
 import { sendError } from './errors';
 import { platformState } from './request-context';
@@ -63,7 +63,7 @@ export class BackingServiceIndicators {
 type CheckState = Record<string, { status: string; latency_ms?: number; message?: string; reads_from?: string; replicas?: unknown[] }>;
 
 @ApiExcludeController()
-@Controller('api/v1/health')
+@Controller(apiPath('/health'))
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

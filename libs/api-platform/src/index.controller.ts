@@ -3,16 +3,16 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { SCORER_ID } from '@bhis/domain';
-import { successEnvelope, SuccessEnvelope } from '@bhis/envelope';
+import { API_BASE_PATH, apiPath, successEnvelope, SuccessEnvelope } from '@bhis/envelope';
 import { baseUrl } from './links';
 import { platformState } from './request-context';
 import { CONFIG } from './tokens';
 
 /** Paths the index lists; feature modules register theirs with `registerIndexLinks`. */
 const INDEX_LINKS: Record<string, string> = {
-  self: '/api/v1',
-  health: '/api/v1/health',
-  openapi: '/api/v1/openapi.json',
+  self: API_BASE_PATH,
+  health: apiPath('/health'),
+  openapi: apiPath('/openapi.json'),
   llms_txt: '/llms.txt',
   api_docs: '/api-docs.md',
   methodology: '/methodology.md',
@@ -23,7 +23,7 @@ export function registerIndexLinks(links: Record<string, string>): void {
 }
 
 @ApiExcludeController()
-@Controller('api/v1')
+@Controller(API_BASE_PATH)
 export class IndexController {
   constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
 

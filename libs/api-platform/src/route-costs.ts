@@ -1,3 +1,4 @@
+import { apiPath } from '@bhis/envelope';
 /**
  * The routes whose rate-limit cost or body limit differ from the default (docs/api-decisions.md, "Rate limits"):
  * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5).
@@ -22,11 +23,11 @@ const MIB = 1024 * 1024;
 export const DEFAULT_MAX_BODY_BYTES = 1 * MIB;
 
 export const ROUTE_COSTS: readonly RouteCost[] = [
-  { method: 'POST', path: '/api/v1/buildings/batch', minimum: 1, bblsPerUnit: 50, maxBodyBytes: 1 * MIB },
-  { method: 'POST', path: '/api/v1/portfolio/analyze', minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
-  { method: 'POST', path: '/api/v1/export/csv', minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
+  { method: 'POST', path: apiPath('/buildings/batch'), minimum: 1, bblsPerUnit: 50, maxBodyBytes: 1 * MIB },
+  { method: 'POST', path: apiPath('/portfolio/analyze'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
+  { method: 'POST', path: apiPath('/export/csv'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
   // monitors carry up to 10,000 BBLs too; creating one costs 1 unit
-  { method: 'POST', path: '/api/v1/portfolio/monitor', minimum: 1, bblsPerUnit: Infinity, maxBodyBytes: 10 * MIB },
+  { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: Infinity, maxBodyBytes: 10 * MIB },
 ];
 
 const BY_ROUTE = new Map(ROUTE_COSTS.map((route) => [`${route.method} ${route.path}`, route]));

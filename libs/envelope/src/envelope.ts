@@ -2,6 +2,14 @@ import { ErrorCode } from './error-codes';
 
 export const API_VERSION = 'v1';
 
+/** The path every endpoint of this version lives under (docs/interface-spec.md: `{base_url}` ends in it). */
+export const API_BASE_PATH = `/api/${API_VERSION}`;
+
+/** The path of an endpoint of this version: `apiPath('/buildings')` is `/api/v1/buildings`. */
+export function apiPath(path: string): string {
+  return `${API_BASE_PATH}${path}`;
+}
+
 export interface RateLimitStatus {
   limit: number;
   remaining: number;

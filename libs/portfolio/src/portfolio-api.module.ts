@@ -6,12 +6,13 @@ import { MonitorService } from './monitors/monitor-service';
 import { MonitorsController } from './monitors/monitors.controller';
 import { WebhookQueue } from './monitors/webhook-queue';
 import { SourcesController } from './sources/sources.controller';
+import { apiPath } from '@bhis/envelope';
 
 registerIndexLinks({
-  portfolio_analyze: '/api/v1/portfolio/analyze',
-  portfolio_monitor: '/api/v1/portfolio/monitor',
-  export_csv: '/api/v1/export/csv',
-  sources: '/api/v1/sources',
+  portfolio_analyze: apiPath('/portfolio/analyze'),
+  portfolio_monitor: apiPath('/portfolio/monitor'),
+  export_csv: apiPath('/export/csv'),
+  sources: apiPath('/sources'),
 });
 
 /** Portfolio analysis, monitors (webhooks), CSV export and source freshness. */

@@ -14,6 +14,7 @@ import { CursorCodec } from './shared/cursor';
 import { READ_POOL } from './shared/tokens';
 import { TrajectoryController } from './trajectory/trajectory.controller';
 import { TrajectoryRepository } from './trajectory/trajectory.repository';
+import { apiPath } from '@bhis/envelope';
 
 /**
  * The building read endpoints: lookup, batch, search, events and trajectory. Needs ApiPlatformModule
@@ -49,11 +50,11 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
 export class ReadApiModule {
   constructor() {
     registerIndexLinks({
-      building: '/api/v1/buildings/{bbl}',
-      building_events: '/api/v1/buildings/{bbl}/events',
-      building_trajectory: '/api/v1/buildings/{bbl}/trajectory',
-      buildings_batch: '/api/v1/buildings/batch',
-      buildings_search: '/api/v1/buildings/search',
+      building: apiPath('/buildings/{bbl}'),
+      building_events: apiPath('/buildings/{bbl}/events'),
+      building_trajectory: apiPath('/buildings/{bbl}/trajectory'),
+      buildings_batch: apiPath('/buildings/batch'),
+      buildings_search: apiPath('/buildings/search'),
     });
   }
 }

@@ -13,6 +13,7 @@ import { buildingPage, docsPage, homePage, methodologyPage, notFoundPage } from 
 import { SITE_CSS } from './pages/site-css';
 import { renderApiDocs } from './reference/api-docs-markdown';
 import { renderLlmsTxt } from './reference/llms-txt';
+import { apiPath } from '@bhis/envelope';
 
 const BBL_PATTERN = /^[1-5](?!00000)\d{5}\d{4}$/;
 
@@ -40,7 +41,7 @@ export class WebController {
 
   constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
 
-  @Get('api/v1/openapi.json')
+  @Get(apiPath('/openapi.json'))
   openApi(@Res() res: Response): void {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.json(OPENAPI_DOCUMENT);

@@ -3,7 +3,7 @@ import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { platformState, RequireScope } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
-import { successEnvelope } from '@bhis/envelope';
+import { apiPath, successEnvelope } from '@bhis/envelope';
 import { partitionBbls } from '../bbl-list';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { BblListRequestDto, PortfolioAnalysisDto } from './analyze.dto';
@@ -11,7 +11,7 @@ import { analyzePortfolio } from './portfolio-analysis';
 
 @ApiTags('Portfolio')
 @ApiKeyAuth()
-@Controller('api/v1/portfolio/analyze')
+@Controller(apiPath('/portfolio/analyze'))
 export class AnalyzeController {
   /** Published data only: a replica may answer (ReadReplicas). */
   constructor(private readonly replicas: ReadReplicas) {}

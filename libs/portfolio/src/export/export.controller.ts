@@ -10,6 +10,7 @@ import { streamCsv } from './csv-stream';
 import { ExportRequestDto } from './export.dto';
 import { buildExportQuery, countExportRows } from './export-query';
 import { ExportSlots } from './export-slots';
+import { apiPath } from '@bhis/envelope';
 
 function exportFilename(now = new Date()): string {
   return `bhis-export-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}.csv`;
@@ -17,7 +18,7 @@ function exportFilename(now = new Date()): string {
 
 @ApiTags('Export')
 @ApiKeyAuth()
-@Controller('api/v1/export/csv')
+@Controller(apiPath('/export/csv'))
 export class ExportController {
   private readonly slots: ExportSlots;
 
@@ -54,7 +55,7 @@ export class ExportController {
     if (body.bbls === undefined) {
       // a filtered export costs what its rows would cost as a BBL list (the pipeline charged the minimum)
       const rows = await countExportRows(this.replicas.readPool, query);
-      const route = routeCostOf('POST', '/api/v1/export/csv');
+      const route = routeCostOf('POST', apiPath('/export/csv'));
       await this.charges.charge(req, res, costOfBbls(route, rows) - costOfBbls(route, 0));
     }
     const release = this.slots.acquire();

@@ -1,8 +1,9 @@
 import type { MonitorRecord } from '@bhis/webhooks';
 import type { MonitorDto } from './monitor.dto';
+import { API_BASE_PATH } from '@bhis/envelope';
 
 export function monitorLinks(base: string, id: string): Record<string, string> {
-  const self = `${base}/api/v1/portfolio/monitor/${id}`;
+  const self = `${base}${API_BASE_PATH}/portfolio/monitor/${id}`;
   return { self, deliveries: `${self}/deliveries`, test: `${self}/test` };
 }
 

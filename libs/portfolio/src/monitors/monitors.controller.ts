@@ -3,7 +3,7 @@ import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { authenticatedKey, baseUrl, CONFIG, platformState, RequireScope } from '@bhis/api-platform';
-import { successEnvelope } from '@bhis/envelope';
+import { API_BASE_PATH, apiPath, successEnvelope } from '@bhis/envelope';
 import { decodeListCursor, paginate } from '../list-cursor';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import {
@@ -25,7 +25,7 @@ const ID_PARAM = { name: 'id', format: 'uuid', description: 'Monitor id.' } as c
 @ApiTags('Portfolio monitors')
 @ApiKeyAuth()
 @RequireScope('portfolio:write')
-@Controller('api/v1/portfolio/monitor')
+@Controller(apiPath('/portfolio/monitor'))
 export class MonitorsController {
   constructor(
     private readonly monitors: MonitorService,
@@ -63,7 +63,7 @@ export class MonitorsController {
     const rows = await this.monitors.list(authenticatedKey(req).id, limit, decodeListCursor(query.cursor));
     const base = this.base(req);
     const page = paginate(rows.map((r) => ({ item: monitorView(r.monitor, base), position: r.position })), limit);
-    return successEnvelope(platformState(req), { monitors: page.items }, { pagination: page.pagination, links: { self: `${base}/api/v1/portfolio/monitor` } });
+    return successEnvelope(platformState(req), { monitors: page.items }, { pagination: page.pagination, links: { self: `${base}${API_BASE_PATH}/portfolio/monitor` } });
   }
 
   @Get(':id')

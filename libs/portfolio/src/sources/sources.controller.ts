@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
-import { successEnvelope } from '@bhis/envelope';
+import { API_BASE_PATH, apiPath, successEnvelope } from '@bhis/envelope';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { sourceStatuses } from './source-status';
 
@@ -36,7 +36,7 @@ class SourceListDto {
 
 @ApiTags('Sources')
 @ApiKeyAuth()
-@Controller('api/v1/sources')
+@Controller(apiPath('/sources'))
 export class SourcesController {
   private readonly pool: ReturnType<typeof poolGetter>;
 
@@ -54,6 +54,6 @@ export class SourcesController {
   @ApiErrorResponses()
   async list(@Req() req: Request) {
     const sources = await sourceStatuses(this.pool());
-    return successEnvelope(platformState(req), { sources }, { links: { self: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/sources` } });
+    return successEnvelope(platformState(req), { sources }, { links: { self: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/sources` } });
   }
 }

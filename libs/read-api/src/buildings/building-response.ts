@@ -4,10 +4,11 @@ import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, RouteShortcut, RouteShortcuts } from '@bhis/api-platform';
 import { sendCacheable, withMember } from '../shared/json-response';
 import { BuildingDocumentRow, BuildingRepository } from './building.repository';
+import { API_BASE_PATH, apiPath } from '@bhis/envelope';
 
 /** The answer to a building lookup (200 with the document, or 304), from the controller or the shortcut. */
 export function sendBuilding(req: Request, res: Response, row: BuildingDocumentRow, config: AppConfig, withExplanation = false): void {
-  const base = `${baseUrl(req, config.PUBLIC_BASE_URL)}/api/v1/buildings/${row.bbl}`;
+  const base = `${baseUrl(req, config.PUBLIC_BASE_URL)}${API_BASE_PATH}/buildings/${row.bbl}`;
   sendCacheable(req, res, {
     data: withExplanation ? withMember(row.document, 'explanation', row.explanation ?? 'null') : row.document,
     ...(withExplanation ? {} : { dataDigest: row.digest }),
@@ -17,7 +18,7 @@ export function sendBuilding(req: Request, res: Response, row: BuildingDocumentR
 }
 
 /** `/api/v1/buildings/` and a BBL in its canonical 10 digits, no query string. */
-const CACHED_LOOKUP = /^\/api\/v1\/buildings\/(\d{10})$/;
+const CACHED_LOOKUP = new RegExp(`^${apiPath('/buildings/')}(\\d{10})$`);
 
 /**
  * A lookup of a building whose document is in memory, answered before the router; every other lookup
@@ -26,7 +27,7 @@ const CACHED_LOOKUP = /^\/api\/v1\/buildings\/(\d{10})$/;
  */
 @Injectable()
 export class CachedBuildingShortcut implements RouteShortcut, OnModuleInit {
-  readonly route = '/api/v1/buildings/:bbl';
+  readonly route = apiPath('/buildings/:bbl');
   readonly scope = 'buildings:read' as const;
 
   constructor(

@@ -3,7 +3,7 @@ import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, Ap
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { CONFIG, RequireScope } from '@bhis/api-platform';
-import { ApiError } from '@bhis/envelope';
+import { ApiError, apiPath } from '@bhis/envelope';
 import { BatchEnvelopeDto, BatchRequestDto } from '../dto/batch.dto';
 import { BuildingEnvelopeDto } from '../dto/building.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
@@ -18,7 +18,7 @@ const INCLUDES = ['explanation'] as const;
 
 @ApiTags('buildings')
 @ApiKeyAuth()
-@Controller('api/v1/buildings')
+@Controller(apiPath('/buildings'))
 export class BuildingsController {
   constructor(
     private readonly buildings: BuildingRepository,

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { attributesText, decodeRecord, jsonbText } from '@bhis/db';
 import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
-import { ApiError } from '@bhis/envelope';
+import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { EventsEnvelopeDto } from '../dto/event.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec, CursorPosition } from '../shared/cursor';
@@ -47,7 +47,7 @@ function eventJson(bbl: string, row: EventRow): string {
 
 @ApiTags('events')
 @ApiKeyAuth()
-@Controller('api/v1/buildings')
+@Controller(apiPath('/buildings'))
 export class EventsController {
   constructor(
     private readonly events: EventsRepository,
@@ -81,7 +81,7 @@ export class EventsController {
       data: page.data,
       dataDigest: page.dataDigest,
       pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: page.nextCursor },
-      links: { self: selfLink(baseUrl(req, this.config.PUBLIC_BASE_URL), req), building: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}/api/v1/buildings/${bbl}` },
+      links: { self: selfLink(baseUrl(req, this.config.PUBLIC_BASE_URL), req), building: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/buildings/${bbl}` },
     });
   }
 

@@ -11,12 +11,13 @@ import { selfLink } from '../shared/self-link';
 import { parseSearchParams } from './search-params';
 import { SearchQueryDto } from './search-query.dto';
 import { SearchRepository } from './search.repository';
+import { API_BASE_PATH, apiPath } from '@bhis/envelope';
 
 const ENDPOINT = 'search';
 
 @ApiTags('buildings')
 @ApiKeyAuth()
-@Controller('api/v1/buildings')
+@Controller(apiPath('/buildings'))
 export class SearchController {
   constructor(
     private readonly search: SearchRepository,
@@ -51,7 +52,7 @@ export class SearchController {
       total_score: row.total_score,
       grade: row.grade,
       label: row.label,
-      _links: { self: `${base}/api/v1/buildings/${row.bbl}` },
+      _links: { self: `${base}${API_BASE_PATH}/buildings/${row.bbl}` },
     }));
     const last = rows[rows.length - 1];
     const nextCursor = hasMore && last ? this.cursors.encode(ENDPOINT, filtersKey, [last.sort_key, last.bbl]) : null;

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
-import { ApiError } from '@bhis/envelope';
+import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { TrajectoryEnvelopeDto } from '../dto/trajectory.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
@@ -18,7 +18,7 @@ const ENDPOINT = 'trajectory';
 
 @ApiTags('buildings')
 @ApiKeyAuth()
-@Controller('api/v1/buildings')
+@Controller(apiPath('/buildings'))
 export class TrajectoryController {
   constructor(
     private readonly trajectory: TrajectoryRepository,
@@ -54,7 +54,7 @@ export class TrajectoryController {
     sendCacheable(req, res, {
       data: `{"bbl":"${bbl}","points":[${points.join(',')}]}`,
       pagination: { limit, has_more: page.hasMore, next_cursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, bbl, [last.as_of, last.scorer_id]) : null },
-      links: { self: selfLink(base, req), building: `${base}/api/v1/buildings/${bbl}` },
+      links: { self: selfLink(base, req), building: `${base}${API_BASE_PATH}/buildings/${bbl}` },
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ERROR_CODES, ErrorCode, isErrorCode } from '@bhis/envelope';
+import { API_BASE_PATH, ERROR_CODES, ErrorCode, isErrorCode } from '@bhis/envelope';
 import {
   ANY_ERRORS,
   AUTHENTICATED_ERRORS,
@@ -17,8 +17,6 @@ import { isJsonObject, JsonObject, JsonValue, sortKeys } from './json';
 import { toJsonSchema2020 } from './openapi-3-1';
 import { PLATFORM_PATHS } from './platform-operations';
 
-/** Every path of the document is relative to this prefix ({base_url} of docs/interface-spec.md). */
-export const API_BASE_PATH = '/api/v1';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 

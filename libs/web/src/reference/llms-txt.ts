@@ -1,3 +1,4 @@
+import { apiPath } from '@bhis/envelope';
 /** /llms.txt in the format of the llms.txt proposal: H1, summary blockquote, sections of links. */
 export function renderLlmsTxt(siteUrl: string): string {
   const link = (name: string, path: string, note: string) => `- [${name}](${siteUrl}${path}): ${note}`;
@@ -17,16 +18,16 @@ export function renderLlmsTxt(siteUrl: string): string {
     '',
     link('API reference (Markdown)', '/api-docs.md', 'every endpoint with a curl example, its parameters and responses, and every error code'),
     link('Methodology (Markdown)', '/methodology.md', 'how the score, grade, components, confidence and flags are computed, and their limits'),
-    link('OpenAPI document', '/api/v1/openapi.json', 'OpenAPI 3.1, the machine-readable contract of the API'),
+    link('OpenAPI document', apiPath('/openapi.json'), 'OpenAPI 3.1, the machine-readable contract of the API'),
     '',
     '## API',
     '',
-    link('Building lookup', '/api/v1/buildings/{bbl}', 'one building: facts, scores, components, counts and confidence'),
-    link('Building search', '/api/v1/buildings/search', 'by address, borough, zipcode, grade, owner, building class or score'),
-    link('Building events', '/api/v1/buildings/{bbl}/events', 'the public-record events behind a score, newest first, with links to the publisher\'s record'),
-    link('Score trajectory', '/api/v1/buildings/{bbl}/trajectory', 'the score history of a building, oldest first'),
-    link('Portfolio analysis', '/api/v1/portfolio/analyze', 'grade distribution and risk metrics of up to 10,000 buildings'),
-    link('Sources', '/api/v1/sources', 'the public data sources and how fresh they are'),
+    link('Building lookup', apiPath('/buildings/{bbl}'), 'one building: facts, scores, components, counts and confidence'),
+    link('Building search', apiPath('/buildings/search'), 'by address, borough, zipcode, grade, owner, building class or score'),
+    link('Building events', apiPath('/buildings/{bbl}/events'), 'the public-record events behind a score, newest first, with links to the publisher\'s record'),
+    link('Score trajectory', apiPath('/buildings/{bbl}/trajectory'), 'the score history of a building, oldest first'),
+    link('Portfolio analysis', apiPath('/portfolio/analyze'), 'grade distribution and risk metrics of up to 10,000 buildings'),
+    link('Sources', apiPath('/sources'), 'the public data sources and how fresh they are'),
     '',
     '## Optional',
     '',

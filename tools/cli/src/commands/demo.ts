@@ -6,6 +6,7 @@ import { createApiKey, migrate, pgPool } from '@bhis/db';
 import { hashApiKey } from '@bhis/domain';
 import { CliError, config, repoRoot, withDataSource } from '../context';
 import { interestingBuildings } from './demo-steps';
+import { API_BASE_PATH } from '@bhis/envelope';
 
 /** One step of the demo; later steps (synthetic city, ingest, scoring) are appended as they exist. */
 export interface DemoStep {
@@ -86,7 +87,7 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
       say(`2. Starting the ingest and scoring workers and the API (logs in ${logDir})...`);
       children.push(startApp('ingest', logDir, env), startApp('scoring', logDir, env), startApp('api', logDir, env));
       const base = `http://127.0.0.1:${cfg.PORT}`;
-      await waitForHealth(`${base}/api/v1/health`, 60_000);
+      await waitForHealth(`${base}${API_BASE_PATH}/health`, 60_000);
 
       let n = 3;
       for (const step of extraSteps()) {
@@ -102,7 +103,7 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
       say(`\nThe API is up at ${base}/api/v1 (docs: ${base}/docs).`);
       say(`Demo key (read-only, ${cfg.RATE_LIMIT_DEMO_PER_MIN} requests/min): ${key}`);
       const example = buildings[0]?.bbl;
-      say(`\n  curl -s -H "Authorization: Bearer ${key}" ${base}/api/v1/buildings/${example ?? '1000010001'}\n`);
+      say(`\n  curl -s -H "Authorization: Bearer ${key}" ${base}${API_BASE_PATH}/buildings/${example ?? '1000010001'}\n`);
       if (example) say(`In a browser: ${base}/buildings/${example}`);
       if (!options.serve) {
         stopAll();
