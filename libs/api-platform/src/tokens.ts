@@ -1,4 +1,3 @@
-export const CONFIG = Symbol('bhis:config');
-export const DATA_SOURCE = Symbol('bhis:data-source');
-export const REDIS = Symbol('bhis:redis');
+// one set of tokens for every process (libs/config/src/tokens.ts); the API's pipeline adds its logger
+export { CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 export const PINO_LOGGER = Symbol('bhis:pino-logger');

@@ -2,11 +2,10 @@ import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicati
 import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import type { AppConfig } from '@bhis/config';
+import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { pgPool } from '@bhis/db';
 import { IngestJob, openQueue, QUEUES, startWorker } from '@bhis/queue';
 import { SOURCES } from '@bhis/sources';
-import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
 import { downloadPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { SourceBusyError } from './source-lock';
@@ -26,9 +25,9 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
   private service!: IngestService;
 
   constructor(
-    @Inject(WORKER_CONFIG) private readonly config: AppConfig,
-    @Inject(WORKER_REDIS) private readonly redis: Redis,
-    @Inject(WORKER_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

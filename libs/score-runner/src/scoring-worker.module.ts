@@ -2,13 +2,12 @@ import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicati
 import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import type { AppConfig } from '@bhis/config';
+import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { LockBusyError, pgPool, SessionLock } from '@bhis/db';
 import { DEFAULT_JOB_OPTIONS, openQueue, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
 import { checkScoringUse } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
-import { WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS } from '@bhis/worker-platform';
 import { allPartsDone, failFullRun, finishFullRun, lockFinish, lockPart, loadPlan, planFullRun, recordPartRetrying, scorePart } from './scoring-parts';
 import { runScoring } from './scoring-run';
 import { finishScoringRun, markScoringRunning, recordScoringProgress, ScoringCounts } from '@bhis/runs';
@@ -41,9 +40,9 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   private scoring: Queue | undefined;
 
   constructor(
-    @Inject(WORKER_CONFIG) private readonly config: AppConfig,
-    @Inject(WORKER_REDIS) private readonly redis: Redis,
-    @Inject(WORKER_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
   ) {}
 
   onApplicationBootstrap(): void {

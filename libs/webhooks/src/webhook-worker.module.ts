@@ -1,22 +1,11 @@
-import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import type { AppConfig } from '@bhis/config';
+import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { poolGetter } from '@bhis/db';
 import { secretBoxFromConfig } from './secret-box';
 import { WebhookWorker } from './webhook-worker';
 
-const CONFIG_TOKEN = Symbol('bhis:webhooks:config');
-const DATA_SOURCE_TOKEN = Symbol('bhis:webhooks:data-source');
-const REDIS_TOKEN = Symbol('bhis:webhooks:redis');
-
-/** The tokens under which the hosting worker process provides its config, DataSource and Redis. */
-export interface WebhookWorkerTokens {
-  config: string | symbol;
-  dataSource: string | symbol;
-  /** A BullMQ worker connection (maxRetriesPerRequest: null). */
-  redis: string | symbol;
-}
 
 @Injectable()
 class WebhookWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,9 +13,9 @@ class WebhookWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown
   private worker: WebhookWorker | undefined;
 
   constructor(
-    @Inject(CONFIG_TOKEN) private readonly config: AppConfig,
-    @Inject(DATA_SOURCE_TOKEN) private readonly dataSource: DataSource,
-    @Inject(REDIS_TOKEN) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -48,20 +37,8 @@ class WebhookWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown
 }
 
 /**
- * Hosts the webhook delivery worker in a worker process. The process provides the connections, e.g.
- * `WebhookWorkerModule.register({ config: WORKER_CONFIG, dataSource: WORKER_DATA_SOURCE, redis: WORKER_REDIS })`.
+ * Hosts the webhook delivery worker in a worker process, from the config, DataSource and Redis worker
+ * connection its platform module provides (libs/config/src/tokens.ts).
  */
-@Module({})
-export class WebhookWorkerModule {
-  static register(tokens: WebhookWorkerTokens): DynamicModule {
-    return {
-      module: WebhookWorkerModule,
-      providers: [
-        { provide: CONFIG_TOKEN, useExisting: tokens.config },
-        { provide: DATA_SOURCE_TOKEN, useExisting: tokens.dataSource },
-        { provide: REDIS_TOKEN, useExisting: tokens.redis },
-        WebhookWorkerHost,
-      ],
-    };
-  }
-}
+@Module({ providers: [WebhookWorkerHost] })
+export class WebhookWorkerModule {}

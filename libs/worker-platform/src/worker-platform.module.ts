@@ -2,14 +2,11 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import type { Redis } from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '@bhis/config';
+import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { createDataSource } from '@bhis/db';
 import { workerConnection } from '@bhis/queue';
 import { Heartbeat } from './heartbeat';
 
-export const WORKER_CONFIG = Symbol('bhis:worker-config');
-export const WORKER_DATA_SOURCE = Symbol('bhis:worker-data-source');
-export const WORKER_REDIS = Symbol('bhis:worker-redis');
 const WORKER_HEARTBEAT = Symbol('bhis:worker-heartbeat');
 export const HEARTBEAT_INTERVAL_MS = 10_000;
 
@@ -21,8 +18,8 @@ export const HEARTBEAT_INTERVAL_MS = 10_000;
 @Module({})
 export class WorkerPlatformModule implements OnApplicationShutdown {
   constructor(
-    @Inject(WORKER_DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(WORKER_REDIS) private readonly redis: Redis,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
     @Inject(WORKER_HEARTBEAT) private readonly heartbeat: Heartbeat | null,
   ) {}
 
@@ -31,19 +28,19 @@ export class WorkerPlatformModule implements OnApplicationShutdown {
       module: WorkerPlatformModule,
       imports: [LoggerModule.forRoot({ pinoHttp: { level: config.LOG_LEVEL, name: appName }, forRoutes: [] })],
       providers: [
-        { provide: WORKER_CONFIG, useValue: config },
+        { provide: CONFIG, useValue: config },
         {
-          provide: WORKER_DATA_SOURCE,
+          provide: DATA_SOURCE,
           useFactory: async () => {
             // a whole file is one COPY and one merge: no statement timeout in the workers
             const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: appName, statementTimeoutMs: 0 });
             return ds.initialize();
           },
         },
-        { provide: WORKER_REDIS, useFactory: () => workerConnection(config.REDIS_URL) },
+        { provide: REDIS, useFactory: () => workerConnection(config.REDIS_URL) },
         {
           provide: WORKER_HEARTBEAT,
-          inject: [WORKER_DATA_SOURCE, WORKER_REDIS],
+          inject: [DATA_SOURCE, REDIS],
           useFactory: (ds: DataSource, redis: Redis) => {
             if (!config.WORKER_HEARTBEAT_FILE) return null;
             const heartbeat = new Heartbeat(config.WORKER_HEARTBEAT_FILE, HEARTBEAT_INTERVAL_MS, [() => ds.query('SELECT 1'), () => redis.ping()]);
@@ -52,7 +49,7 @@ export class WorkerPlatformModule implements OnApplicationShutdown {
           },
         },
       ],
-      exports: [WORKER_CONFIG, WORKER_DATA_SOURCE, WORKER_REDIS],
+      exports: [CONFIG, DATA_SOURCE, REDIS],
     };
   }
 
