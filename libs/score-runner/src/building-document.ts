@@ -45,15 +45,48 @@ export function countsOf(histogram: readonly HistogramRow[]): BuildingCounts {
 }
 
 /** Stands for the health score in a staged document until the run's peer pass has computed it. */
-export const HEALTH_PLACEHOLDER = '"__health_score__"';
+const HEALTH_PENDING = '__health_score__';
+const HEALTH_PLACEHOLDER = JSON.stringify(HEALTH_PENDING);
 
 /**
- * The building object of docs/interface-spec.md (2.2), in its field order, as JSON text with the
- * health score left as HEALTH_PLACEHOLDER.
+ * The building object of docs/interface-spec.md (2.2), in its field order: what the API, the document
+ * cache, the batch lookup and the export serve, as the scoring run stored it. `H` is the health score,
+ * a number once the run's peer pass has computed it.
  */
-export function buildingDocumentText(facts: FactsSqlRow, score: BuildingScore, counts: BuildingCounts): string {
+export interface BuildingDocument<H = number> {
+  bbl: string;
+  address: FactsSqlRow['address'];
+  city: FactsSqlRow['city'];
+  zipcode: FactsSqlRow['zipcode'];
+  borough: BoroughCode;
+  borough_name: string;
+  residential_units: FactsSqlRow['residential_units'];
+  total_units: FactsSqlRow['total_units'];
+  year_built: FactsSqlRow['year_built'];
+  building_class: FactsSqlRow['building_class'];
+  owner_name: FactsSqlRow['owner_name'];
+  latitude: FactsSqlRow['latitude'];
+  longitude: FactsSqlRow['longitude'];
+  scores: {
+    total_score: number;
+    health_score: H;
+    grade: BuildingScore['grade'];
+    label: BuildingScore['label'];
+    scorer_id: BuildingScore['scorer_id'];
+    peer_group: BuildingScore['peer_group'];
+    data_quality: BuildingScore['data_quality'];
+    components: BuildingScore['components'];
+    flags: BuildingScore['flags'];
+  };
+  counts: BuildingCounts;
+  confidence: BuildingScore['confidence'];
+  published_rules: BuildingScore['published_rules'];
+}
+
+/** The building document from its facts, its score, its counts and its health score. */
+export function buildingDocument<H = number>(facts: FactsSqlRow, score: BuildingScore, counts: BuildingCounts, healthScore: H): BuildingDocument<H> {
   const borough = facts.borough as BoroughCode;
-  const document = {
+  return {
     bbl: facts.bbl,
     address: facts.address,
     city: facts.city,
@@ -69,7 +102,7 @@ export function buildingDocumentText(facts: FactsSqlRow, score: BuildingScore, c
     longitude: facts.longitude,
     scores: {
       total_score: score.total_score,
-      health_score: '__health_score__',
+      health_score: healthScore,
       grade: score.grade,
       label: score.label,
       scorer_id: score.scorer_id,
@@ -82,5 +115,18 @@ export function buildingDocumentText(facts: FactsSqlRow, score: BuildingScore, c
     confidence: score.confidence,
     published_rules: score.published_rules,
   };
-  return JSON.stringify(document);
+}
+
+/**
+ * The document as a run stages it, as JSON text: the health score is known only after the run's peer
+ * pass, so it stands as a placeholder until `documentWithHealthSql` fills it in at switch-in (text,
+ * not jsonb, so the field order of the contract is kept).
+ */
+export function buildingDocumentText(facts: FactsSqlRow, score: BuildingScore, counts: BuildingCounts): string {
+  return JSON.stringify(buildingDocument(facts, score, counts, HEALTH_PENDING));
+}
+
+/** SQL of the final document (json) from a staged document and its health score column. */
+export function documentWithHealthSql(stagedDocument: string, healthScore: string): string {
+  return `replace(${stagedDocument}, '${HEALTH_PLACEHOLDER}', ${healthScore}::text)::json`;
 }

@@ -10,7 +10,7 @@ import {
   SourceFreshnessMap,
 } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
-import { buildingDocumentText, countsOf, HEALTH_PLACEHOLDER } from './building-document';
+import { buildingDocumentText, countsOf, documentWithHealthSql } from './building-document';
 import { buildingInput, histogramByBbl, RunContext } from './building-input';
 import { areaComplaintPropensity, ChunkFeatures, readChunk } from './feature-queries';
 import type { ScoringCounts } from '@bhis/runs';
@@ -314,10 +314,9 @@ async function writeCurrentScores(client: PoolClient, request: SwitchRequest, so
     `INSERT INTO building_scores AS b (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, peer_group,
                                        components, flags, scores, counts, confidence, explanation, document, updated_at)
      SELECT s.bbl, $1, $2, $3, s.total_score, h.health_score, s.grade, s.label, s.peer_group, s.components::jsonb, s.flags,
-            (replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::jsonb) -> 'scores',
-            s.counts::jsonb, s.confidence::jsonb, s.explanation,
-            replace(s.document, '${HEALTH_PLACEHOLDER}', h.health_score::text)::json, now()
+            d.document::jsonb -> 'scores', s.counts::jsonb, s.confidence::jsonb, s.explanation, d.document, now()
        FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
+      CROSS JOIN LATERAL (SELECT ${documentWithHealthSql('s.document', 'h.health_score')} AS document) d
      ON CONFLICT (bbl) DO UPDATE SET run_id = EXCLUDED.run_id, as_of = EXCLUDED.as_of, scorer_id = EXCLUDED.scorer_id,
        total_score = EXCLUDED.total_score, health_score = EXCLUDED.health_score, grade = EXCLUDED.grade,
        label = EXCLUDED.label, peer_group = EXCLUDED.peer_group, components = EXCLUDED.components, flags = EXCLUDED.flags,
