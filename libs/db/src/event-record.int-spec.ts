@@ -33,6 +33,10 @@ describe('event records', () => {
     for (const value of [{ b: 1, a: [true, null, 'x'], ccc: { d: -0.5 } }, [], {}, 'text', 3]) {
       expect(jsonbText(value)).toBe(await postgresText(value));
     }
+    // the same key set again (its order is kept once worked out), with a value left out, and in another order
+    expect(jsonbText({ b: 2, a: undefined, ccc: 'c' })).toBe(await postgresText({ b: 2, ccc: 'c' }));
+    expect(jsonbText({ ccc: null, a: 1, b: [] })).toBe(await postgresText({ ccc: null, a: 1, b: [] }));
+    expect(jsonbText({ a: undefined })).toBe('{}');
   });
 
   it('keeps what SQL reads in jsonb and compresses the rest', () => {

@@ -1,4 +1,4 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
 import { RECORD_DICTIONARIES } from './event-record-dictionaries';
 
 /**
@@ -68,13 +68,39 @@ function renderedAlike(value: unknown): boolean {
   return true;
 }
 
+/** An object's keys in jsonb order, each with its printed prefix (`"key": `). */
+interface KeyOrder {
+  keys: string[];
+  prefixes: string[];
+}
+
+/** Records of a source have a handful of key sets: their order is worked out once per set. */
+const keyOrders = new Map<string, KeyOrder>();
+
+function keyOrderOf(keys: string[]): KeyOrder {
+  const shape = keys.join('\u0000');
+  let order = keyOrders.get(shape);
+  if (!order) {
+    const sorted = [...keys].sort(compareKeys);
+    order = { keys: sorted, prefixes: sorted.map((k) => `${JSON.stringify(k)}: `) };
+    if (keyOrders.size < 10_000) keyOrders.set(shape, order);
+  }
+  return order;
+}
+
 /** A value as Postgres prints a jsonb value (`{"a": 1, "b": [1, 2]}`). */
 export function jsonbText(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map((v) => jsonbText(v === undefined ? null : v)).join(', ')}]`;
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  entries.sort(([a], [b]) => compareKeys(a, b));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${jsonbText(v)}`).join(', ')}}`;
+  const { keys, prefixes } = keyOrderOf(Object.keys(value));
+  const object = value as Record<string, unknown>;
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const v = object[keys[i]];
+    if (v === undefined) continue;
+    text += `${text.length > 1 ? ', ' : ''}${prefixes[i]}${jsonbText(v)}`;
+  }
+  return `${text}}`;
 }
 
 export interface SplitAttributes {
@@ -103,12 +129,26 @@ export function splitAttributes(source: string, attributes: Record<string, unkno
 /** A small window and little memory: records are short, and setting up a stream is most of the cost. */
 const DEFLATE = { level: 9, windowBits: 12, memLevel: 4 } as const;
 
+const deflateOptions = new Map<string, { id: number; options: ZlibOptions }>();
+
+function deflateOptionsOf(source: string): { id: number; options: ZlibOptions } {
+  let found = deflateOptions.get(source);
+  if (!found) {
+    const id = RECORD_DICTIONARIES[source] === undefined ? 0 : 1;
+    const dict = dictionary(source, id);
+    found = { id, options: dict ? { ...DEFLATE, dictionary: dict } : DEFLATE };
+    deflateOptions.set(source, found);
+  }
+  return found;
+}
+
 export function encodeRecord(source: string, values: Record<string, unknown>): Buffer {
-  const id = RECORD_DICTIONARIES[source] === undefined ? 0 : 1;
-  const dict = dictionary(source, id);
-  const json = Buffer.from(jsonbText(values), 'utf8');
-  const body = deflateRawSync(json, dict ? { ...DEFLATE, dictionary: dict } : DEFLATE);
-  return Buffer.concat([Buffer.from([id]), body]);
+  const { id, options } = deflateOptionsOf(source);
+  const body = deflateRawSync(Buffer.from(jsonbText(values), 'utf8'), options);
+  const record = Buffer.allocUnsafe(body.length + 1);
+  record[0] = id;
+  body.copy(record, 1);
+  return record;
 }
 
 export function decodeRecord(source: string, record: Buffer): Record<string, unknown> {

@@ -1,11 +1,13 @@
 import { Transform, type Readable } from 'node:stream';
 import type { Pool, PoolClient } from 'pg';
-import { normalizeAddress, type NormalizedEvent } from '@bhis/domain';
+import { normalizeAddress } from '@bhis/domain';
 import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
 import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
+import { AdjacentRows, stagedAlone, type StagedEvent } from './adjacent-rows';
+import { LATEST_FILING_WINS } from './merge-refinements';
 import { type CopyWriter, inTransaction, recordCopyText, splitAttributes } from '@bhis/db';
 import { dropStaging, openStaging, StagingKind } from './staging';
 import { uncompressed } from './uncompressed';
@@ -58,10 +60,10 @@ function factRow(line: number, fact: SourceFacts): unknown[] {
   }
 }
 
-function eventRow(line: number, e: NormalizedEvent): unknown[] {
+function eventRow({ line, event: e, rows, listsOrdered }: StagedEvent): unknown[] {
   const { sql, record } = splitAttributes(e.source, e.attributes);
   return [line, e.bbl, e.source, e.source_record_id, e.event_type, e.category, e.severity, e.status, e.occurred_on,
-    e.closed_on, e.description, sql, recordCopyText(record), e.scoring_excluded];
+    e.closed_on, e.description, sql, recordCopyText(record), e.scoring_excluded, rows, listsOrdered];
 }
 
 /** A parse of the input, and how many bytes of it have been read so far. */
@@ -81,7 +83,7 @@ type StagedTables = ReadonlyMap<StagingKind, string>;
 export async function loadSource(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions): Promise<IngestCounts> {
   const reading = openReading(source, input, await loadResolver(pool, source));
   const totalBytes = input.kind === 'csv' ? input.totalBytes : null;
-  const staged = await stageRecords(pool, reading, options, totalBytes);
+  const staged = await stageRecords(pool, source, reading, options, totalBytes);
   const parsed = reading.parse.counters;
   if (options.enforceMinimumRows && parsed.read < source.minimumRows) {
     await dropStaging(pool, options.runId);
@@ -114,7 +116,7 @@ function openReading(source: SourceDefinition, input: LoadInput, resolver: Await
 }
 
 /** Step 2: every record into its staging table (events, facts by kind, quarantined rows), by COPY. */
-async function stageRecords(pool: Pool, reading: Reading, options: LoadOptions, totalBytes: number | null): Promise<StagedTables> {
+async function stageRecords(pool: Pool, source: SourceDefinition, reading: Reading, options: LoadOptions, totalBytes: number | null): Promise<StagedTables> {
   const writers = new Map<StagingKind, CopyWriter>();
   const writer = async (kind: StagingKind) => {
     let w = writers.get(kind);
@@ -124,13 +126,21 @@ async function stageRecords(pool: Pool, reading: Reading, options: LoadOptions, 
     }
     return w;
   };
+  const stageEvent = async (staged: StagedEvent | null) => {
+    if (staged) await (await writer('events')).write(eventRow(staged));
+  };
+  const adjacent = new AdjacentRows(!LATEST_FILING_WINS.includes(source.key));
   const { parse } = reading;
   let lastReport = 0;
   try {
     for await (const record of parse) {
       const { outcome, lineNumber } = record;
       if (outcome.kind === 'ok') {
-        for (const event of outcome.events) await (await writer('events')).write(eventRow(lineNumber, event));
+        if (outcome.events.length === 1) await stageEvent(adjacent.push(lineNumber, outcome.events[0]));
+        else {
+          await stageEvent(adjacent.flush());
+          for (const event of outcome.events) await stageEvent(stagedAlone(lineNumber, event));
+        }
         for (const fact of outcome.facts) await (await writer(FACT_TABLE[fact.kind])).write(factRow(lineNumber, fact));
       } else if (outcome.kind === 'quarantined') {
         const reason = outcome.detail ? `${outcome.reason}: ${outcome.detail}` : outcome.reason;
@@ -141,6 +151,7 @@ async function stageRecords(pool: Pool, reading: Reading, options: LoadOptions, 
         options.onProgress({ phase: 'parsing', rows: parse.counters.read, bytes: reading.bytes(), total_bytes: totalBytes });
       }
     }
+    await stageEvent(adjacent.flush());
     for (const w of writers.values()) await w.close();
   } catch (error) {
     for (const w of writers.values()) w.abort(error as Error);
@@ -178,7 +189,7 @@ async function mergeStaged(client: PoolClient, source: SourceDefinition, staged:
   let eventsOutOfScope = 0;
   const events = staged.get('events');
   if (events) {
-    const merged = await mergeEvents(client, events, options.observedOn, await neverLoaded(client, source.key));
+    const merged = await mergeEvents(client, source.key, events, options.observedOn, await neverLoaded(client, source.key));
     eventsOutOfScope = merged.outOfScopeRecords;
     counts.events = {
       staged: merged.staged,

@@ -6,6 +6,9 @@ import { statusChangeRows } from './status-changes';
 /** Attributes that hold lists; rows of the same record merge them (HPD complaints: one row per problem). */
 export const LIST_ATTRIBUTES = ['problems', 'unique_keys_311'] as const;
 
+/** The sources whose records link a 311 request to an HPD complaint (step 3). */
+const SOURCES_311_LINKS: readonly string[] = ['hpd_complaints', 'nyc311'];
+
 export interface EventMergeCounts {
   staged: number;
   outOfScopeRecords: number;
@@ -23,27 +26,28 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
 /**
  * Merges a run's staged events into `events` (inside the caller's transaction):
  * 1. events on BBLs outside the building universe are counted and dropped;
- * 2. rows of the same record are collapsed (the most severe row leads; list attributes such as an
+ * 2. rows of the same record are collapsed (rows that follow each other in the file arrive collapsed
+ *    already, adjacent-rows.ts; the most severe row leads; list attributes such as an
  *    HPD complaint's problems are concatenated; the earliest date and the latest closing date are kept);
  * 3. 311 requests that are also HPD complaints are kept as evidence but marked as duplicates;
  * 4. status changes against the stored records become events dated `observedOn`;
  * 5. the upsert writes new and changed rows only (compared column by column), and marks their buildings dirty.
  * A first load (`firstLoad`: the source was never loaded) has nothing to compare with and writes every record.
  */
-export async function mergeEvents(client: PoolClient, table: string, observedOn: string, firstLoad = false): Promise<EventMergeCounts> {
+export async function mergeEvents(client: PoolClient, source: string, table: string, observedOn: string, firstLoad = false): Promise<EventMergeCounts> {
   await client.query(`SET LOCAL work_mem = '128MB'`);
-  const staged = await count(client, `SELECT count(*) FROM ${table}`);
+  const staged = await count(client, `SELECT COALESCE(sum(file_rows), 0) AS count FROM ${table}`);
   const outOfScopeRecords = await dropOutOfUniverse(client, table);
   const merged = await collapseRepeatedKeys(client, table);
   // a refresh joins the merged set to the stored events: the planner needs its statistics
   if (!firstLoad || merged !== table) await client.query(`ANALYZE ${merged}`);
-  await refineMerged(client, table, merged);
+  await refineMerged(client, source, table, merged, firstLoad);
   const collapsed = await client.query<{ records: string; rows: string }>(
     merged === table
-      ? `SELECT count(*) AS records, count(*) AS rows FROM ${merged}`
+      ? `SELECT count(*) AS records, COALESCE(sum(file_rows), 0) AS rows FROM ${merged}`
       : `SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM ${merged}`,
   );
-  const duplicates311 = await markDuplicates311(client, merged);
+  const duplicates311 = SOURCES_311_LINKS.includes(source) ? await markDuplicates311(client, merged) : 0;
   const actionCounts = firstLoad ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn);
   const latest = await client.query<{ latest: string | null }>(
     `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
@@ -62,12 +66,15 @@ export async function mergeEvents(client: PoolClient, table: string, observedOn:
   };
 }
 
-/** 1. Events on BBLs outside the building universe are dropped; returns how many records they were. */
+/**
+ * 1. Events on BBLs outside the building universe are dropped; returns how many file records they were
+ * (a staged row standing for several rows of one record has those rows to itself: adjacent-rows.ts).
+ */
 async function dropOutOfUniverse(client: PoolClient, table: string): Promise<number> {
   const outOfScope = await client.query<{ records: string }>(
     `WITH gone AS (
-       DELETE FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM buildings b WHERE b.bbl = s.bbl) RETURNING line_no)
-     SELECT count(DISTINCT line_no) AS records FROM gone`,
+       DELETE FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM buildings b WHERE b.bbl = s.bbl) RETURNING line_no, file_rows)
+     SELECT count(DISTINCT line_no) + COALESCE(sum(file_rows - 1), 0) AS records FROM gone`,
   );
   return Number(outOfScope.rows[0].records);
 }
@@ -92,7 +99,7 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
   await client.query(`DROP TABLE IF EXISTS pg_temp.leaders`);
   await client.query(`
     CREATE TEMP TABLE leaders ON COMMIT DROP AS
-    SELECT s.bbl, s.source, s.source_record_id, s.event_type, count(*) AS n, min(s.occurred_on) AS first_on,
+    SELECT s.bbl, s.source, s.source_record_id, s.event_type, sum(s.file_rows) AS n, min(s.occurred_on) AS first_on,
            max(s.closed_on) AS last_closed, (array_agg(s.ctid ORDER BY ${SEVERITY_RANK.replace('severity', 's.severity')}, s.line_no))[1] AS lead
       FROM ${table} s JOIN repeated r USING (bbl, source, source_record_id, event_type)
      GROUP BY 1, 2, 3, 4`);
@@ -111,13 +118,14 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
   await client.query(`
     CREATE TEMP TABLE merged ON COMMIT DROP AS
     SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
-           s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, 1::bigint AS n
+           s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, s.file_rows::bigint AS n, s.lists_ordered
       FROM ${table} s
      WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
                          AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
     UNION ALL
     SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
-           k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded, k.n
+           k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded, k.n,
+           false
       FROM leaders k
       JOIN ${table} s ON s.ctid = k.lead
       LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
@@ -132,7 +140,8 @@ async function markDuplicates311(client: PoolClient, merged: string): Promise<nu
     SELECT DISTINCT ON (k.key) k.key, m.source_record_id, m.bbl
       FROM ${merged} m CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
      WHERE m.event_type = 'hpd_complaint' AND jsonb_typeof(m.attributes -> 'unique_keys_311') = 'array'
-    ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl`);
+    ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl
+      WHERE (complaint_311_links.hpd_complaint_id, complaint_311_links.bbl) IS DISTINCT FROM (EXCLUDED.hpd_complaint_id, EXCLUDED.bbl)`);
   const dup311 = await client.query(`
     UPDATE ${merged} m SET scoring_excluded = true, attributes = m.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
       FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);

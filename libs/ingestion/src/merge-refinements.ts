@@ -20,16 +20,18 @@ const storedRecord = `e.bbl = m.bbl AND e.source = m.source AND e.source_record_
  * 2. for LATEST_FILING_WINS sources, the latest filing of a repeated record is kept, and a run never
  *    replaces a stored filing with an earlier one.
  */
-export async function refineMerged(client: PoolClient, staging: string, merged: string): Promise<void> {
-  // a run loads one source: look at one row instead of scanning for rules that cannot apply
-  const first = await client.query<{ source: string }>(`SELECT source FROM ${merged} LIMIT 1`);
-  if (first.rows.length === 0) return;
-  const { source } = first.rows[0];
-  if (source === 'hpd_complaints') await mergeStoredProblems(client, merged);
+export async function refineMerged(client: PoolClient, source: string, staging: string, merged: string, firstLoad: boolean): Promise<void> {
+  if (source === 'hpd_complaints') await mergeStoredProblems(client, merged, firstLoad);
   if (LATEST_FILING_WINS.includes(source)) await keepLatestFilings(client, staging, merged);
 }
 
-async function mergeStoredProblems(client: PoolClient, merged: string): Promise<void> {
+/**
+ * Complaints already in stored form and without a stored record (`lists_ordered`, set while staging:
+ * adjacent-rows.ts) are left as they are; the rest get their lists merged and ordered here. A first
+ * load has no stored records to look for.
+ */
+async function mergeStoredProblems(client: PoolClient, merged: string, firstLoad: boolean): Promise<void> {
+  const stored = firstLoad ? 'false' : `EXISTS (SELECT 1 FROM events e WHERE ${storedRecord})`;
   await client.query(`
     UPDATE ${merged} m SET attributes = m.attributes || jsonb_build_object(
       'problems', (
@@ -45,7 +47,25 @@ async function mergeStoredProblems(client: PoolClient, merged: string): Promise<
           UNION
           SELECT k FROM events e, jsonb_array_elements(${arrayOf(`e.attributes -> 'unique_keys_311'`)}) k WHERE ${storedRecord}
         ) z))
-     WHERE m.event_type = 'hpd_complaint'`);
+     WHERE m.event_type = 'hpd_complaint' AND (NOT m.lists_ordered OR ${stored})`);
+}
+
+/**
+ * A complaint's list attributes as mergeStoredProblems stores them, where that order does not depend
+ * on the database: problems by numeric problem id when every problem has a distinct one, 311 keys
+ * deduplicated and by text when every key is made of digits (the same order under any collation).
+ * `ordered` is false when a list is missing or cannot be ordered here: the merge does it.
+ */
+export function inStoredListOrder(attributes: Record<string, unknown>): { attributes: Record<string, unknown>; ordered: boolean } {
+  const { problems, unique_keys_311: keys } = attributes;
+  if (!Array.isArray(problems) || !Array.isArray(keys)) return { attributes, ordered: false };
+  if (problems.length <= 1 && keys.length <= 1) return { attributes, ordered: true };
+  const ids = problems.map((p: unknown) => (typeof p === 'object' && p !== null ? (p as { problem_id?: unknown }).problem_id : undefined));
+  const problemsOrderable = problems.length <= 1 || (ids.every((id) => Number.isSafeInteger(id)) && new Set(ids).size === ids.length);
+  const keysOrderable = keys.length <= 1 || keys.every((k) => typeof k === 'string' && /^\d+$/.test(k));
+  if (!problemsOrderable || !keysOrderable) return { attributes, ordered: false };
+  const byId = problems.map((p, i) => ({ p, id: ids[i] as number })).sort((a, b) => a.id - b.id).map(({ p }) => p);
+  return { attributes: { ...attributes, problems: byId, unique_keys_311: [...new Set(keys as string[])].sort() }, ordered: true };
 }
 
 async function keepLatestFilings(client: PoolClient, staging: string, merged: string): Promise<void> {

@@ -9,7 +9,8 @@ import { CopyWriter } from '@bhis/db';
 const COLUMNS = {
   events: `line_no integer NOT NULL, bbl char(10) NOT NULL, source text NOT NULL, source_record_id text NOT NULL,
       event_type text NOT NULL, category text NOT NULL, severity text NOT NULL, status text,
-      occurred_on date, closed_on date, description text, attributes jsonb NOT NULL, record bytea, scoring_excluded boolean NOT NULL`,
+      occurred_on date, closed_on date, description text, attributes jsonb NOT NULL, record bytea, scoring_excluded boolean NOT NULL,
+      file_rows integer NOT NULL, lists_ordered boolean NOT NULL`,
   rejected: `line_no integer, reason text NOT NULL, raw text NOT NULL`,
   pluto: `line_no integer NOT NULL, bbl char(10) NOT NULL, borough smallint NOT NULL, block integer NOT NULL, lot integer NOT NULL,
       house_number text, street_name text, address text, address_search text, zipcode text, residential_units integer,

@@ -87,6 +87,15 @@ export function recognisedFiles(dir: string): { file: string; source: string }[]
     .sort((a, b) => (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0) || a.file.localeCompare(b.file));
 }
 
+/**
+ * Event files, the largest first: the workers then end together instead of one of them starting the
+ * largest file last (two files of one source still load one after the other: the source's lock).
+ */
+export function largestFirst<T extends { file: string }>(files: readonly T[]): T[] {
+  const bytes = new Map(files.map(({ file }) => [file, statSync(file).size]));
+  return [...files].sort((a, b) => (bytes.get(b.file) ?? 0) - (bytes.get(a.file) ?? 0) || a.file.localeCompare(b.file));
+}
+
 export function ingestCommand(): Command {
   return new Command('ingest')
     .description('Queue ingest runs for the ingest worker, and watch them')
@@ -173,7 +182,7 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
       const buildingFacts = files.filter(({ source }) => getSource(source).produces.facts.length > 0);
       for (const { file, source } of buildingFacts) await finish((await enqueue(file, source)).runId, file, source);
       // then every event file at once: a worker reads the next file while it merges one (merges take turns)
-      const rest = files.filter((f) => !buildingFacts.includes(f));
+      const rest = largestFirst(files.filter((f) => !buildingFacts.includes(f)));
       const queued = [];
       for (const { file, source } of rest) queued.push({ file, source, runId: (await enqueue(file, source)).runId });
       for (const { file, source, runId } of queued) await finish(runId, file, source);
