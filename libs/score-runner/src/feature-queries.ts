@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { ageBucketSql, heatSeasonWindow } from '@bhis/scoring';
+import { ageBucketSql, type DocumentFacts, heatSeasonWindow } from '@bhis/scoring';
 
 /** Money amount of an event in dollars: emergency repair charges, ECB balance due, litigation penalty. */
 const AMOUNT = `COALESCE(
@@ -40,19 +40,8 @@ export interface HistogramSqlRow {
   newest_occurred_on: string | null;
 }
 
-export interface FactsSqlRow {
-  bbl: string;
-  borough: number;
-  address: string;
-  city: string | null;
-  zipcode: string | null;
-  residential_units: number;
-  total_units: number | null;
-  year_built: number | null;
-  building_class: string | null;
-  owner_name: string | null;
-  latitude: number | null;
-  longitude: number | null;
+/** A building's facts as scoring reads them: the document's facts and what the model needs besides. */
+export interface FactsSqlRow extends DocumentFacts {
   num_buildings: number | null;
   in_hpd_jurisdiction: boolean;
   hpd_legal_units: number | null;

@@ -4,13 +4,14 @@ import { COMPONENT_KEYS, SCORER_ID } from '@bhis/domain';
 import {
   buildPeerDistribution,
   BuildingScore,
+  countsOf,
   healthScoreFromDistribution,
   KNOWN_LIMIT_RULES,
   scoreBuilding,
   SourceFreshnessMap,
 } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
-import { buildingDocumentText, countsOf, documentWithHealthSql } from './building-document';
+import { buildingDocumentText, documentWithHealthSql } from './building-document';
 import { buildingInput, histogramByBbl, RunContext } from './building-input';
 import { areaComplaintPropensity, ChunkFeatures, readChunk } from './feature-queries';
 import type { ScoringCounts } from '@bhis/runs';

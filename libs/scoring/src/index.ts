@@ -1,4 +1,5 @@
 export * from './age-buckets';
+export * from './building-document';
 export * from './component-scores';
 export * from './components';
 export * from './confidence';

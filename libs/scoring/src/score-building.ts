@@ -39,19 +39,6 @@ export interface BuildingScore {
   published_rules: PublishedRuleChecks;
 }
 
-/** The `scores` object of a building (docs/interface-spec.md, 2.3), in its field order. */
-export interface ScoresDocument {
-  total_score: number;
-  health_score: number;
-  grade: Grade;
-  label: GradeLabel;
-  scorer_id: typeof SCORER_ID;
-  peer_group: PeerGroup;
-  data_quality: DataQuality;
-  components: Record<ComponentKey, ComponentScore>;
-  flags: string[];
-}
-
 /** Where the model cannot know, the total is held between these grades: neither A nor F can be claimed. */
 export const KNOWN_LIMIT_GRADES = { from: 'B', to: 'D' } as const;
 
@@ -138,19 +125,5 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     confidence: assessConfidence(input, features, dataQuality, { interval, limits }),
     explanation: { components: explained, adjustments },
     published_rules: publishedRuleChecks(features),
-  };
-}
-
-export function scoresDocument(score: BuildingScore, healthScore: number): ScoresDocument {
-  return {
-    total_score: score.total_score,
-    health_score: healthScore,
-    grade: score.grade,
-    label: score.label,
-    scorer_id: score.scorer_id,
-    peer_group: score.peer_group,
-    data_quality: score.data_quality,
-    components: score.components,
-    flags: score.flags,
   };
 }

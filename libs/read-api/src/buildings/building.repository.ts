@@ -4,7 +4,7 @@ import { CONFIG } from '@bhis/api-platform';
 import { CHANGE_CHANNELS, ChangeListener, NotifiedCache, ReadPool } from '@bhis/db';
 import { digestOf } from '../shared/json-response';
 import { READ_POOL } from '../shared/tokens';
-import { BUILDING_DOCUMENT_SQL, EXPLANATION_SQL } from './building-documents.sql';
+import { type DocumentFacts, unscoredBuildingDocument } from '@bhis/scoring';
 
 export interface BuildingDocumentRow {
   bbl: string;
@@ -22,27 +22,37 @@ interface CachedDocument {
   digest?: string;
 }
 
+/**
+ * A building row: the document the scoring worker stored, served as is, or for a building not scored
+ * yet (no score row, or an empty document) its facts, shaped by `unscoredBuildingDocument`.
+ */
+const BUILDING_ROW = `b.bbl, b.borough, b.address, b.city, b.zipcode, b.residential_units, b.total_units, b.year_built,
+       b.building_class, b.owner_name, b.latitude, b.longitude,
+       CASE WHEN s.document::text <> '{}' THEN s.document::text END AS document`;
+
+interface BuildingSqlRow extends DocumentFacts {
+  document: string | null;
+  explanation?: string | null;
+}
+
 const LOOKUP = {
   name: 'read_api_building',
-  text: `SELECT b.bbl, ${BUILDING_DOCUMENT_SQL} AS document
-           FROM buildings b LEFT JOIN building_scores s ON s.bbl = b.bbl
-          WHERE b.bbl = $1`,
+  text: `SELECT ${BUILDING_ROW} FROM buildings b LEFT JOIN building_scores s ON s.bbl = b.bbl WHERE b.bbl = $1`,
 };
 
 const LOOKUP_WITH_EXPLANATION = {
   name: 'read_api_building_explained',
-  text: `SELECT b.bbl, ${BUILDING_DOCUMENT_SQL} AS document, ${EXPLANATION_SQL} AS explanation
-           FROM buildings b LEFT JOIN building_scores s ON s.bbl = b.bbl
-          WHERE b.bbl = $1`,
+  text: `SELECT ${BUILDING_ROW}, s.explanation::text AS explanation
+           FROM buildings b LEFT JOIN building_scores s ON s.bbl = b.bbl WHERE b.bbl = $1`,
 };
 
 /** One statement for the whole batch: a primary-key probe per BBL, whatever the batch size. */
 const BATCH = {
   name: 'read_api_building_batch',
-  text: `SELECT b.bbl, ${BUILDING_DOCUMENT_SQL} AS document
-           FROM buildings b LEFT JOIN building_scores s ON s.bbl = b.bbl
-          WHERE b.bbl = ANY($1::bpchar[])`,
+  text: `SELECT ${BUILDING_ROW} FROM buildings b LEFT JOIN building_scores s ON s.bbl = b.bbl WHERE b.bbl = ANY($1::bpchar[])`,
 };
+
+const documentText = (row: BuildingSqlRow): string => row.document ?? JSON.stringify(unscoredBuildingDocument(row));
 
 function withDigest(bbl: string, document: CachedDocument): BuildingDocumentRow {
   document.digest ??= digestOf(document.text);
@@ -74,12 +84,13 @@ export class BuildingRepository {
 
   async findOne(bbl: string, withExplanation: boolean): Promise<BuildingDocumentRow | null> {
     if (withExplanation) {
-      const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP_WITH_EXPLANATION, values: [bbl] });
-      return rows[0] ?? null;
+      const { rows } = await this.pool().query<BuildingSqlRow>({ ...LOOKUP_WITH_EXPLANATION, values: [bbl] });
+      const row = rows[0];
+      return row ? { bbl: row.bbl, document: documentText(row), explanation: row.explanation ?? 'null' } : null;
     }
     const document = await this.cache.getOrLoad(bbl, async () => {
-      const { rows } = await this.pool().query<BuildingDocumentRow>({ ...LOOKUP, values: [bbl] });
-      return rows[0] && { text: rows[0].document };
+      const { rows } = await this.pool().query<BuildingSqlRow>({ ...LOOKUP, values: [bbl] });
+      return rows[0] && { text: documentText(rows[0]) };
     });
     return document ? withDigest(bbl, document) : null;
   }
@@ -101,10 +112,11 @@ export class BuildingRepository {
     }
     if (missing.length === 0) return found;
     const generation = this.cache.generation();
-    const { rows } = await this.pool().query<BuildingDocumentRow>({ ...BATCH, values: [missing] });
+    const { rows } = await this.pool().query<BuildingSqlRow>({ ...BATCH, values: [missing] });
     for (const row of rows) {
-      found.set(row.bbl, row.document);
-      this.cache.setIfUnchanged(generation, row.bbl, { text: row.document });
+      const text = documentText(row);
+      found.set(row.bbl, text);
+      this.cache.setIfUnchanged(generation, row.bbl, { text });
     }
     return found;
   }
