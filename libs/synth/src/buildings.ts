@@ -173,6 +173,35 @@ function houseNumberFor(borough: BoroughGeography, block: number, lot: number): 
   return String(base + lot * 2);
 }
 
+/** The buildings on a lot (most lots hold one; a few complexes several), their BINs and HPD building ids. */
+function buildingsOnLot(rng: Rng, size: SizeClass, boroughCode: number, ordinal: number, index: number): { bins: string[]; hpdBuildingIds: number[] } {
+  const manyBuildings = (size === 'elevator' || size === 'big') && rng.chance(0.04) ? rng.int(2, 8) : size === 'one_two' && rng.chance(0.02) ? 2 : 1;
+  const bins: string[] = [];
+  const hpdBuildingIds: number[] = [];
+  for (let k = 0; k < manyBuildings && k < 3; k++) {
+    bins.push(String(boroughCode * 1_000_000 + 1 + ordinal * 3 + k));
+    hpdBuildingIds.push(1000 + index * 3 + k);
+  }
+  return { bins, hpdBuildingIds };
+}
+
+/** The owner: corporate owners hold most larger buildings, individuals most one- and two-family homes. */
+function ownerOf(rng: Rng, seed: number, size: SizeClass, habitableCount: number, index: number): Building['owner'] {
+  const corporateShare = size === 'one_two' ? 0.04 : size === 'mixed' || size === 'small_mf' ? 0.3 : 0.85;
+  return rng.chance(corporateShare)
+    ? corporateOwner(seed, drawCorporateOwnerId(rng, corporatePoolSize(habitableCount)))
+    : individualOwner(rng, corporatePoolSize(habitableCount) + index);
+}
+
+/** What a building shares with its zone: how disadvantaged it is, how much it reports, how often it is inspected. */
+function zoneFactors(seed: number, boroughCode: number, zoneIndex: number): { neighbourhood: number; zoneReporting: number; inspection: number } {
+  const neighbourhood = (hashUnit(seed, Stream.zone, boroughCode, zoneIndex, 2) - 0.5) * 1.4 + (boroughCode === 2 ? 0.35 : boroughCode === 5 ? -0.3 : 0);
+  // disadvantage (low income) lowers the propensity to report
+  const zoneReporting = Math.exp((hashUnit(seed, Stream.zone, boroughCode, zoneIndex) - 0.5) * 0.8 - 0.9 * neighbourhood);
+  const inspection = Math.exp((hashUnit(seed, Stream.zone, boroughCode, zoneIndex, 3) - 0.5) * 1.0);
+  return { neighbourhood, zoneReporting, inspection };
+}
+
 /** The lot that `index` names, a pure function of (seed, index). */
 export function buildingAt(seed: number, index: number, habitableCount: number): Building {
   const rng = new Rng(seed, Stream.building, index);
@@ -192,28 +221,15 @@ export function buildingAt(seed: number, index: number, habitableCount: number):
   const stories = habitational ? storiesFor(rng, size, units) : rng.int(1, 12);
   const yearBuilt = yearBuiltFor(rng, size, borough.code);
 
-  const manyBuildings = (size === 'elevator' || size === 'big') && rng.chance(0.04) ? rng.int(2, 8) : size === 'one_two' && rng.chance(0.02) ? 2 : 1;
-  const bins: string[] = [];
-  const hpdBuildingIds: number[] = [];
-  for (let k = 0; k < manyBuildings && k < 3; k++) {
-    bins.push(String(borough.code * 1_000_000 + 1 + place.ordinal * 3 + k));
-    hpdBuildingIds.push(1000 + index * 3 + k);
-  }
+  const { bins, hpdBuildingIds } = buildingsOnLot(rng, size, borough.code, place.ordinal, index);
 
   const street = streetOfBlock(borough, block);
   const houseNumber = houseNumberFor(borough, block, lot);
   const ranged = units >= 20 && !borough.hyphenatedHouseNumbers && rng.chance(0.3);
   const low = ranged ? String(Number(houseNumber) - 2) : houseNumber;
 
-  const corporateShare = size === 'one_two' ? 0.04 : size === 'mixed' || size === 'small_mf' ? 0.3 : 0.85;
-  const owner = rng.chance(corporateShare)
-    ? corporateOwner(seed, drawCorporateOwnerId(rng, corporatePoolSize(habitableCount)))
-    : individualOwner(rng, corporatePoolSize(habitableCount) + index);
-
-  const neighbourhood = (hashUnit(seed, Stream.zone, borough.code, zone.index, 2) - 0.5) * 1.4 + (borough.code === 2 ? 0.35 : borough.code === 5 ? -0.3 : 0);
-  // disadvantage (low income) lowers the propensity to report
-  const zoneReporting = Math.exp((hashUnit(seed, Stream.zone, borough.code, zone.index) - 0.5) * 0.8 - 0.9 * neighbourhood);
-  const inspection = Math.exp((hashUnit(seed, Stream.zone, borough.code, zone.index, 3) - 0.5) * 1.0);
+  const owner = ownerOf(rng, seed, size, habitableCount, index);
+  const { neighbourhood, zoneReporting, inspection } = zoneFactors(seed, borough.code, zone.index);
   const unitArea = size === 'one_two' ? rng.int(700, 1400) : rng.int(650, 1000);
   const resArea = units * unitArea;
   const commercialArea = size === 'mixed' || buildingClass === 'D6' || buildingClass === 'C7' ? rng.int(800, 6000) : habitational ? 0 : rng.int(2000, 80000);

@@ -9,7 +9,7 @@ import { HEADERS, type SourceKey } from './formats/headers';
 import { hpdJurisdictionLines, hpdJurisdictionPlaceholderLine } from './formats/hpd-jurisdiction';
 import { hpdContactLines, hpdRegistrationLine } from './formats/hpd-registrations';
 import { plutoLine } from './formats/pluto';
-import { simulateBuilding, QUIRK_PERIOD } from './history';
+import { simulateBuilding, QUIRK_PERIOD, type SimulationOptions, type SimulationResult } from './history';
 import { IdSpace, idWeight } from './id-space';
 import { latentProcessFor } from './latent';
 import { drawHiddenOutcomes } from './outcomes';
@@ -102,12 +102,18 @@ function idSpaceOf(seed: number, lots: number, habitable: number): IdSpace {
   return new IdSpace(weights);
 }
 
-/**
- * Writes a synthetic city in the formats of the real NYC Open Data files, plus truth.csv. Same
- * options, same bytes: every draw comes from a stream keyed by (seed, lot, month).
- */
-export async function generateCity(options: GenerateCityOptions, onProgress?: (progress: SynthProgress) => void): Promise<CityReport> {
-  const started = Date.now();
+/** What a city run is: its seed, window and size, from the options (checked). */
+interface CityPlan {
+  seed: number;
+  asOf: number;
+  windowStart: number;
+  habitable: number;
+  lots: number;
+  quirks: boolean;
+  simulation: SimulationOptions;
+}
+
+function cityPlan(options: GenerateCityOptions): CityPlan {
   if (!Number.isInteger(options.buildings) || options.buildings < 1) throw new Error('buildings must be a positive integer');
   const seed = seedKey(options.seed);
   const asOf = parseIsoDay(options.asOf ?? DEFAULT_AS_OF);
@@ -116,22 +122,31 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   const windowStart = options.historyStart ? parseIsoDay(options.historyStart) : dayOf(ymdOf(asOf).year - years, 1, 1);
   if (windowStart > asOf) throw new Error('the history must start before the as-of date');
   const habitable = options.buildings;
-  const lots = habitable + Math.round(habitable * NON_HABITATIONAL_SHARE);
   const quirks = options.quirks ?? true;
+  return {
+    seed,
+    asOf,
+    windowStart,
+    habitable,
+    lots: habitable + Math.round(habitable * NON_HABITATIONAL_SHARE),
+    quirks,
+    simulation: { seed, firstMonth: monthIndexOf(windowStart), lastMonth: monthIndexOf(asOf + 365), rateScale: RATE_SCALE, quirks },
+  };
+}
+
+/**
+ * Writes a synthetic city in the formats of the real NYC Open Data files, plus truth.csv. Same
+ * options, same bytes: every draw comes from a stream keyed by (seed, lot, month).
+ */
+export async function generateCity(options: GenerateCityOptions, onProgress?: (progress: SynthProgress) => void): Promise<CityReport> {
+  const started = Date.now();
+  const plan = cityPlan(options);
+  const { seed, asOf, windowStart, habitable, lots, simulation } = plan;
 
   await mkdir(options.outDir, { recursive: true });
   const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false, options.gzip ?? false, options.olderLayouts ?? false);
-  const firstYear = ymdOf(windowStart).year;
-  const lastYear = ymdOf(asOf).year;
-  const truth = new CsvSink('truth.csv', join(options.outDir, 'truth.csv'), truthHeader(firstYear, lastYear));
-  const simulation = {
-    seed,
-    firstMonth: monthIndexOf(windowStart),
-    lastMonth: monthIndexOf(asOf + 365),
-    rateScale: RATE_SCALE,
-    quirks,
-  };
-
+  const years = { first: ymdOf(windowStart).year, last: ymdOf(asOf).year };
+  const truth = new CsvSink('truth.csv', join(options.outDir, 'truth.csv'), truthHeader(years.first, years.last));
   const sinks = writer.sinks;
   const eventSinks = (Object.keys(HEADERS) as SourceKey[]).filter((key) => !REFERENCE_SOURCES.has(key)).map((key) => sinks[key]);
   const countEvents = (): number => eventSinks.reduce((n, sink) => n + sink.rows, 0);
@@ -148,23 +163,8 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
     const result = simulateBuilding(building, latent, simulation, writer, range, outcomes);
     idShare = Math.max(idShare, result.idsUsed / range.capacity);
     if (building.habitational) eventsPerBuilding[index] = countEvents() - eventsBefore;
-
-    sinks.pluto.push(plutoLine(building));
-    if (building.habitational) {
-      const lastRegistration = lastBefore(result.registrationDays, asOf);
-      if (building.hpdJurisdiction) {
-        sinks.hpd_jurisdiction.push(hpdJurisdictionLines(building, lastRegistration !== null));
-        sinks.hpd_jurisdiction.rows += building.bins.length - 1;
-      }
-      if (lastRegistration !== null) {
-        sinks.hpd_registrations.push(hpdRegistrationLine(building, lastRegistration));
-        const contacts = hpdContactLines(building);
-        sinks.hpd_registration_contacts.push(contacts);
-        sinks.hpd_registration_contacts.rows += contacts.split('\n').length - 2;
-      }
-      truth.push(truthLine(building, latent, result, firstYear, lastYear, asOf));
-    }
-    if (quirks && index % QUIRK_PERIOD === 7) sinks.hpd_jurisdiction.push(hpdJurisdictionPlaceholderLine(building));
+    writeReferenceRows(writer, building, result, plan);
+    if (building.habitational) truth.push(truthLine(building, latent, result, years.first, years.last, asOf));
 
     if (index % BATCH === BATCH - 1) {
       await writer.drain();
@@ -175,29 +175,62 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   await writer.close();
   await truth.close();
   if (onProgress) onProgress(progressOf(writer, lots, lots));
+  return cityReport(options, plan, writer, truth, {
+    eventsPerBuilding: distributionOf(eventsPerBuilding),
+    ids: { perUnit: ids.perWeight, mostUsedShare: idShare, mostUsedPerUnit: idShare * ids.perWeight },
+    elapsedMs: Date.now() - started,
+  });
+}
 
+/** A lot's rows in the reference files: PLUTO, and for a habitational building HPD jurisdiction and registrations. */
+function writeReferenceRows(writer: CityWriter, building: Building, result: SimulationResult, plan: CityPlan): void {
+  const { sinks } = writer;
+  sinks.pluto.push(plutoLine(building));
+  if (building.habitational) {
+    const lastRegistration = lastBefore(result.registrationDays, plan.asOf);
+    if (building.hpdJurisdiction) {
+      sinks.hpd_jurisdiction.push(hpdJurisdictionLines(building, lastRegistration !== null));
+      sinks.hpd_jurisdiction.rows += building.bins.length - 1;
+    }
+    if (lastRegistration !== null) {
+      sinks.hpd_registrations.push(hpdRegistrationLine(building, lastRegistration));
+      const contacts = hpdContactLines(building);
+      sinks.hpd_registration_contacts.push(contacts);
+      sinks.hpd_registration_contacts.rows += contacts.split('\n').length - 2;
+    }
+  }
+  if (plan.quirks && building.index % QUIRK_PERIOD === 7) sinks.hpd_jurisdiction.push(hpdJurisdictionPlaceholderLine(building));
+}
+
+function cityReport(
+  options: GenerateCityOptions,
+  plan: CityPlan,
+  writer: CityWriter,
+  truth: CsvSink,
+  measured: Pick<CityReport, 'eventsPerBuilding' | 'ids' | 'elapsedMs'>,
+): CityReport {
   const files: CityFileReport[] = (Object.keys(HEADERS) as SourceKey[]).map((source) => ({
     source,
-    file: sinks[source].fileName,
-    rows: sinks[source].rows,
-    bytes: sinks[source].bytes,
+    file: writer.sinks[source].fileName,
+    rows: writer.sinks[source].rows,
+    bytes: writer.sinks[source].bytes,
   }));
   files.push({ source: 'truth', file: 'truth.csv', rows: truth.rows, bytes: truth.bytes });
   const cityFiles = files.filter((f) => f.source !== 'truth');
   return {
     seed: options.seed,
-    buildings: habitable,
-    lots,
-    asOf: isoDay(asOf),
-    historyStart: isoDay(windowStart),
+    buildings: plan.habitable,
+    lots: plan.lots,
+    asOf: isoDay(plan.asOf),
+    historyStart: isoDay(plan.windowStart),
     outDir: options.outDir,
     files,
     eventRows: cityFiles.filter((f) => !REFERENCE_SOURCES.has(f.source as SourceKey)).reduce((n, f) => n + f.rows, 0),
-    eventsPerBuilding: distributionOf(eventsPerBuilding),
-    ids: { perUnit: ids.perWeight, mostUsedShare: idShare, mostUsedPerUnit: idShare * ids.perWeight },
+    eventsPerBuilding: measured.eventsPerBuilding,
+    ids: measured.ids,
     totalRows: cityFiles.reduce((n, f) => n + f.rows, 0),
     totalBytes: files.reduce((n, f) => n + f.bytes, 0),
-    elapsedMs: Date.now() - started,
+    elapsedMs: measured.elapsedMs,
   };
 }
 
