@@ -1,7 +1,7 @@
 import { CATEGORIES, EventType, Severity } from '@bhis/domain';
 import { ageBucketIndex, bucketsWithin } from './age-buckets';
 import { dayNumber } from './dates';
-import { BuildingInput } from './input';
+import { BuildingInput, HistogramRow } from './input';
 import { SOURCE_KEYS } from '@bhis/sources';
 import { FAMILY_INDEX, FAMILY_OF_SOURCE } from './source-families';
 import { rateUnitsOf, unitsOf } from './unit-rates';
@@ -101,10 +101,11 @@ function registrationStatusOf(input: BuildingInput, required: boolean): Registra
   return dayNumber(end) < dayNumber(input.as_of) ? 'expired' : 'valid';
 }
 
-export function deriveFeatures(input: BuildingInput): BuildingFeatures {
+/** The building's facts with every histogram count at zero. */
+function initialFeatures(input: BuildingInput): BuildingFeatures {
   const units = unitsOf(input.building);
   const required = registrationRequired(input);
-  const f: BuildingFeatures = {
+  return {
     units,
     rate_units: rateUnitsOf(units),
     registration_required: required,
@@ -133,7 +134,7 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
     open_hazardous_dob_violations: 0,
     total_events: 0,
     distinct_sources: 0,
-    family_mask: 0,
+    family_mask: input.building.registration_end_date === null ? 0 : 1 << FAMILY_INDEX.registrations,
     distress_family_mask: 0,
     complaint_category_mask_2y: 0,
     violation_category_mask_2y: 0,
@@ -141,96 +142,120 @@ export function deriveFeatures(input: BuildingInput): BuildingFeatures {
     has_enforcement_records: false,
     confirmed_records: 0,
   };
-  if (input.building.registration_end_date !== null) f.family_mask |= 1 << FAMILY_INDEX.registrations;
-  const sourcesSeen = new Uint8Array(SOURCE_KEYS.length);
+}
 
+/** What every row counts for, scored or not: records, families, fires and vacate orders. */
+function countAnyRow(f: BuildingFeatures, row: HistogramRow, bucket: number, familyBit: number): void {
+  const n = row.count;
+  f.total_events += n;
+  f.family_mask |= familyBit;
+  if (row.category === 'fire' && bucket < WITHIN_12M) f.fire_events_12m += n;
+  // Vacate orders raise flags whatever their reason, fire included.
+  if (!row.open) return;
+  if (row.event_type === 'hpd_vacate_order') f.active_hpd_vacates += n;
+  else if (row.event_type === 'dob_vacate_order') f.active_dob_vacates += n;
+  else if (row.event_type === 'fdny_vacate') f.active_fdny_vacates += n;
+}
+
+/** What a scored row counts for whatever its type: distress families, confirmation, complaints and categories. */
+function countScoredRow(f: BuildingFeatures, row: HistogramRow, bucket: number, familyBit: number): void {
+  const n = row.count;
+  const type = row.event_type;
+  if (ADVERSE_SEVERITIES.has(row.severity)) {
+    const openSerious = row.open && (row.severity === 'critical' || row.severity === 'high');
+    if (bucket < WITHIN_2Y || openSerious) f.distress_family_mask |= familyBit;
+  }
+  if (!COMPLAINT_TYPES.has(type)) f.confirmed_records += n;
+  if (COMPLAINT_TYPES.has(type)) {
+    f.has_complaints = true;
+    if (bucket < WITHIN_12M) f.complaints_12m += n;
+    if (bucket < WITHIN_2Y) f.complaint_category_mask_2y |= CATEGORY_BIT[row.category] ?? 0;
+  }
+  if (ENFORCEMENT_TYPES.has(type)) f.has_enforcement_records = true;
+  if (VIOLATION_TYPES.has(type) && bucket < WITHIN_2Y && row.severity !== 'info') {
+    f.violation_category_mask_2y |= CATEGORY_BIT[row.category] ?? 0;
+  }
+}
+
+/** HPD class B/C violations: open, by age window, lead paint, and leaks and mold (AEP and UCP criteria). */
+function countHpdViolation(f: BuildingFeatures, row: HistogramRow, bucket: number): void {
+  const n = row.count;
+  const classBC = row.severity === 'critical' || row.severity === 'high';
+  if (!classBC) return;
+  if (row.open) {
+    f.open_bc_violations += n;
+    if (bucket < WITHIN_5Y) f.open_bc_violations_5y += n;
+    if (row.severity === 'critical') f.open_c_violations += n;
+    if (row.category === 'lead_paint') f.open_lead_paint_violations += n;
+    if (row.category === 'lead_paint' && row.severity === 'critical') f.open_c_lead_paint_violations += n;
+  }
+  if (bucket >= OLDER_THAN_3M && bucket < WITHIN_5Y) {
+    f.bc_violations_3m_5y += n;
+    if (row.open) f.open_bc_violations_3m_5y += n;
+  }
+  if (bucket < WITHIN_12M && (row.category === 'water_damage' || row.category === 'mold')) {
+    f.water_bc_violations_12m += n;
+  }
+}
+
+/** The counts that belong to one event type. */
+function countByEventType(f: BuildingFeatures, row: HistogramRow, bucket: number): void {
+  const n = row.count;
+  switch (row.event_type) {
+    case 'hpd_violation':
+      countHpdViolation(f, row, bucket);
+      break;
+    case 'dob_violation':
+    case 'ecb_violation':
+    case 'dob_safety_violation':
+      if (row.open && row.severity === 'critical') f.open_hazardous_dob_violations += n;
+      break;
+    case 'emergency_repair_omo':
+    case 'emergency_repair_hwo':
+      if (bucket < WITHIN_5Y) f.emergency_repair_charges_5y += row.amount;
+      if (bucket < WITHIN_12M) f.emergency_repairs_12m += n;
+      break;
+    case 'aep_enrollment':
+      if (row.open) f.active_aep += n;
+      break;
+    case 'ucp_order':
+      if (row.open) f.active_ucp += n;
+      break;
+    case 'hpd_litigation':
+      if (row.open) f.open_litigation += n;
+      break;
+    case 'tax_lien_sale_listing':
+      if (bucket < WITHIN_12M) f.tax_lien_listings_12m += n;
+      break;
+    case 'facade_filing':
+      if (row.open && row.severity === 'critical') f.unsafe_facades_open += n;
+      break;
+    default:
+      break;
+  }
+}
+
+function countRow(f: BuildingFeatures, row: HistogramRow, familyBit: number): void {
+  const bucket = ageBucketIndex(row.age_bucket);
+  countAnyRow(f, row, bucket, familyBit);
+  if (row.scoring_excluded) {
+    if (EMERGENCY_REPAIR_TYPES.has(row.event_type) && bucket < WITHIN_5Y) f.disaster_repairs_5y += row.count;
+    return;
+  }
+  // Catastrophes raise flags (above) and count as records, never as chronic distress.
+  if (row.category === 'fire') return;
+  countScoredRow(f, row, bucket, familyBit);
+  countByEventType(f, row, bucket);
+}
+
+export function deriveFeatures(input: BuildingInput): BuildingFeatures {
+  const f = initialFeatures(input);
+  const sourcesSeen = new Uint8Array(SOURCE_KEYS.length);
   for (const row of input.histogram) {
     const family = FAMILY_OF_SOURCE[row.source];
     if (family === undefined) continue; // a source the score does not read (SCORING_USE)
-    const n = row.count;
-    const bucket = ageBucketIndex(row.age_bucket);
-    const type = row.event_type;
-    const familyBit = 1 << FAMILY_INDEX[family];
-    f.total_events += n;
     sourcesSeen[SOURCE_INDEX.get(row.source) ?? 0] = 1;
-    f.family_mask |= familyBit;
-    if (row.category === 'fire' && bucket < WITHIN_12M) f.fire_events_12m += n;
-    // Vacate orders raise flags whatever their reason, fire included.
-    if (row.open) {
-      if (type === 'hpd_vacate_order') f.active_hpd_vacates += n;
-      else if (type === 'dob_vacate_order') f.active_dob_vacates += n;
-      else if (type === 'fdny_vacate') f.active_fdny_vacates += n;
-    }
-
-    if (row.scoring_excluded) {
-      if (EMERGENCY_REPAIR_TYPES.has(type) && bucket < WITHIN_5Y) f.disaster_repairs_5y += n;
-      continue;
-    }
-    // Catastrophes raise flags (above) and count as records, never as chronic distress.
-    if (row.category === 'fire') continue;
-    if (ADVERSE_SEVERITIES.has(row.severity)) {
-      const openSerious = row.open && (row.severity === 'critical' || row.severity === 'high');
-      if (bucket < WITHIN_2Y || openSerious) f.distress_family_mask |= familyBit;
-    }
-    if (!COMPLAINT_TYPES.has(type)) f.confirmed_records += n;
-    if (COMPLAINT_TYPES.has(type)) {
-      f.has_complaints = true;
-      if (bucket < WITHIN_12M) f.complaints_12m += n;
-      if (bucket < WITHIN_2Y) f.complaint_category_mask_2y |= CATEGORY_BIT[row.category] ?? 0;
-    }
-    if (ENFORCEMENT_TYPES.has(type)) f.has_enforcement_records = true;
-    if (VIOLATION_TYPES.has(type) && bucket < WITHIN_2Y && row.severity !== 'info') {
-      f.violation_category_mask_2y |= CATEGORY_BIT[row.category] ?? 0;
-    }
-
-    switch (type) {
-      case 'hpd_violation': {
-        const classBC = row.severity === 'critical' || row.severity === 'high';
-        if (!classBC) break;
-        if (row.open) {
-          f.open_bc_violations += n;
-          if (bucket < WITHIN_5Y) f.open_bc_violations_5y += n;
-          if (row.severity === 'critical') f.open_c_violations += n;
-          if (row.category === 'lead_paint') f.open_lead_paint_violations += n;
-          if (row.category === 'lead_paint' && row.severity === 'critical') f.open_c_lead_paint_violations += n;
-        }
-        if (bucket >= OLDER_THAN_3M && bucket < WITHIN_5Y) {
-          f.bc_violations_3m_5y += n;
-          if (row.open) f.open_bc_violations_3m_5y += n;
-        }
-        if (bucket < WITHIN_12M && (row.category === 'water_damage' || row.category === 'mold')) {
-          f.water_bc_violations_12m += n;
-        }
-        break;
-      }
-      case 'dob_violation':
-      case 'ecb_violation':
-      case 'dob_safety_violation':
-        if (row.open && row.severity === 'critical') f.open_hazardous_dob_violations += n;
-        break;
-      case 'emergency_repair_omo':
-      case 'emergency_repair_hwo':
-        if (bucket < WITHIN_5Y) f.emergency_repair_charges_5y += row.amount;
-        if (bucket < WITHIN_12M) f.emergency_repairs_12m += n;
-        break;
-      case 'aep_enrollment':
-        if (row.open) f.active_aep += n;
-        break;
-      case 'ucp_order':
-        if (row.open) f.active_ucp += n;
-        break;
-      case 'hpd_litigation':
-        if (row.open) f.open_litigation += n;
-        break;
-      case 'tax_lien_sale_listing':
-        if (bucket < WITHIN_12M) f.tax_lien_listings_12m += n;
-        break;
-      case 'facade_filing':
-        if (row.open && row.severity === 'critical') f.unsafe_facades_open += n;
-        break;
-      default:
-        break;
-    }
+    countRow(f, row, 1 << FAMILY_INDEX[family]);
   }
   f.distinct_sources = sourcesSeen.reduce((count, seen) => count + seen, 0);
   return f;

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, Public } from '@bhis/api-platform';
 import { renderMethodology } from '@bhis/scoring';
-import { docsScript, pageScript } from './browser/page-script';
+import { docsScript, pageScriptSource } from './browser/page-script';
 import { OPENAPI_DOCUMENT } from './generated/openapi-document';
 import { PAGE_CSP } from './pages/html';
 import { buildingPage, docsPage, homePage, methodologyPage, notFoundPage } from './pages/pages';
@@ -20,7 +20,7 @@ const BBL_PATTERN = /^[1-5](?!00000)\d{5}\d{4}$/;
 /** Built once: the page scripts as the browser gets them. */
 const WEB_ASSETS: Record<string, { type: string; body: string }> = {
   'site.css': { type: 'text/css; charset=utf-8', body: SITE_CSS },
-  'app.js': { type: 'text/javascript; charset=utf-8', body: `(${pageScript.toString()})();\n` },
+  'app.js': { type: 'text/javascript; charset=utf-8', body: pageScriptSource() },
   'docs.js': { type: 'text/javascript; charset=utf-8', body: `(${docsScript.toString()})();\n` },
 };
 

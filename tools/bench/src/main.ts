@@ -5,15 +5,15 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
-import { databaseUrl, eventStorage, measureCopyCeiling, measureCsvCopyCeiling, recreateDatabase, serverVersion, tableSizes } from './database';
+import { CopyCeiling, databaseUrl, eventStorage, measureCopyCeiling, measureCsvCopyCeiling, recreateDatabase, serverVersion, tableSizes } from './database';
 import { BUILDINGS_PER_PERCENT, ensureCity, ingestCity, IngestResult, ingestResultFromRuns, scoreFull, scoreIncremental } from './data-setup';
-import { runHttpBenchmark } from './http/run-http';
+import { HttpBenchmark, runHttpBenchmark } from './http/run-http';
 import { loadTargets } from './http/targets';
 import { describeMachine } from './machine';
 import { NodeProcess } from '@bhis/testing';
 import { renderMarkdown } from './render';
 import { buildProjects, repoRoot } from '@bhis/testing';
-import { BenchmarkFile, BenchmarkRun } from './results';
+import { BenchmarkFile, BenchmarkRun, CitySummary } from './results';
 import { measureScaleOut } from './scale-out';
 
 interface BenchOptions {
@@ -133,13 +133,39 @@ async function compareWorkers(options: BenchOptions, argv: string[]): Promise<vo
   log('wrote docs/benchmarks.json and docs/benchmarks.md');
 }
 
+type City = Awaited<ReturnType<typeof ensureCity>>;
+
+/** What a full run works on once the apps are built and the city is ready. */
+interface RunSetup {
+  database: string;
+  url: string;
+  cityDir: string;
+  redisPrefix: string;
+  env: Record<string, string>;
+}
+
+/** What a full run measures, in the order it measures it. */
+type Measurements = Pick<BenchmarkRun, 'ingest' | 'scoring' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
+
+/** What describes a full run besides its measurements. */
+type RunHeader = Pick<BenchmarkRun, 'startedAt' | 'command' | 'machine' | 'loadAverageAtStart' | 'database' | 'city'>;
+
 async function run(options: BenchOptions, argv: string[]): Promise<void> {
   if (options.sizesOnly) return remeasureSizes(options);
   if (options.workers) return compareWorkers(options, argv);
   if (options.httpOnly) return rerunHttp(options, argv);
+  return benchmarkCity(options, argv);
+}
+
+function loadAverage(): number[] {
+  return os.loadavg().map((l) => Math.round(l * 100) / 100);
+}
+
+/** The whole benchmark on a fresh database: ingest, scoring, COPY ceilings, disk and HTTP. */
+async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<void> {
   const root = repoRoot();
   const startedAt = new Date().toISOString();
-  const loadAverageAtStart = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  const loadAverageAtStart = loadAverage();
   if (options.build) {
     log('building api, ingest, scoring and cli');
     buildProjects(['api', 'ingest', 'scoring', 'cli']);
@@ -147,115 +173,146 @@ async function run(options: BenchOptions, argv: string[]): Promise<void> {
   const database = options.database ?? `bhis_bench_${String(options.scale).replace('.', '_')}`;
   const url = databaseUrl(options.adminUrl, database);
   const machine = describeMachine({ postgres: await serverVersion(options.adminUrl), redis: await redisVersion(options.redisUrl) });
-  const buildings = Math.round(options.scale * BUILDINGS_PER_PERCENT);
-  const gzip = options.gzip ?? options.scale >= 10;
-  const cityDir = path.join(options.dataDir ? path.resolve(options.dataDir) : path.join(root, 'data/bench'), `city-${options.scale}${gzip ? '-gz' : ''}`);
-
-  log(`city: ${buildings} buildings in ${cityDir}${gzip ? ' (gzip)' : ''}`);
-  const city = await ensureCity(cityDir, buildings, gzip);
-  log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows, ${Math.round(city.report.totalBytes / 1e6)} MB`);
-
+  const { city, cityDir } = await prepareCity(root, options);
   const redisPrefix = `bhis_bench_${randomBytes(4).toString('hex')}`;
-  const env = { DATABASE_URL: url, REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix };
+  const setup: RunSetup = { database, url, cityDir, redisPrefix, env: { DATABASE_URL: url, REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix } };
   const pool = new Pool({ connectionString: url, max: 2 });
-  let ingest: IngestResult | null = null;
-  let copyCeiling: BenchmarkRun['copyCeiling'] = null;
-  let scoring: BenchmarkRun['scoring'] = null;
   try {
     if (!options.reuseData) {
       log(`database ${database}: recreate and migrate`);
       await recreateDatabase(options.adminUrl, database);
     }
-    const ingestWorker = startWorker('ingest', env);
-    const scoringWorker = startWorker('scoring', env);
-    try {
-      await ingestWorker.waitFor('ingest worker started');
-      await scoringWorker.waitFor('scoring worker started');
-      if (options.reuseData) {
-        log('ingest: reusing the data of the earlier run (figures read back from ingest_runs)');
-        ingest = await ingestResultFromRuns(pool, cityDir);
-      } else {
-        log('ingest through the ingest worker');
-        ingest = await ingestCity(cityDir, env, ingestWorker);
-      }
-      log(`ingest: ${ingest.rows} rows in ${ingest.wallSeconds.toFixed(1)} s = ${ingest.rowsPerSecond} rows/s, ${ingest.megabytesPerSecond} MB/s`);
-      log('scoring: full');
-      const full = await scoreFull(env, scoringWorker);
-      log(`scoring full: ${full.buildings} buildings in ${full.seconds} s`);
-      const incremental = await scoreIncremental(pool, 0.02, env, scoringWorker);
-      log(`scoring incremental: ${incremental.buildings} buildings in ${incremental.seconds} s`);
-      scoring = { full, incremental };
-    } finally {
-      await ingestWorker.stop();
-      await scoringWorker.stop();
-    }
-    let csvCeiling: BenchmarkRun['csvCeiling'] = null;
-    let largestFileToCsvCopyRatio: number | null = null;
-    if (ingest?.largestFile) {
-      log(`raw COPY of the largest file (${ingest.largestFile}) into an unlogged all-text table`);
-      csvCeiling = await measureCsvCopyCeiling(url, path.join(cityDir, ingest.largestFile));
-      const largest = ingest.perSource.find((s) => s.file === ingest?.largestFile);
-      if (largest && csvCeiling.rowsPerSecond > 0) largestFileToCsvCopyRatio = Math.round((largest.rowsPerSecond / csvCeiling.rowsPerSecond) * 1000) / 1000;
-      log(`raw CSV COPY: ${csvCeiling.rows} rows in ${csvCeiling.seconds.toFixed(1)} s = ${csvCeiling.rowsPerSecond} rows/s; ingest of that file = ${largestFileToCsvCopyRatio ?? '?'} of it`);
-    }
-    if (options.scale <= 10) {
-      log('COPY ceiling of the events table');
-      copyCeiling = await measureCopyCeiling(url, path.join(cityDir, '..', `events-${options.scale}.copy`));
-      log(`COPY: ${copyCeiling.rows} rows in ${copyCeiling.copyInSeconds.toFixed(1)} s = ${copyCeiling.rowsPerSecond} rows/s`);
-    } else {
-      log('COPY ceiling of the events table: skipped above 10% (it writes every event to a file first)');
-    }
-    await pool.query('VACUUM (ANALYZE)');
-    const tables = await tableSizes(pool);
-    const storage = await eventStorage(pool);
-    log(`storage: ${storage.eventBytesPerRow} bytes per event all-in; database ${storage.databaseBytesPerEvent} bytes per event`);
-    let http: BenchmarkRun['http'] = null;
-    if (options.http) {
-      log(`HTTP: ${options.connections} connections, ${options.httpSeconds} s per scenario`);
-      const targets = await loadTargets(pool);
-      http = await runHttpBenchmark({ databaseUrl: url, redisPrefix, connections: options.connections, secondsPerScenario: options.httpSeconds, targets, log });
-    }
-    const previous = readResults(root);
-    const earlier = previous.runs[String(options.scale)];
-    const result: BenchmarkRun = {
-      scalePercent: options.scale,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      command: `npm run bench -- ${argv.join(' ')}`.trim(),
-      machine,
-      loadAverageAtStart,
-      database,
-      city: {
-        buildings: city.report.buildings,
-        seed: String(city.report.seed),
-        asOf: city.report.asOf,
-        files: city.report.files.filter((f) => f.source !== 'truth').length,
-        rows: city.report.totalRows,
-        eventRows: city.report.eventRows,
-        bytes: city.report.totalBytes,
-        eventsPerBuilding: city.report.eventsPerBuilding,
-        generationSeconds: Math.round(city.report.elapsedMs / 100) / 10,
-        generationCommand: city.command,
-        reused: city.reused,
-      },
-      ingest,
-      copyCeiling,
-      ingestToCopyRatio: null,
-      csvCeiling,
-      largestFileToCsvCopyRatio,
-      loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
-      storage,
-      scoring,
-      tables,
-      http: http ?? earlier?.http ?? null,
-    };
-    if (result.ingest && result.copyCeiling) result.ingestToCopyRatio = Math.round((result.ingest.rowsPerSecond / result.copyCeiling.rowsPerSecond) * 1000) / 1000;
-    previous.runs[String(options.scale)] = result;
-    writeResults(root, previous);
-    log('wrote docs/benchmarks.json and docs/benchmarks.md');
+    const measurements = await measureCity(options, setup, pool);
+    const command = `npm run bench -- ${argv.join(' ')}`.trim();
+    recordRun(root, options.scale, { startedAt, command, machine, loadAverageAtStart, database, city: citySummary(city) }, measurements);
   } finally {
     await pool.end();
   }
+}
+
+async function prepareCity(root: string, options: BenchOptions): Promise<{ city: City; cityDir: string }> {
+  const buildings = Math.round(options.scale * BUILDINGS_PER_PERCENT);
+  const gzip = options.gzip ?? options.scale >= 10;
+  const cityDir = path.join(options.dataDir ? path.resolve(options.dataDir) : path.join(root, 'data/bench'), `city-${options.scale}${gzip ? '-gz' : ''}`);
+  log(`city: ${buildings} buildings in ${cityDir}${gzip ? ' (gzip)' : ''}`);
+  const city = await ensureCity(cityDir, buildings, gzip);
+  log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows, ${Math.round(city.report.totalBytes / 1e6)} MB`);
+  return { city, cityDir };
+}
+
+function citySummary(city: City): CitySummary {
+  return {
+    buildings: city.report.buildings,
+    seed: String(city.report.seed),
+    asOf: city.report.asOf,
+    files: city.report.files.filter((f) => f.source !== 'truth').length,
+    rows: city.report.totalRows,
+    eventRows: city.report.eventRows,
+    bytes: city.report.totalBytes,
+    eventsPerBuilding: city.report.eventsPerBuilding,
+    generationSeconds: Math.round(city.report.elapsedMs / 100) / 10,
+    generationCommand: city.command,
+    reused: city.reused,
+  };
+}
+
+async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool): Promise<Measurements> {
+  const { ingest, scoring } = await ingestAndScore(options, setup, pool);
+  const { csvCeiling, largestFileToCsvCopyRatio } = await measureLargestFileCeiling(setup, ingest);
+  const copyCeiling = await measureEventsCopyCeiling(setup, options.scale);
+  await pool.query('VACUUM (ANALYZE)');
+  const tables = await tableSizes(pool);
+  const storage = await eventStorage(pool);
+  log(`storage: ${storage.eventBytesPerRow} bytes per event all-in; database ${storage.databaseBytesPerEvent} bytes per event`);
+  const http = options.http ? await measureHttp(options, setup, pool) : null;
+  return { ingest, scoring, csvCeiling, largestFileToCsvCopyRatio, copyCeiling, tables, storage, http };
+}
+
+/** Ingest (or the figures of the earlier ingest with --reuse-data), then a full and an incremental scoring run, by the real workers. */
+async function ingestAndScore(options: BenchOptions, { cityDir, env }: RunSetup, pool: Pool): Promise<{ ingest: IngestResult; scoring: NonNullable<BenchmarkRun['scoring']> }> {
+  const ingestWorker = startWorker('ingest', env);
+  const scoringWorker = startWorker('scoring', env);
+  try {
+    await ingestWorker.waitFor('ingest worker started');
+    await scoringWorker.waitFor('scoring worker started');
+    let ingest: IngestResult;
+    if (options.reuseData) {
+      log('ingest: reusing the data of the earlier run (figures read back from ingest_runs)');
+      ingest = await ingestResultFromRuns(pool, cityDir);
+    } else {
+      log('ingest through the ingest worker');
+      ingest = await ingestCity(cityDir, env, ingestWorker);
+    }
+    log(`ingest: ${ingest.rows} rows in ${ingest.wallSeconds.toFixed(1)} s = ${ingest.rowsPerSecond} rows/s, ${ingest.megabytesPerSecond} MB/s`);
+    log('scoring: full');
+    const full = await scoreFull(env, scoringWorker);
+    log(`scoring full: ${full.buildings} buildings in ${full.seconds} s`);
+    const incremental = await scoreIncremental(pool, 0.02, env, scoringWorker);
+    log(`scoring incremental: ${incremental.buildings} buildings in ${incremental.seconds} s`);
+    return { ingest, scoring: { full, incremental } };
+  } finally {
+    await ingestWorker.stop();
+    await scoringWorker.stop();
+  }
+}
+
+/** The largest source file COPY'd as it is, and how the ingest of that file compares with it. */
+async function measureLargestFileCeiling({ url, cityDir }: RunSetup, ingest: IngestResult): Promise<Pick<Measurements, 'csvCeiling' | 'largestFileToCsvCopyRatio'>> {
+  if (!ingest.largestFile) return { csvCeiling: null, largestFileToCsvCopyRatio: null };
+  log(`raw COPY of the largest file (${ingest.largestFile}) into an unlogged all-text table`);
+  const csvCeiling = await measureCsvCopyCeiling(url, path.join(cityDir, ingest.largestFile));
+  const largest = ingest.perSource.find((s) => s.file === ingest.largestFile);
+  let largestFileToCsvCopyRatio: number | null = null;
+  if (largest && csvCeiling.rowsPerSecond > 0) largestFileToCsvCopyRatio = Math.round((largest.rowsPerSecond / csvCeiling.rowsPerSecond) * 1000) / 1000;
+  log(`raw CSV COPY: ${csvCeiling.rows} rows in ${csvCeiling.seconds.toFixed(1)} s = ${csvCeiling.rowsPerSecond} rows/s; ingest of that file = ${largestFileToCsvCopyRatio ?? '?'} of it`);
+  return { csvCeiling, largestFileToCsvCopyRatio };
+}
+
+async function measureEventsCopyCeiling({ url, cityDir }: RunSetup, scale: number): Promise<CopyCeiling | null> {
+  if (scale > 10) {
+    log('COPY ceiling of the events table: skipped above 10% (it writes every event to a file first)');
+    return null;
+  }
+  log('COPY ceiling of the events table');
+  const copyCeiling = await measureCopyCeiling(url, path.join(cityDir, '..', `events-${scale}.copy`));
+  log(`COPY: ${copyCeiling.rows} rows in ${copyCeiling.copyInSeconds.toFixed(1)} s = ${copyCeiling.rowsPerSecond} rows/s`);
+  return copyCeiling;
+}
+
+async function measureHttp(options: BenchOptions, { url, redisPrefix }: RunSetup, pool: Pool): Promise<HttpBenchmark> {
+  log(`HTTP: ${options.connections} connections, ${options.httpSeconds} s per scenario`);
+  const targets = await loadTargets(pool);
+  return runHttpBenchmark({ databaseUrl: url, redisPrefix, connections: options.connections, secondsPerScenario: options.httpSeconds, targets, log });
+}
+
+/** Writes the run into docs/benchmarks.{json,md}; without HTTP figures of its own it keeps those of the run it replaces. */
+function recordRun(root: string, scale: number, header: RunHeader, m: Measurements): void {
+  const previous = readResults(root);
+  const earlier = previous.runs[String(scale)];
+  const result: BenchmarkRun = {
+    scalePercent: scale,
+    startedAt: header.startedAt,
+    finishedAt: new Date().toISOString(),
+    command: header.command,
+    machine: header.machine,
+    loadAverageAtStart: header.loadAverageAtStart,
+    database: header.database,
+    city: header.city,
+    ingest: m.ingest,
+    copyCeiling: m.copyCeiling,
+    ingestToCopyRatio: null,
+    csvCeiling: m.csvCeiling,
+    largestFileToCsvCopyRatio: m.largestFileToCsvCopyRatio,
+    loadAverageAtEnd: loadAverage(),
+    storage: m.storage,
+    scoring: m.scoring,
+    tables: m.tables,
+    http: m.http ?? earlier?.http ?? null,
+  };
+  if (result.ingest && result.copyCeiling) result.ingestToCopyRatio = Math.round((result.ingest.rowsPerSecond / result.copyCeiling.rowsPerSecond) * 1000) / 1000;
+  previous.runs[String(scale)] = result;
+  writeResults(root, previous);
+  log('wrote docs/benchmarks.json and docs/benchmarks.md');
 }
 
 function readResults(root: string): BenchmarkFile {

@@ -1,3 +1,6 @@
+import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './database';
+import type { IngestResult } from './data-setup';
+import type { HttpBenchmark } from './http/run-http';
 import type { BenchmarkFile, BenchmarkRun } from './results';
 import type { ScaleOutResult } from './scale-out';
 
@@ -11,122 +14,133 @@ function table(header: string[], rows: (string | number)[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-function runSection(run: BenchmarkRun): string {
-  const parts: string[] = [];
+function runFacts(run: BenchmarkRun): string {
   const m = run.machine;
-  parts.push(`## ${run.scalePercent}% of the city (${num(run.city.buildings)} buildings)`);
-  parts.push(
-    [
-      `- Date: ${run.startedAt} to ${run.finishedAt}`,
-      `- Command: \`${run.command}\``,
-      `- Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.kernel}; Node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}`,
-      `- Load average when the run started: ${run.loadAverageAtStart.join(' / ')}${run.loadAverageAtEnd ? `, when it ended: ${run.loadAverageAtEnd.join(' / ')}` : ''} (other work shared the machine: treat the numbers as lower bounds)`,
-      `- Data: \`${run.city.generationCommand}\` — ${run.city.files} files, ${num(run.city.rows)} rows (${num(run.city.eventRows)} event rows), ${mb(run.city.bytes)} MB of CSV; ` +
-        `events per building: median ${run.city.eventsPerBuilding.median}, p99 ${run.city.eventsPerBuilding.p99}, max ${num(run.city.eventsPerBuilding.max)}; generated in ${run.city.generationSeconds} s`,
-      `- Database: \`${run.database}\` (fresh, migrated)`,
-    ].join('\n'),
+  return [
+    `- Date: ${run.startedAt} to ${run.finishedAt}`,
+    `- Command: \`${run.command}\``,
+    `- Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.kernel}; Node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}`,
+    `- Load average when the run started: ${run.loadAverageAtStart.join(' / ')}${run.loadAverageAtEnd ? `, when it ended: ${run.loadAverageAtEnd.join(' / ')}` : ''} (other work shared the machine: treat the numbers as lower bounds)`,
+    `- Data: \`${run.city.generationCommand}\` — ${run.city.files} files, ${num(run.city.rows)} rows (${num(run.city.eventRows)} event rows), ${mb(run.city.bytes)} MB of CSV; ` +
+      `events per building: median ${run.city.eventsPerBuilding.median}, p99 ${run.city.eventsPerBuilding.p99}, max ${num(run.city.eventsPerBuilding.max)}; generated in ${run.city.generationSeconds} s`,
+    `- Database: \`${run.database}\` (fresh, migrated)`,
+  ].join('\n');
+}
+
+function ingestParts(i: IngestResult): string[] {
+  return [
+    `### Ingest (the real ingest worker, \`${i.command}\`)`,
+    `Overall: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
+      `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).`,
+    table(
+      ['source', 'file', 'rows', 'MB', 'seconds', 'rows/s', 'MB/s'],
+      [...i.perSource].sort((a, b) => b.bytes - a.bytes).map((s) => [s.source, s.file, num(s.rows), mb(s.bytes), s.seconds, num(s.rowsPerSecond), s.megabytesPerSecond]),
+    ),
+  ];
+}
+
+function csvCeilingParts(run: BenchmarkRun, c: CsvCopyCeiling): string[] {
+  const largest = run.ingest?.perSource.find((s) => s.file === run.ingest?.largestFile);
+  return [
+    '### Ceiling: raw COPY of the largest file',
+    `\`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of ${c.file.split('/').pop()} as it is (${mb(c.bytes)} MB on disk) into an UNLOGGED table of text columns, ` +
+      `right after the ingest: **${num(c.rows)} rows in ${num(c.seconds)} s = ${num(c.rowsPerSecond)} rows/s**. ` +
+      (largest && run.largestFileToCsvCopyRatio != null
+        ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling.`
+        : ''),
+  ];
+}
+
+function storageParts(st: EventStorage): string[] {
+  return [
+    `Storage: **${num(st.eventBytesPerRow)} bytes per event** all-in (events heap + TOAST + every index, ${mb(st.eventBytes)} MB for ${num(st.eventRows)} events); ` +
+      `the whole database is **${num(st.databaseBytesPerEvent)} bytes per event** (${mb(st.databaseBytes)} MB).`,
+  ];
+}
+
+function copyCeilingParts(run: BenchmarkRun, c: CopyCeiling): string[] {
+  return [
+    '### Ceiling: raw COPY of the normalized rows',
+    `\`COPY (SELECT * FROM events) TO STDOUT\` into a file (${mb(c.bytes)} MB, ${num(c.rows)} rows, ${c.copyOutSeconds} s), then \`COPY ... FROM STDIN\` into an empty table ` +
+      `identical to \`events\` (same keys, indexes and 16 hash partitions): **${num(c.rowsPerSecond)} rows/s, ${c.megabytesPerSecond} MB/s** (${c.copyInSeconds} s). ` +
+      (run.ingestToCopyRatio !== null ? `End-to-end ingest runs at **${(run.ingestToCopyRatio * 100).toFixed(1)}%** of this ceiling.` : ''),
+  ];
+}
+
+function scoringParts({ full, incremental }: NonNullable<BenchmarkRun['scoring']>): string[] {
+  return [
+    '### Scoring (the real scoring worker)',
+    table(
+      ['run', 'command', 'buildings', 'seconds', 'buildings/s', 'worker peak RSS MB'],
+      [
+        ['full', `\`${full.command}\``, num(full.buildings), full.seconds, num(full.buildingsPerSecond), mb(full.workerPeakRssBytes)],
+        [`incremental (${incremental.dirtyShare * 100}% of buildings marked changed)`, `\`${incremental.command}\``, num(incremental.buildings), incremental.seconds, num(incremental.buildingsPerSecond), mb(incremental.workerPeakRssBytes)],
+      ],
+    ),
+  ];
+}
+
+function diskParts(tables: TableSize[]): string[] {
+  const total = tables.reduce((s, t) => s + t.totalBytes, 0);
+  return [
+    '### Disk (after `VACUUM (ANALYZE)`)',
+    `Database total: ${mb(total)} MB.`,
+    table(
+      ['table', 'rows', 'table MB', 'indexes MB', 'total MB', 'indexes (MB)'],
+      tables
+        .filter((t) => t.totalBytes > 64 * 1024)
+        .map((t) => [t.table, num(t.rows), mb(t.tableBytes), mb(t.indexBytes), mb(t.totalBytes), t.indexes.map((i) => `${i.index} ${mb(i.bytes)}`).join('; ')]),
+    ),
+  ];
+}
+
+function httpParts(run: BenchmarkRun, h: HttpBenchmark): string[] {
+  return [
+    `### HTTP (the built API as a process; autocannon, ${h.connections} connections unless the table says otherwise, ${h.secondsPerScenario} s per scenario after a warm-up of 3 requests per connection; the lookup warm-up requests each building of its working set once)`,
+    ...(run.httpCommand ? [`HTTP measured again at ${run.httpAt ?? '?'} with \`${run.httpCommand}\` on the same database.`] : []),
+    `API settings: ${Object.entries(h.apiEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; one key with a raised rate limit. The load generator runs on the same 2 CPUs as the API and Postgres. ` +
+      `Lookup body: ${h.lookupBodyBytes} bytes.`,
+    httpScenarioTable(h),
+    ...(h.toExpress
+      ? [
+          `Against bare Express 5 (one route, no middleware, the same body bytes), in the same run: lookup (valid key, rate limit counted, access log written, metrics counted) **${h.toExpress.lookup}**; ` +
+            `401 without a key **${h.toExpress.unauthorized}**; 429 for a key over its limit **${h.toExpress.rateLimited}**.`,
+        ]
+      : []),
+    `Lookup / bare node:http ratio: **${h.lookupToCeilingRatio}**. API peak RSS over the whole HTTP run (VmHWM): ${mb(h.apiPeakRssBytes)} MB; RSS after: ${mb(h.apiRssAfterBytes)} MB.`,
+  ];
+}
+
+function httpScenarioTable(h: HttpBenchmark): string {
+  return table(
+    ['scenario', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'MB/s', 'statuses', 'server peak RSS MB'],
+    [...h.scenarios, ...(h.express ? [h.express] : []), h.ceiling].map((r) => [
+      r.name,
+      r.connections,
+      num(r.requestsPerSecond),
+      r.latencyP50Ms,
+      r.latencyP99Ms,
+      r.latencyMaxMs,
+      r.megabytesPerSecond,
+      Object.entries(r.statusCounts).map(([code, n]) => `${code}: ${num(n)}`).join(', ') + (r.errors ? `, errors: ${r.errors}` : ''),
+      r.serverPeakRssBytes !== null ? mb(r.serverPeakRssBytes) : '-',
+    ]),
   );
-  if (run.ingest) {
-    const i = run.ingest;
-    parts.push(`### Ingest (the real ingest worker, \`${i.command}\`)`);
-    parts.push(
-      `Overall: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
-        `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).`,
-    );
-    parts.push(
-      table(
-        ['source', 'file', 'rows', 'MB', 'seconds', 'rows/s', 'MB/s'],
-        [...i.perSource].sort((a, b) => b.bytes - a.bytes).map((s) => [s.source, s.file, num(s.rows), mb(s.bytes), s.seconds, num(s.rowsPerSecond), s.megabytesPerSecond]),
-      ),
-    );
-  }
-  if (run.csvCeiling) {
-    const c = run.csvCeiling;
-    const largest = run.ingest?.perSource.find((s) => s.file === run.ingest?.largestFile);
-    parts.push('### Ceiling: raw COPY of the largest file');
-    parts.push(
-      `\`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of ${c.file.split('/').pop()} as it is (${mb(c.bytes)} MB on disk) into an UNLOGGED table of text columns, ` +
-        `right after the ingest: **${num(c.rows)} rows in ${num(c.seconds)} s = ${num(c.rowsPerSecond)} rows/s**. ` +
-        (largest && run.largestFileToCsvCopyRatio != null
-          ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling.`
-          : ''),
-    );
-  }
-  if (run.storage) {
-    const st = run.storage;
-    parts.push(
-      `Storage: **${num(st.eventBytesPerRow)} bytes per event** all-in (events heap + TOAST + every index, ${mb(st.eventBytes)} MB for ${num(st.eventRows)} events); ` +
-        `the whole database is **${num(st.databaseBytesPerEvent)} bytes per event** (${mb(st.databaseBytes)} MB).`,
-    );
-  }
-  if (run.copyCeiling) {
-    const c = run.copyCeiling;
-    parts.push('### Ceiling: raw COPY of the normalized rows');
-    parts.push(
-      `\`COPY (SELECT * FROM events) TO STDOUT\` into a file (${mb(c.bytes)} MB, ${num(c.rows)} rows, ${c.copyOutSeconds} s), then \`COPY ... FROM STDIN\` into an empty table ` +
-        `identical to \`events\` (same keys, indexes and 16 hash partitions): **${num(c.rowsPerSecond)} rows/s, ${c.megabytesPerSecond} MB/s** (${c.copyInSeconds} s). ` +
-        (run.ingestToCopyRatio !== null ? `End-to-end ingest runs at **${(run.ingestToCopyRatio * 100).toFixed(1)}%** of this ceiling.` : ''),
-    );
-  }
-  if (run.scoring) {
-    const { full, incremental } = run.scoring;
-    parts.push('### Scoring (the real scoring worker)');
-    parts.push(
-      table(
-        ['run', 'command', 'buildings', 'seconds', 'buildings/s', 'worker peak RSS MB'],
-        [
-          ['full', `\`${full.command}\``, num(full.buildings), full.seconds, num(full.buildingsPerSecond), mb(full.workerPeakRssBytes)],
-          [`incremental (${incremental.dirtyShare * 100}% of buildings marked changed)`, `\`${incremental.command}\``, num(incremental.buildings), incremental.seconds, num(incremental.buildingsPerSecond), mb(incremental.workerPeakRssBytes)],
-        ],
-      ),
-    );
-  }
-  if (run.tables.length > 0) {
-    parts.push('### Disk (after `VACUUM (ANALYZE)`)');
-    const total = run.tables.reduce((s, t) => s + t.totalBytes, 0);
-    parts.push(`Database total: ${mb(total)} MB.`);
-    parts.push(
-      table(
-        ['table', 'rows', 'table MB', 'indexes MB', 'total MB', 'indexes (MB)'],
-        run.tables
-          .filter((t) => t.totalBytes > 64 * 1024)
-          .map((t) => [t.table, num(t.rows), mb(t.tableBytes), mb(t.indexBytes), mb(t.totalBytes), t.indexes.map((i) => `${i.index} ${mb(i.bytes)}`).join('; ')]),
-      ),
-    );
-  }
-  if (run.http) {
-    const h = run.http;
-    parts.push(`### HTTP (the built API as a process; autocannon, ${h.connections} connections unless the table says otherwise, ${h.secondsPerScenario} s per scenario after a warm-up of 3 requests per connection; the lookup warm-up requests each building of its working set once)`);
-    if (run.httpCommand) parts.push(`HTTP measured again at ${run.httpAt ?? '?'} with \`${run.httpCommand}\` on the same database.`);
-    parts.push(
-      `API settings: ${Object.entries(h.apiEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; one key with a raised rate limit. The load generator runs on the same 2 CPUs as the API and Postgres. ` +
-        `Lookup body: ${h.lookupBodyBytes} bytes.`,
-    );
-    parts.push(
-      table(
-        ['scenario', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'MB/s', 'statuses', 'server peak RSS MB'],
-        [...h.scenarios, ...(h.express ? [h.express] : []), h.ceiling].map((r) => [
-          r.name,
-          r.connections,
-          num(r.requestsPerSecond),
-          r.latencyP50Ms,
-          r.latencyP99Ms,
-          r.latencyMaxMs,
-          r.megabytesPerSecond,
-          Object.entries(r.statusCounts).map(([code, n]) => `${code}: ${num(n)}`).join(', ') + (r.errors ? `, errors: ${r.errors}` : ''),
-          r.serverPeakRssBytes !== null ? mb(r.serverPeakRssBytes) : '-',
-        ]),
-      ),
-    );
-    if (h.toExpress) {
-      parts.push(
-        `Against bare Express 5 (one route, no middleware, the same body bytes), in the same run: lookup (valid key, rate limit counted, access log written, metrics counted) **${h.toExpress.lookup}**; ` +
-          `401 without a key **${h.toExpress.unauthorized}**; 429 for a key over its limit **${h.toExpress.rateLimited}**.`,
-      );
-    }
-    parts.push(`Lookup / bare node:http ratio: **${h.lookupToCeilingRatio}**. API peak RSS over the whole HTTP run (VmHWM): ${mb(h.apiPeakRssBytes)} MB; RSS after: ${mb(h.apiRssAfterBytes)} MB.`);
-  }
-  return parts.join('\n\n');
+}
+
+/** One run's section: what ran where, then each measurement the run has. */
+function runSection(run: BenchmarkRun): string {
+  return [
+    `## ${run.scalePercent}% of the city (${num(run.city.buildings)} buildings)`,
+    runFacts(run),
+    ...(run.ingest ? ingestParts(run.ingest) : []),
+    ...(run.csvCeiling ? csvCeilingParts(run, run.csvCeiling) : []),
+    ...(run.storage ? storageParts(run.storage) : []),
+    ...(run.copyCeiling ? copyCeilingParts(run, run.copyCeiling) : []),
+    ...(run.scoring ? scoringParts(run.scoring) : []),
+    ...(run.tables.length > 0 ? diskParts(run.tables) : []),
+    ...(run.http ? httpParts(run, run.http) : []),
+  ].join('\n\n');
 }
 
 function scaleCurve(runs: BenchmarkRun[]): string {
