@@ -238,12 +238,19 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     await waitFor(() => receiver.forPath('/sealed').length >= 1 && receiver.forPath('/legacy').length >= 1, 10_000, 'signed deliveries');
     for (const path of ['/sealed', '/legacy']) expect(receiver.forPath(path).every((hook) => hook.verified)).toBe(true);
     await waitFor(
-      async () => (await pool.query(`SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.monitor_id = $1`, [foreign.id])).rowCount! > 0,
+      // the claim inserts the attempt row; it holds its error once finished
+      async () =>
+        (
+          await pool.query(
+            `SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.monitor_id = $1 AND a.finished_at IS NOT NULL`,
+            [foreign.id],
+          )
+        ).rowCount! > 0,
       10_000,
-      'an attempt for the unreadable secret',
+      'a finished attempt for the unreadable secret',
     );
     const { rows } = await pool.query<{ error: string }>(
-      `SELECT a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.monitor_id = $1`,
+      `SELECT a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.monitor_id = $1 AND a.finished_at IS NOT NULL`,
       [foreign.id],
     );
     expect(rows[0].error).toBe('the signing secret cannot be opened with the configured WEBHOOK_SECRET_KEY');
