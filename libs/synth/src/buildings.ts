@@ -1,6 +1,6 @@
 import { formatBbl, type BoroughCode } from '@bhis/domain';
 import { BOROUGHS, streetCodeOf, streetOfBlock, zoneOfBlock, type BoroughGeography, type Zone } from './geography';
-import { corporateOwner, corporatePoolSize, drawCorporateOwnerId, individualOwner, type Owner } from './owners';
+import { corporateOwner, corporatePoolSize, drawCorporateOwnerId, individualOwner, publicHousingOwner, type Owner } from './owners';
 import { hashUnit, Rng, Stream } from './rng';
 
 export type SizeClass = 'one_two' | 'mixed' | 'small_mf' | 'walkup' | 'elevator' | 'big' | 'condo';
@@ -42,6 +42,12 @@ export interface Building {
   readonly isCondo: boolean;
   /** subject to HPD jurisdiction (multiple dwellings and some others) */
   readonly hpdJurisdiction: boolean;
+  /**
+   * Public housing (isPublicHousingLot): listed under HPD jurisdiction with ManagementProgram NYCHA and
+   * owned by the housing authority, but never registered with HPD, and HPD neither inspects nor enforces
+   * there: no HPD complaints, violations, litigation, emergency repairs, programs or vacate orders.
+   */
+  readonly publicHousing: boolean;
   readonly owner: Owner;
   /**
    * 311 reporting propensity (1 = city average): lower in poorer neighbourhoods, which under-report
@@ -193,6 +199,19 @@ function ownerOf(rng: Rng, seed: number, size: SizeClass, habitableCount: number
     : individualOwner(rng, corporatePoolSize(habitableCount) + index);
 }
 
+/** Public housing is drawn among the large rental lots (walk-up, elevator and big buildings, not condos) of this many units or more. */
+export const PUBLIC_HOUSING_MIN_UNITS = 50;
+/** Share of those lots that are public housing. */
+export const PUBLIC_HOUSING_SHARE = 0.02;
+/** Tag of the lot's public housing draw (a hash: it consumes nothing from the lot's stream, so no other draw moves). */
+const PUBLIC_HOUSING_DRAW = 13;
+
+/** Whether a lot is public housing: a pure function of (seed, index) among the large rental lots. */
+export function isPublicHousingLot(seed: number, index: number, size: SizeClass, units: number): boolean {
+  if (size !== 'walkup' && size !== 'elevator' && size !== 'big') return false;
+  return units >= PUBLIC_HOUSING_MIN_UNITS && hashUnit(seed, Stream.building, index, PUBLIC_HOUSING_DRAW) < PUBLIC_HOUSING_SHARE;
+}
+
 /** What a building shares with its zone: how disadvantaged it is, how much it reports, how often it is inspected. */
 function zoneFactors(seed: number, boroughCode: number, zoneIndex: number): { neighbourhood: number; zoneReporting: number; inspection: number } {
   const neighbourhood = (hashUnit(seed, Stream.zone, boroughCode, zoneIndex, 2) - 0.5) * 1.4 + (boroughCode === 2 ? 0.35 : boroughCode === 5 ? -0.3 : 0);
@@ -228,7 +247,10 @@ export function buildingAt(seed: number, index: number, habitableCount: number):
   const ranged = units >= 20 && !borough.hyphenatedHouseNumbers && rng.chance(0.3);
   const low = ranged ? String(Number(houseNumber) - 2) : houseNumber;
 
-  const owner = ownerOf(rng, seed, size, habitableCount, index);
+  const publicHousing = habitational && isPublicHousingLot(seed, index, size, units);
+  // the private owner is drawn in any case, so the lot's later draws are the same with or without public housing
+  const privateOwner = ownerOf(rng, seed, size, habitableCount, index);
+  const owner = publicHousing ? publicHousingOwner() : privateOwner;
   const { neighbourhood, zoneReporting, inspection } = zoneFactors(seed, borough.code, zone.index);
   const unitArea = size === 'one_two' ? rng.int(700, 1400) : rng.int(650, 1000);
   const resArea = units * unitArea;
@@ -267,6 +289,7 @@ export function buildingAt(seed: number, index: number, habitableCount: number):
     commercialArea,
     isCondo,
     hpdJurisdiction,
+    publicHousing,
     owner,
     reporting: zoneReporting * rng.logNormal(1, 0.3),
     inspection,

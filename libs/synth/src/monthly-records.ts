@@ -10,7 +10,7 @@ import { FIRST_NAMES, MARSHALS, SURNAMES } from './names';
 import { hashInts, type Rng } from './rng';
 import { NEVER, type HpdProblem, type RecordSink } from './records';
 import type { HiddenOutcome } from './outcomes';
-import { addViolation, BuildingState, closeDayFor, CODES_BY_CATEGORY, type Month, type Simulation, weightedCode } from './simulation';
+import { addViolation, BuildingState, closeDayFor, CODES_BY_CATEGORY, hpdEnforcesAt, type Month, type Simulation, weightedCode } from './simulation';
 
 // The records one month of a building writes, one function per kind (history.ts runs them in order).
 
@@ -37,10 +37,14 @@ export const MONTHLY_RECORDS: readonly ((sim: Simulation, mo: Month) => void)[] 
   yearlyPrograms,
 ];
 
-/** HPD complaints, one row per problem, with the matching 311 request for most problems; the violations their inspections find. */
+/**
+ * HPD complaints, one row per problem, with the matching 311 request for most problems; the violations their inspections find.
+ * At public housing tenants still call 311, but HPD takes no complaint and inspects nothing: 311 refers the request to NYCHA.
+ */
 function hpdComplaints(sim: Simulation, mo: Month): void {
   const { rng, L, f, heat, dayIn } = mo;
   const { building, state, sink, tenantUnits, bins } = sim;
+  const hpd = !building.publicHousing;
   const complaintMean = (0.34 * tenantUnits * f * Math.sqrt(building.reporting) * (heat ? 1.25 : 0.65)) / 12;
   const complaints = rng.poisson(complaintMean);
   for (let c = 0; c < complaints; c++) {
@@ -57,7 +61,7 @@ function hpdComplaints(sim: Simulation, mo: Month): void {
         problem.major === 'HEAT/HOT WATER' ? (u < 0.12 + L * 0.35 ? 'violation' : 'corrected') : u < 0.13 ? 'no_access' : u < 0.25 + L * 0.5 ? 'violation' : 'no_violation';
       const uniqueKey = state.next('sr');
       problems.push({ problemId: state.next('problem'), uniqueKey, problem, outcome });
-      if (outcome === 'violation') {
+      if (outcome === 'violation' && hpd) {
         const candidates = CODES_BY_CATEGORY.get(problem.major) ?? VIOLATION_CODES;
         const inspection = day + rng.int(1, 12);
         const count = 1 + rng.poisson(0.3 + L);
@@ -69,13 +73,13 @@ function hpdComplaints(sim: Simulation, mo: Month): void {
         sink.nyc311({
           day, uniqueKey, second, agency: 'HPD', agencyName: 'Department of Housing Preservation and Development',
           complaintType: problem.nyc311Type, descriptor: problem.nyc311Descriptor, closeDay, closeSecond: rng.int(0, 86399),
-          channel: rng.pick(['PHONE', 'ONLINE', 'MOBILE', 'PHONE']), resolution: outcome,
+          channel: rng.pick(['PHONE', 'ONLINE', 'MOBILE', 'PHONE']), resolution: hpd ? outcome : 'referred_to_nycha',
           bblMode: sim.pending.borough0 ? 'borough0' : rng.chance(0.004) ? 'blank' : 'normal',
         });
         sim.pending.borough0 = false;
       }
     }
-    sink.hpdComplaint({ day, complaintId: state.next('complaint'), binIndex: rng.int(0, bins - 1), apartment: heatFirst && rng.chance(0.4) ? 'BLDG' : apt.apartment, anonymous: rng.chance(0.2), problems, closeDay });
+    if (hpd) sink.hpdComplaint({ day, complaintId: state.next('complaint'), binIndex: rng.int(0, bins - 1), apartment: heatFirst && rng.chance(0.4) ? 'BLDG' : apt.apartment, anonymous: rng.chance(0.2), problems, closeDay });
   }
 }
 
@@ -83,7 +87,7 @@ function hpdComplaints(sim: Simulation, mo: Month): void {
 function inspectionSweeps(sim: Simulation, mo: Month): void {
   const { rng, L, f, dayIn } = mo;
   const { building, scaledUnits } = sim;
-  if (building.hpdJurisdiction) {
+  if (hpdEnforcesAt(building)) {
     const sweeps = rng.poisson((0.02 * scaledUnits * f * building.inspection) / 12 / 3);
     for (let s = 0; s < sweeps; s++) {
       const day = dayIn();
@@ -232,7 +236,7 @@ function jobFilings(sim: Simulation, mo: Month): void {
 function emergencyRepairs(sim: Simulation, mo: Month): void {
   const { rng, start, f, year, dayIn } = mo;
   const { building, state, sink, units, bins } = sim;
-  if (building.hpdJurisdiction) {
+  if (hpdEnforcesAt(building)) {
     const repairs = rng.poisson((0.012 * Math.pow(units, 0.75) * Math.pow(f, 1.6)) / 12);
     const disaster = start >= FEMA_FROM && start <= FEMA_TO && building.zone.index % 5 === 0;
     const femaRepairs = disaster ? rng.poisson(0.08 * Math.sqrt(units)) : 0;
@@ -258,7 +262,7 @@ function emergencyRepairs(sim: Simulation, mo: Month): void {
 function litigations(sim: Simulation, mo: Month): void {
   const { rng, L, f, heat, dayIn } = mo;
   const { building, state, sink, units } = sim;
-  if (building.hpdJurisdiction && building.units >= 3) {
+  if (hpdEnforcesAt(building) && building.units >= 3) {
     const cases = rng.poisson((0.004 * Math.pow(units, 0.6) * Math.pow(f, 1.5)) / 12);
     for (let k = 0; k < cases; k++) {
       const day = dayIn();
@@ -316,8 +320,11 @@ function vacatesFromShocks(sim: Simulation, mo: Month): void {
     if (shock.day < start || shock.day >= start + dim) continue;
     if (shock.fire && building.units >= 1 && rng.chance(0.55)) {
       const entire = rng.chance(0.3);
-      sink.hpdVacate({ day: shock.day, orderNumber: state.next('vacate'), reason: 'Fire Damage', entire, units: entire ? building.units : rng.int(1, Math.max(1, Math.ceil(units / 4))), rescindDay: rng.chance(0.75) ? shock.day + rng.int(20, 700) : NEVER, binIndex: rng.int(0, bins - 1) });
-      result.serious.push({ day: shock.day, outcome: 'hpd_vacate' });
+      // HPD orders no vacate at public housing; FDNY still may
+      if (!building.publicHousing) {
+        sink.hpdVacate({ day: shock.day, orderNumber: state.next('vacate'), reason: 'Fire Damage', entire, units: entire ? building.units : rng.int(1, Math.max(1, Math.ceil(units / 4))), rescindDay: rng.chance(0.75) ? shock.day + rng.int(20, 700) : NEVER, binIndex: rng.int(0, bins - 1) });
+        result.serious.push({ day: shock.day, outcome: 'hpd_vacate' });
+      }
       if (building.units >= 6 && rng.chance(0.3)) {
         sink.fdnyVacate({ day: shock.day, description: rng.pick(['FIRE - STRUCTURAL DAMAGE', 'FIRE - NO HEAT OR LIGHT', 'FIRE - UNSAFE CONDITIONS']), statusChangeDay: rng.chance(0.7) ? shock.day + rng.int(10, 300) : NEVER, binIndex: rng.int(0, bins - 1) });
         result.serious.push({ day: shock.day, outcome: 'fdny_vacate' });
@@ -349,8 +356,8 @@ function yearlyPrograms(sim: Simulation, mo: Month): void {
     yearlyBedbugs(rng, building, L, year, sink);
     yearlyFacade(rng, building, state, L, year, sink);
   }
-  if (monthOfYear === 9 && building.hpdJurisdiction) {
-    // registrations are due every September; neglectful owners let them lapse
+  if (monthOfYear === 9 && hpdEnforcesAt(building)) {
+    // registrations are due every September (public housing does not register); neglectful owners let them lapse
     const lapse = L > 0.55 && building.owner.badness > 0.4 && rng.chance(0.6);
     if (!lapse || state.lastRegistration < 0) {
       const day = dayIn();
@@ -416,9 +423,9 @@ function writeOutcomeRecords(
   }
 }
 
-/** DOF tax lien sale list: notices at 90, 60, 30 and 10 days before the spring sale, while the debt is unpaid. */
+/** DOF tax lien sale list: notices at 90, 60, 30 and 10 days before the spring sale, while the debt is unpaid (never on public housing, a tax-exempt public property). */
 function yearlyTaxLien(rng: Rng, building: Building, latent: number, year: number, sink: RecordSink): void {
-  if (year < 2017) return;
+  if (year < 2017 || building.publicHousing) return;
   const pressure = latent * 0.8 + Math.max(0, building.owner.badness) * 0.25;
   if (!rng.chance(Math.max(0, pressure - 0.25) * 0.35 + 0.004)) return;
   const waterDebtOnly = rng.chance(0.25);
@@ -429,9 +436,9 @@ function yearlyTaxLien(rng: Rng, building: Building, latent: number, year: numbe
   }
 }
 
-/** Bedbug annual filing (from 2018), filed in December for the year ending November 30. */
+/** Bedbug annual filing with HPD (from 2018), filed in December for the year ending November 30; public housing files none. */
 function yearlyBedbugs(rng: Rng, building: Building, latent: number, year: number, sink: RecordSink): void {
-  if (year < 2018 || building.units < 3 || !building.hpdJurisdiction) return;
+  if (year < 2018 || building.units < 3 || !hpdEnforcesAt(building)) return;
   const p = 0.002 + latent * latent * 0.04;
   let infested = 0;
   for (let u = 0; u < Math.min(building.units, 400); u++) if (rng.float() < p) infested++;

@@ -24,7 +24,9 @@ const UCP_FROM = dayOf(2019, 1, 1);
  */
 export function drawHiddenOutcomes(seed: number, building: Building, latent: LatentProcess, firstMonth: number, lastMonth: number): HiddenOutcome[] {
   const out: HiddenOutcome[] = [];
-  if (!building.habitational) return out;
+  // every kind drawn here is an HPD action (a vacate order, violations, a repair, a program), and HPD does
+  // not act at public housing: its serious outcomes are the FDNY and DOB vacates of the latent shocks
+  if (!building.habitational || building.publicHousing) return out;
   const units = Math.max(1, building.units);
   const size = Math.pow(units, 0.35);
   const multipleDwelling = building.units >= 3 && building.hpdJurisdiction;

@@ -1,7 +1,8 @@
 import { CORPORATE_SUFFIXES, CORPORATE_WORDS, FIRST_NAMES, NICKNAMES, SURNAMES } from './names';
 import { hashInts, hashUnit, Rng, Stream } from './rng';
 
-export type OwnerKind = 'individual' | 'corporate';
+/** `public`: the city's public housing authority (see publicHousingOwner). */
+export type OwnerKind = 'individual' | 'corporate' | 'public';
 
 export interface Owner {
   readonly id: number;
@@ -76,6 +77,31 @@ export function corporateOwner(seed: number, id: number): Owner {
 function romanSuffix(id: number): string {
   const n = id % 7;
   return ['', 'I', 'II', 'III', 'IV', 'V', 'VI'][n];
+}
+
+/** PLUTO owner name of every public housing lot. */
+export const PUBLIC_HOUSING_OWNER_NAME = 'NEW YORK CITY HOUSING AUTHORITY';
+/** Owner id of the housing authority in truth.csv: outside the corporate and individual id ranges (0 and up). */
+export const PUBLIC_HOUSING_OWNER_ID = -1;
+
+/**
+ * The owner of every public housing lot: one city-wide landlord, with no HPD registration (so no
+ * officer or business address on file) and a large, long-standing repair backlog (badness above
+ * most private owners', below the worst landlords').
+ */
+export function publicHousingOwner(): Owner {
+  return {
+    id: PUBLIC_HOUSING_OWNER_ID,
+    kind: 'public',
+    name: PUBLIC_HOUSING_OWNER_NAME,
+    officerFirst: '',
+    officerLast: '',
+    badness: 0.6,
+    businessHouseNumber: '',
+    businessStreet: '',
+    businessCity: '',
+    businessZip: '',
+  };
 }
 
 /** An individual owner (homeowner or small landlord) drawn from the building's own stream. */

@@ -91,6 +91,15 @@ for (const code of VIOLATION_CODES) {
   CODES_BY_CATEGORY.set(code.category, list);
 }
 
+/**
+ * Whether HPD inspects and enforces at a building: under its jurisdiction and not public housing (the
+ * housing authority answers to its own oversight: no HPD registration, inspection, violation, litigation,
+ * emergency repair, program or vacate order there).
+ */
+export function hpdEnforcesAt(building: Pick<Building, 'hpdJurisdiction' | 'publicHousing'>): boolean {
+  return building.hpdJurisdiction && !building.publicHousing;
+}
+
 /** Correction time of a violation: class C fastest, distressed buildings slowest, some never. */
 export function closeDayFor(rng: Rng, day: number, cls: string, latent: number): number {
   if (rng.chance(0.02 + latent * 0.2)) return NEVER;

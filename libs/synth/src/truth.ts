@@ -8,7 +8,7 @@ import { latentAt, type LatentProcess } from './latent';
  * truth.csv: the hidden state behind the public files, for the scoring validation harness only.
  *
  * Columns:
- * - bbl, borough, units, size_class, owner_id, owner_kind, trajectory (improving | stable | declining)
+ * - bbl, borough, units, size_class, owner_id, owner_kind (individual | corporate | public), trajectory (improving | stable | declining)
  * - latent_YYYY: latent distress (0-1) on January 1 of each year of the window
  * - latent_cut, latent_as_of: latent distress on the cut date (as-of minus 365 days) and on the as-of date
  * - serious_before_cut_12m: number of serious outcomes in the 12 months up to the cut date
@@ -22,6 +22,11 @@ import { latentAt, type LatentProcess } from './latent';
  *   for any cut date)
  * - reporting_propensity: the building's 311 reporting propensity (1 = city average)
  * - neighbourhood: disadvantage of the neighbourhood on the latent logit scale (higher = poorer)
+ * - public_housing: 1 for public housing (HPD ManagementProgram NYCHA, owner NEW YORK CITY HOUSING AUTHORITY,
+ *   owner_kind `public`), else 0. HPD neither inspects nor enforces there, so these lots have no HPD
+ *   complaint, violation, litigation, emergency repair, AEP/UCP, vacate or registration record, and their
+ *   serious outcomes are only the FDNY and DOB vacates of fires and structural shocks; their latent
+ *   distress is drawn as everywhere else.
  *
  * Serious outcomes are drawn from the hidden condition (outcomes.ts), not from the records: hpd_vacate,
  * aep_entry, ucp_order, emergency_repair, class_c_spike; plus fire and structural vacates (hpd_vacate,
@@ -34,7 +39,7 @@ export function truthHeader(firstYear: number, lastYear: number): string {
     'bbl', 'borough', 'units', 'size_class', 'owner_id', 'owner_kind', 'trajectory', ...years, 'latent_cut', 'latent_as_of',
     'serious_before_cut_12m', 'first_serious_after_cut', 'first_serious_after_cut_type', 'serious_12m_after_cut',
     'first_serious_after_as_of', 'first_serious_after_as_of_type', 'serious_12m_after_as_of',
-    'serious_days', 'reporting_propensity', 'neighbourhood',
+    'serious_days', 'reporting_propensity', 'neighbourhood', 'public_housing',
   ].join(',');
 }
 
@@ -55,6 +60,6 @@ export function truthLine(b: Building, latent: LatentProcess, result: Simulation
   const afterAsOf = firstIn(result.serious, asOf, asOf + 365);
   fields.push(afterAsOf ? isoDay(afterAsOf.day) : '', afterAsOf ? afterAsOf.outcome : '', afterAsOf ? '1' : '0');
   const days = [...new Set(result.serious.map((s) => s.day))].sort((a, b) => a - b);
-  fields.push(days.map(isoDay).join(';'), b.reporting.toFixed(3), b.neighbourhood.toFixed(3));
+  fields.push(days.map(isoDay).join(';'), b.reporting.toFixed(3), b.neighbourhood.toFixed(3), b.publicHousing ? '1' : '0');
   return csvLine(fields);
 }

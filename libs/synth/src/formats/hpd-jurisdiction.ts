@@ -14,7 +14,7 @@ const DOB_CLASS: Readonly<Record<string, readonly [string, string]>> = {
   S: ['7', 'HERETOFORE CONVERTED CLASS A'],
 };
 
-/** One row per building (BIN) under HPD jurisdiction; all non-empty values quoted. */
+/** One row per building (BIN) under HPD jurisdiction; all non-empty values quoted. Public housing is managed by NYCHA, the rest privately (PVT). */
 export function hpdJurisdictionLines(b: Building, registered: boolean): string {
   let out = '';
   const [classId, className] = DOB_CLASS[b.buildingClass[0]] ?? ['24', 'NOT AVAILABLE'];
@@ -34,7 +34,7 @@ export function hpdJurisdictionLines(b: Building, registered: boolean): string {
         BIN: b.bins[k],
         CommunityBoard: String(b.zone.communityBoard),
         CensusTract: b.censusTract,
-        ManagementProgram: 'PVT',
+        ManagementProgram: b.publicHousing ? 'NYCHA' : 'PVT',
         DoBBuildingClassID: classId,
         DoBBuildingClass: className,
         LegalStories: String(b.stories),

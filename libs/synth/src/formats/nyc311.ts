@@ -22,6 +22,7 @@ const RESOLUTIONS: Readonly<Record<string, string>> = {
   no_violation: 'The Department of Housing Preservation and Development inspected the following conditions. No violations were issued. The complaint has been closed.',
   no_access: 'The Department of Housing Preservation and Development was not able to gain access to inspect the following conditions. The complaint has been closed. If the condition still exists, please file a new complaint.',
   corrected: 'The Department of Housing Preservation and Development contacted a tenant in the building and verified that the following conditions were corrected. The complaint has been closed.',
+  referred_to_nycha: 'This building is managed by the New York City Housing Authority (NYCHA). Your complaint has been referred to NYCHA.',
   other: 'The Department reviewed this complaint and closed it.',
 };
 

@@ -41,7 +41,8 @@ function buildingOnLot(b: Building): RowValues {
     bldgclass: b.buildingClass,
     landuse: b.landUse,
     easements: '0',
-    ownertype: b.owner.kind === 'corporate' && b.owner.name.includes('HOUSING DEVELOPMENT') ? 'P' : '',
+    // X: fully tax-exempt (the housing authority's lots)
+    ownertype: b.publicHousing ? 'X' : b.owner.kind === 'corporate' && b.owner.name.includes('HOUSING DEVELOPMENT') ? 'P' : '',
     ownername: b.owner.name,
     lotarea: thousands(b.lotArea),
     bldgarea: thousands(b.buildingArea),
@@ -79,7 +80,7 @@ function valuesAndMaps(b: Building): RowValues {
   return {
     assessland: thousands(assessLand),
     assesstot: thousands(assessTotal),
-    exempttot: '0',
+    exempttot: b.publicHousing ? thousands(assessTotal) : '0',
     yearbuilt: String(b.yearBuilt),
     yearalter1: b.yearBuilt < 1960 && b.index % 3 === 0 ? String(1990 + (b.index % 30)) : '0',
     yearalter2: '0',
