@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
 import { COMPONENT_WEIGHTS } from '@bhis/scoring';
 import { auc } from './validation-metrics';
-import { TruthRow, UNIT_BANDS } from './validation';
+import { publicHousingBbls, TruthRow, UNIT_BANDS } from './validation';
 
 /**
  * Calibration of the component weights on the synthetic city: the weights of the total's combination
@@ -85,7 +85,7 @@ export function calibrate(samples: readonly CalibrationSample[]): CalibrationRes
   };
 }
 
-/** The component scores of buildings of 3+ units stored for each cut date, labelled from the truth file. */
+/** The component scores of buildings of 3+ units stored for each cut date, labelled from the truth file (public housing left out, as in the backtest). */
 export async function calibrationSamples(pool: Pool, scorerId: string, cuts: readonly string[], truth: Map<string, TruthRow>): Promise<CalibrationSample[]> {
   const { rows } = await pool.query<{ bbl: string; as_of: string; components: Record<ComponentKey, number>; units: number }>(
     `SELECT h.bbl, to_char(h.as_of, 'YYYY-MM-DD') AS as_of, h.components, GREATEST(b.residential_units, COALESCE(b.hpd_legal_units, 0))::int AS units
@@ -94,8 +94,9 @@ export async function calibrationSamples(pool: Pool, scorerId: string, cuts: rea
     [scorerId, cuts],
   );
   const plusYear = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 365 * 86_400_000).toISOString().slice(0, 10);
+  const publicHousing = await publicHousingBbls(pool);
   return rows
-    .filter((r) => truth.has(r.bbl))
+    .filter((r) => truth.has(r.bbl) && !publicHousing.has(r.bbl))
     .map((r) => {
       const until = plusYear(r.as_of);
       const days = truth.get(r.bbl)?.seriousDays ?? [];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { Baseline, BASELINES, baselinesAt } from './baselines';
+import { isPublicHousingBuilding } from '@bhis/scoring';
+import { Baseline, BaselineRow, BASELINES, baselinesAt } from './baselines';
 import { auc, precisionAtK, precisionAtTop, spearman } from './validation-metrics';
 import { runScoring } from './scoring-run';
 
@@ -16,6 +17,20 @@ export interface TruthRow {
   seriousDays?: string[];
   /** Latent distress on January 1 of each year (truth.csv latent_YYYY), for the ceiling of the backtest. */
   latentByYear?: Record<number, number>;
+  /** The generator made the lot public housing (truth.csv public_housing). */
+  publicHousing?: boolean;
+}
+
+/**
+ * The loaded buildings the scorer treats as public housing (its `public-housing` known limit, on the same
+ * facts): graded between B and D at the lowest confidence because HPD does not inspect or enforce there,
+ * so the harness counts them apart and leaves them out of every ranking measure.
+ */
+export async function publicHousingBbls(pool: Pool): Promise<Set<string>> {
+  const { rows } = await pool.query<{ bbl: string; management_program: string | null; owner_name: string | null }>(
+    `SELECT bbl, management_program, owner_name FROM buildings WHERE management_program IS NOT NULL OR owner_name IS NOT NULL`,
+  );
+  return new Set(rows.filter((r) => isPublicHousingBuilding(r)).map((r) => r.bbl));
 }
 
 /**
@@ -38,6 +53,11 @@ export interface ValidationReport {
   cut: string;
   buildings: number;
   grade_distribution: Record<string, number>;
+  /**
+   * Public housing (publicHousingBbls), in the grade distribution but left out of the Spearman correlation,
+   * the backtests and the anchors; `truth_marked`: the lots truth.csv marks as public housing (null without truth).
+   */
+  public_housing: { buildings: number; grade_distribution: Record<string, number>; truth_marked: number | null };
   spearman_latent: number | null;
   backtest: {
     outcome_rate: number;
@@ -114,15 +134,21 @@ export async function validateModel(pool: Pool, options: { asOf: string; cut: st
   const atNow = await historyScores(pool, nowRun);
 
   const outcomes = await bblSet(pool, OUTCOMES_SQL, options.cut);
-  const bbls = [...atCut.keys()].sort();
+  const publicHousing = await publicHousingBbls(pool);
+  const bbls = [...atCut.keys()].filter((b) => !publicHousing.has(b)).sort();
   const cutScores = bbls.map((b) => atCut.get(b)?.total ?? 0);
   const eventLabels = bbls.map((b) => outcomes.has(b));
 
   const grades: Record<string, number> = {};
-  for (const { grade } of atNow.values()) grades[grade] = (grades[grade] ?? 0) + 1;
+  const publicHousingGrades: Record<string, number> = {};
+  for (const [bbl, { grade }] of atNow) {
+    grades[grade] = (grades[grade] ?? 0) + 1;
+    if (publicHousing.has(bbl)) publicHousingGrades[grade] = (publicHousingGrades[grade] ?? 0) + 1;
+  }
 
-  const aep = await bblSet(pool, AEP_QUALIFYING_SQL, options.asOf);
-  const clean = await bblSet(pool, CLEAN_SQL, options.asOf);
+  const ranked = (set: Set<string>) => new Set([...set].filter((b) => !publicHousing.has(b)));
+  const aep = ranked(await bblSet(pool, AEP_QUALIFYING_SQL, options.asOf));
+  const clean = ranked(await bblSet(pool, CLEAN_SQL, options.asOf));
   const dOrF = (set: Set<string>) => [...set].filter((b) => ['D', 'F'].includes(atNow.get(b)?.grade ?? '')).length;
 
   let spearmanLatent: number | null = null;
@@ -143,6 +169,11 @@ export async function validateModel(pool: Pool, options: { asOf: string; cut: st
     cut: options.cut,
     buildings: atNow.size,
     grade_distribution: grades,
+    public_housing: {
+      buildings: [...atNow.keys()].filter((b) => publicHousing.has(b)).length,
+      grade_distribution: publicHousingGrades,
+      truth_marked: options.truth ? [...options.truth.values()].filter((t) => t.publicHousing === true).length : null,
+    },
     spearman_latent: spearmanLatent,
     backtest: {
       outcome_rate: round(eventLabels.filter(Boolean).length / Math.max(1, eventLabels.length)),
@@ -188,7 +219,8 @@ export interface CalibrationRow {
 }
 
 export interface BaselineBacktest {
-  cuts: { cut: string; bands: BandResult[] }[];
+  /** Buildings of 3+ units, per cut, left out of the bands as public housing (publicHousingBbls). */
+  cuts: { cut: string; bands: BandResult[]; public_housing: number }[];
   calibration: CalibrationRow[];
 }
 
@@ -213,17 +245,48 @@ function outcomeWithin(truth: TruthRow | undefined, from: string, to: string): b
   return (truth?.seriousDays ?? []).some((day) => day > from && day <= to);
 }
 
+/** AUC and precision at k of the score, each baseline and the hidden condition, per unit band, for outcomes in the 12 months after `cut`. */
+function bandResults(rows: readonly BaselineRow[], scores: Map<string, { total: number }>, truth: Map<string, TruthRow>, cut: string): BandResult[] {
+  const until = addDays(cut, 365);
+  const bands: BandResult[] = [];
+  for (const band of UNIT_BANDS) {
+    const inBand = rows.filter((r) => r.units >= band.min && r.units <= band.max);
+    const labels = inBand.map((r) => outcomeWithin(truth.get(r.bbl), cut, until));
+    const units = inBand.reduce((s, r) => s + r.units, 0);
+    const k = Math.max(1, Math.round((ACTIONABLE_PER_100K_UNITS * units) / 100_000));
+    const models: ['score' | Baseline, number[]][] = [
+      ['score', inBand.map((r) => scores.get(r.bbl)?.total ?? 0)],
+      ...BASELINES.map((b): [Baseline, number[]] => [b, inBand.map((r) => r.values[b])]),
+    ];
+    const hidden = inBand.map((r) => latentOn(truth.get(r.bbl), cut));
+    const knowsHidden = hidden.every(Number.isFinite);
+    bands.push({
+      band: band.key,
+      buildings: inBand.length,
+      units,
+      positives: labels.filter(Boolean).length,
+      k,
+      auc: Object.fromEntries(models.map(([name, values]) => [name, round(auc(values, labels))])) as BandResult['auc'],
+      precision_at_k: Object.fromEntries(models.map(([name, values]) => [name, round(precisionAtK(values, labels, k))])) as BandResult['precision_at_k'],
+      ceiling: knowsHidden ? { auc: round(auc(hidden, labels)), precision_at_k: round(precisionAtK(hidden, labels, k)) } : { auc: Number.NaN, precision_at_k: Number.NaN },
+    });
+  }
+  return bands;
+}
+
 /**
  * The score against the simple rules an analyst would use, at several cut dates and within unit bands:
- * AUC and precision at k for serious outcomes (from the truth file) in the 12 months after each cut.
- * Also the calibration of confidence: how much high- and low-confidence scores move at the next refresh
- * and whether they keep their grade at the next cut date.
+ * AUC and precision at k for serious outcomes (from the truth file) in the 12 months after each cut,
+ * public housing left out (publicHousingBbls) and counted per cut. Also the calibration of confidence:
+ * how much high- and low-confidence scores move at the next refresh and whether they keep their grade
+ * at the next cut date (every building, public housing included: it is in the lowest tier).
  */
 export async function backtestAgainstBaselines(pool: Pool, options: BaselineOptions): Promise<BaselineBacktest> {
   const cuts = [...options.cuts].sort();
   const result: BaselineBacktest = { cuts: [], calibration: [] };
   const atCut: Map<string, { total: number; grade: string; tier: string }>[] = [];
   const atRefresh: Map<string, { total: number; grade: string }>[] = [];
+  const publicHousing = await publicHousingBbls(pool);
   for (const cut of cuts) {
     await runScoring(pool, { runId: randomUUID(), kind: 'full', asOf: cut, writeCurrent: true });
     atCut.push(await currentScores(pool));
@@ -233,31 +296,8 @@ export async function backtestAgainstBaselines(pool: Pool, options: BaselineOpti
 
     const scores = atCut[atCut.length - 1];
     const rows = (await baselinesAt(pool, cut)).filter((r) => options.truth.has(r.bbl) && scores.has(r.bbl));
-    const until = addDays(cut, 365);
-    const bands: BandResult[] = [];
-    for (const band of UNIT_BANDS) {
-      const inBand = rows.filter((r) => r.units >= band.min && r.units <= band.max);
-      const labels = inBand.map((r) => outcomeWithin(options.truth.get(r.bbl), cut, until));
-      const units = inBand.reduce((s, r) => s + r.units, 0);
-      const k = Math.max(1, Math.round((ACTIONABLE_PER_100K_UNITS * units) / 100_000));
-      const models: ['score' | Baseline, number[]][] = [
-        ['score', inBand.map((r) => scores.get(r.bbl)?.total ?? 0)],
-        ...BASELINES.map((b): [Baseline, number[]] => [b, inBand.map((r) => r.values[b])]),
-      ];
-      const hidden = inBand.map((r) => latentOn(options.truth.get(r.bbl), cut));
-      const knowsHidden = hidden.every(Number.isFinite);
-      bands.push({
-        band: band.key,
-        buildings: inBand.length,
-        units,
-        positives: labels.filter(Boolean).length,
-        k,
-        auc: Object.fromEntries(models.map(([name, values]) => [name, round(auc(values, labels))])) as BandResult['auc'],
-        precision_at_k: Object.fromEntries(models.map(([name, values]) => [name, round(precisionAtK(values, labels, k))])) as BandResult['precision_at_k'],
-        ceiling: knowsHidden ? { auc: round(auc(hidden, labels)), precision_at_k: round(precisionAtK(hidden, labels, k)) } : { auc: Number.NaN, precision_at_k: Number.NaN },
-      });
-    }
-    result.cuts.push({ cut, bands });
+    const ranked = rows.filter((r) => !publicHousing.has(r.bbl));
+    result.cuts.push({ cut, bands: bandResults(ranked, scores, options.truth, cut), public_housing: rows.length - ranked.length });
   }
 
   // the grades one cut later: the next cut, or the as-of date after the last one

@@ -1,3 +1,4 @@
+import { isPublicHousingBuilding } from './known-limits';
 import { scoreBuilding } from './score-building';
 import { cell, freshSources, input } from './test-support';
 
@@ -29,6 +30,13 @@ describe('what the model cannot know', () => {
   it('recognises public housing by its owner when the management program is missing', () => {
     const score = scoreBuilding(input({ facts: { ...publicHousing, management_program: null, owner_name: 'NYC HOUSING AUTHORITY' } }));
     expect(score.flags).toContain('public-housing');
+  });
+
+  it('applies the same public-housing rule to bare building facts (as the validation harness does)', () => {
+    expect(isPublicHousingBuilding({ management_program: ' nycha ', owner_name: 'OWNER LLC' })).toBe(true);
+    expect(isPublicHousingBuilding({ management_program: null, owner_name: 'NEW YORK CITY HOUSING AUTHORITY' })).toBe(true);
+    expect(isPublicHousingBuilding({ management_program: 'PVT', owner_name: 'HARBOR HOLDINGS LLC' })).toBe(false);
+    expect(isPublicHousingBuilding({})).toBe(false);
   });
 
   it('does not leave a 3-unit building with an open class C lead-paint violation at A', () => {

@@ -1,5 +1,5 @@
 import { BuildingFeatures } from './features';
-import { BuildingInput } from './input';
+import { BuildingFacts, BuildingInput } from './input';
 
 /**
  * Buildings whose public record cannot support a grade at either end of the scale. Their grade is held
@@ -26,9 +26,14 @@ export const PUBLIC_HOUSING_REASON =
   'Public housing (HPD ManagementProgram NYCHA or a Housing Authority owner): HPD does not inspect or enforce here, so the HPD records that drive the score do not exist for it; the grade is held between B and D.';
 
 export function isPublicHousing(input: BuildingInput): boolean {
-  const program = input.building.management_program?.trim().toUpperCase();
+  return isPublicHousingBuilding(input.building);
+}
+
+/** The public-housing rule on a building's facts alone (the validation harness applies it to the loaded buildings). */
+export function isPublicHousingBuilding(building: Pick<BuildingFacts, 'management_program' | 'owner_name'>): boolean {
+  const program = building.management_program?.trim().toUpperCase();
   if (program !== undefined && PUBLIC_HOUSING_PROGRAMS.includes(program)) return true;
-  const owner = input.building.owner_name;
+  const owner = building.owner_name;
   return owner != null && PUBLIC_HOUSING_OWNER.test(owner);
 }
 
