@@ -83,6 +83,7 @@ export async function interestingBuildings(pool: Pool): Promise<{ why: string; b
     ...(await pick('excellent (A), a large building', `s.grade = 'A'`, 'b.residential_units DESC')),
     ...(await pick('active FDNY vacate', `'fdny-vacate-active' = ANY(s.flags)`, 's.total_score DESC')),
     ...(await pick('in the Alternative Enforcement Program', `'aep-active' = ANY(s.flags)`, 's.total_score DESC')),
+    ...(await pick('public housing (no HPD records: lowest confidence, graded B-D)', `'public-housing' = ANY(s.flags)`, 'b.residential_units DESC')),
   ];
 }
 
