@@ -39,15 +39,18 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
   const staged = await count(client, `SELECT COALESCE(sum(file_rows), 0) AS count FROM ${table}`);
   const outOfScopeRecords = await dropOutOfUniverse(client, table);
   const merged = await collapseRepeatedKeys(client, table);
-  // a refresh joins the merged set to the stored events: the planner needs its statistics
-  if (!firstLoad || merged !== table) await client.query(`ANALYZE ${merged}`);
+  // a refresh, and the 311 links of any load, join the merged set to the stored events: the planner
+  // needs its statistics (unanalyzed, a staging table of 75,000 complaints was planned as the inner
+  // side of a nested loop, rescanned for every stored 311 request)
+  const links311 = SOURCES_311_LINKS.includes(source);
+  if (!firstLoad || merged !== table || links311) await client.query(`ANALYZE ${merged}`);
   await refineMerged(client, source, table, merged, firstLoad);
   const collapsed = await client.query<{ records: string; rows: string }>(
     merged === table
       ? `SELECT count(*) AS records, COALESCE(sum(file_rows), 0) AS rows FROM ${merged}`
       : `SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM ${merged}`,
   );
-  const duplicates311 = SOURCES_311_LINKS.includes(source) ? await markDuplicates311(client, merged) : 0;
+  const duplicates311 = links311 ? await markDuplicates311(client, merged) : 0;
   const actionCounts = firstLoad ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn);
   const latest = await client.query<{ latest: string | null }>(
     `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
