@@ -78,18 +78,29 @@ export class ApiKeyStore {
    */
   async check(presented: string, beforeLookup?: () => Promise<void>): Promise<KeyCheck> {
     const parsed = parsePresentedKey(presented);
-    if (!parsed) return { ok: false, reason: 'malformed' };
+    const known = this.checkFromMemory(presented);
+    if (known || !parsed) return known ?? { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
-    if (this.unknown.get(hash)) return { ok: false, reason: 'unknown' };
     const generation = this.unknown.generation();
     const match = await this.cache.getOrLoad(hash, async () => {
       await beforeLookup?.();
       return this.load(parsed.prefix, hash);
     });
-    if (!match) {
-      this.unknown.setIfUnchanged(generation, hash, { unknown: true });
-      return { ok: false, reason: 'unknown' };
-    }
+    if (!match) this.unknown.setIfUnchanged(generation, hash, { unknown: true });
+    return this.verdict(match);
+  }
+
+  /** The check of a malformed key or of one known from memory (valid, revoked or unknown); undefined: it needs a lookup. */
+  checkFromMemory(presented: string): KeyCheck | undefined {
+    if (!parsePresentedKey(presented)) return { ok: false, reason: 'malformed' };
+    const hash = hashApiKey(presented);
+    if (this.unknown.get(hash)) return { ok: false, reason: 'unknown' };
+    const match = this.cache.get(hash);
+    return match ? this.verdict(match) : undefined;
+  }
+
+  private verdict(match: KeyRow | undefined): KeyCheck {
+    if (!match) return { ok: false, reason: 'unknown' };
     if (match.revoked) return { ok: false, reason: 'revoked' };
     if (match.expires_at !== null && match.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
     this.usedSince.add(match.id);

@@ -48,7 +48,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   express.set('trust proxy', config.TRUST_PROXY ?? false);
   express.set('query parser', 'simple');
 
-  installPipeline(express, {
+  installPipeline(app.getHttpServer(), express, {
     keys: app.get(ApiKeyStore),
     charges: app.get(RequestCharges),
     keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),

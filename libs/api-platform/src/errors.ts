@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError, ERROR_CODES, ErrorCode, errorEnvelope, isErrorCode } from '@bhis/envelope';
 import { platformState } from './request-context';
+import { endJsonText } from './json-text';
 import { writeRateLimitHeaders } from './rate-limit-headers';
 
 /** Connection-level failures of Postgres or Redis: the service is unavailable, not broken. */
@@ -69,8 +70,10 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('internal_error', 'An unexpected error occurred. Quote meta.request_id to support.');
 }
 
+const DOC_URLS = new Map((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, `/api-docs.md#error-${code.replace(/_/g, '-')}`]));
+
 export function docUrlFor(code: ErrorCode): string {
-  return `/api-docs.md#error-${code.replace(/_/g, '-')}`;
+  return DOC_URLS.get(code) ?? `/api-docs.md#error-${code.replace(/_/g, '-')}`;
 }
 
 /** The one writer of error responses: used by the pipeline middleware and the Nest exception filter. */
@@ -84,13 +87,13 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
   res.setHeader('Cache-Control', 'no-store');
   const code = isErrorCode(error.code) ? error.code : 'internal_error';
-  res.status(ERROR_CODES[code].status).json(
-    errorEnvelope(state, {
-      code,
-      message: error.message,
-      status: ERROR_CODES[code].status,
-      doc_url: docUrlFor(code),
-      ...(error.options.details ? { details: error.options.details } : {}),
-    }),
-  );
+  const status = ERROR_CODES[code].status;
+  const envelope = errorEnvelope(state, {
+    code,
+    message: error.message,
+    status,
+    doc_url: docUrlFor(code),
+    ...(error.options.details ? { details: error.options.details } : {}),
+  });
+  endJsonText(req, res, status, JSON.stringify(envelope));
 }

@@ -12,6 +12,7 @@ export * from './rate-limiter';
 export * from './request-context';
 export * from './route-costs';
 export * from './route-shortcuts';
+export * from './json-text';
 export * from './request-charges';
 export * from './body-reader';
 export * from './scope.guard';

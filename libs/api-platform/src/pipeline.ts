@@ -1,12 +1,13 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import compression from 'compression';
 import { ApiError, newRequestId } from '@bhis/envelope';
-import type { ApiKeyStore } from './api-key-store';
+import type { ApiKeyStore, KeyCheck } from './api-key-store';
 import type { KeyedRoutes } from './keyed-routes';
 import { authError } from './scope.guard';
 import { drainRequest, hasBody, readJsonBody } from './body-reader';
 import { sendError, toApiError } from './errors';
-import { PlatformRequest, PlatformRequestState, ResponseFinished } from './request-context';
+import { AuthState, PlatformRequest, PlatformRequestState, ResponseFinished } from './request-context';
 import type { RequestCharges } from './request-charges';
 import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
@@ -26,6 +27,10 @@ const HSTS = 'max-age=63072000; includeSubDomains';
 
 /** Gives every request its id, timer and security headers, and calls `onFinish` once it is answered. */
 function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
+  // one listener function for every response (no closure per request); `res.req` is set by the front door
+  const finished = function (this: Response): void {
+    for (const done of onFinish) done(this.req, this);
+  };
   return (req, res, next) => {
     const state: PlatformRequestState = {
       requestId: newRequestId(),
@@ -39,7 +44,7 @@ function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
     res.setHeader('Strict-Transport-Security', HSTS);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    if (onFinish.length > 0) res.once('finish', () => onFinish.forEach((finished) => finished(req, res)));
+    if (onFinish.length > 0) res.on('finish', finished);
     next();
   };
 }
@@ -79,37 +84,80 @@ async function refuseAfterAuthFailures(deps: PipelineDeps, req: Request): Promis
   }
 }
 
+type PresentedKey = ReturnType<typeof presentedKey>;
+
+function authState(check: KeyCheck): AuthState {
+  return check.ok ? { state: 'valid', key: check.key } : { state: 'invalid', reason: REASONS[check.reason] };
+}
+
+/** What the key of a request is, when no lookup is needed (no key, a malformed key, a key known from memory). */
+function authFromMemory(deps: PipelineDeps, presented: PresentedKey): AuthState | undefined {
+  if (presented === null) return { state: 'none' };
+  if (typeof presented === 'object') return { state: 'invalid', reason: presented.malformed };
+  const check = deps.keys.checkFromMemory(presented);
+  return check && authState(check);
+}
+
+async function authenticate(deps: PipelineDeps, req: Request, presented: string): Promise<AuthState> {
+  return authState(await deps.keys.check(presented, () => refuseAfterAuthFailures(deps, req)));
+}
+
+/** After the key check and the charge: 401 for a keyed route without a valid key, a shortcut's answer, or on. */
+function admit(deps: PipelineDeps, req: Request, res: Response, next: NextFunction): void {
+  const state = (req as PlatformRequest).platform;
+  if (state.auth.state !== 'valid') {
+    const route = deps.keyedRoutes?.routeNeedingKey(req.method, req.path);
+    if (route) {
+      state.route = route;
+      throw authError(state.auth);
+    }
+  }
+  if (deps.shortcuts?.tryAnswer(req, res)) return;
+  next();
+}
+
+async function refuse(req: Request, res: Response, error: unknown): Promise<void> {
+  if (hasBody(req)) await drainRequest(req);
+  sendError(req, res, toApiError(error));
+}
+
+async function admitAfter(work: () => Promise<void>, deps: PipelineDeps, req: Request, res: Response, next: NextFunction): Promise<void> {
+  try {
+    await work();
+    admit(deps, req, res, next);
+  } catch (error) {
+    await refuse(req, res, error);
+  }
+}
+
 /**
  * Authenticates the key (if any) and charges the request's minimum cost, before a byte of the body is
  * read. A client address that sent too many invalid keys gets 429 instead of a key lookup; keys known
  * from memory (valid or unknown) and malformed ones cost no lookup and are answered as usual. A GET
  * that a registered shortcut can answer (route-shortcuts.ts) is answered here, before the router.
+ * The common case (a key known from memory, a charge the key's lease covers) runs without waiting
+ * for anything; the rest takes the same steps asynchronously.
  */
 function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
-  return async (req, res, next) => {
+  return (req, res, next) => {
     const state = (req as PlatformRequest).platform;
+    const units = routeCostOf(req.method, req.path)?.minimum ?? 1;
     try {
       const presented = presentedKey(req);
-      if (presented && typeof presented === 'object') {
-        state.auth = { state: 'invalid', reason: presented.malformed };
-      } else if (typeof presented === 'string') {
-        const check = await deps.keys.check(presented, () => refuseAfterAuthFailures(deps, req));
-        state.auth = check.ok ? { state: 'valid', key: check.key } : { state: 'invalid', reason: REASONS[check.reason] };
+      const known = authFromMemory(deps, presented);
+      if (known && known.state !== 'invalid') {
+        state.auth = known;
+        if (deps.charges.chargeFromMemory(req, res, units)) return admit(deps, req, res, next);
+        return void admitAfter(() => deps.charges.charge(req, res, units), deps, req, res, next);
       }
-      if (state.auth.state === 'invalid') await deps.charges.recordAuthFailure(req).catch(() => undefined);
-      await deps.charges.charge(req, res, routeCostOf(req.method, req.path)?.minimum ?? 1);
-      if (state.auth.state !== 'valid') {
-        const route = deps.keyedRoutes?.routeNeedingKey(req.method, req.path);
-        if (route) {
-          state.route = route;
-          throw authError(state.auth);
-        }
-      }
-      if (deps.shortcuts?.tryAnswer(req, res)) return;
-      next();
+      const work = async (): Promise<void> => {
+        state.auth = known ?? (await authenticate(deps, req, presented as string));
+        if (state.auth.state === 'invalid') await deps.charges.recordAuthFailure(req).catch(() => undefined);
+        await deps.charges.charge(req, res, units);
+      };
+      void admitAfter(work, deps, req, res, next);
     } catch (error) {
-      if (hasBody(req)) await drainRequest(req);
-      sendError(req, res, toApiError(error));
+      void refuse(req, res, error);
     }
   };
 }
@@ -158,10 +206,40 @@ function compressionWhenAccepted(): RequestHandler {
   return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
 }
 
-/** Installs the request pipeline on an Express app, ahead of the Nest router. */
-export function installPipeline(app: { use: (handler: RequestHandler) => unknown }, deps: PipelineDeps): void {
-  app.use(requestContext(deps.onFinish ?? []));
-  app.use(compressionWhenAccepted());
-  app.use(authenticateAndLimit(deps));
+/**
+ * The pipeline up to the shortcuts runs on the server's `request` event, ahead of Express's router
+ * (docs/adr/0010-request-pipeline-order.md): request id and security headers, compression, the key
+ * check and the rate-limit charge, then a shortcut answer or the Express app. A lookup answered from
+ * memory, a 401 and a 429 never walk the router; they use Express's request and response helpers all
+ * the same (the prototypes are set here, as Express would set them).
+ */
+export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), compressionWhenAccepted(), authenticateAndLimit(deps)];
+  const handOn = app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
+  return (incoming, outgoing) => {
+    const req = Object.setPrototypeOf(incoming, app.request) as Request;
+    const res = Object.setPrototypeOf(outgoing, app.response) as Response;
+    req.res = res;
+    res.req = req;
+    res.locals ??= Object.create(null) as Record<string, unknown>;
+    let step = 0;
+    const next = (): void => {
+      const handler = steps[step++];
+      if (handler) void handler(req, res, next);
+      else handOn(incoming, outgoing);
+    };
+    next();
+  };
+}
+
+/**
+ * Installs the pipeline: the front door replaces the server's `request` listener (the Express app),
+ * and the body is read by a first Express middleware, ahead of the Nest router.
+ */
+export function installPipeline(server: Server, app: Express, deps: PipelineDeps): void {
+  const listeners = server.listeners('request');
+  if (listeners.length !== 1 || listeners[0] !== (app as unknown)) throw new Error('the HTTP server must have the Express app as its only request listener');
+  server.removeAllListeners('request');
+  server.on('request', frontDoor(app, deps));
   app.use(bodyParsing(deps));
 }

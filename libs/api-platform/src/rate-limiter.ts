@@ -35,6 +35,8 @@ interface Bucket {
   refusedUntil: number;
   lastUsed: number;
   exchange: Promise<void> | null;
+  /** `resetAt` as the ISO text the responses carry, made once per window. */
+  resetText: { at: number; text: string } | null;
 }
 
 /**
@@ -119,6 +121,22 @@ export class RateLimiter {
     return Math.min(this.leases.maxUnits, Math.floor(limit * this.leases.share));
   }
 
+  /** The decision when the lease in memory settles it (units left, or a refusal still fresh); undefined: ask `consume`. */
+  consumeFromMemory(identity: string, limit: number, cost: number): RateLimitDecision | undefined {
+    const bucket = this.buckets.get(this.redisKey(identity, limit));
+    return bucket && this.spendFromBucket(bucket, limit, cost, Date.now());
+  }
+
+  private spendFromBucket(bucket: Bucket, limit: number, cost: number, now: number): RateLimitDecision | undefined {
+    if (bucket.resetAt <= now) return undefined;
+    bucket.lastUsed = now;
+    if (bucket.leased >= cost) {
+      bucket.leased -= cost;
+      return { allowed: true, status: bucketStatus(limit, bucket), retryAfterSeconds: 0 };
+    }
+    return bucket.refusedUntil > now ? refusal(limit, bucket, now) : undefined;
+  }
+
   async consume(identity: string, limit: number, cost: number): Promise<RateLimitDecision> {
     const key = this.redisKey(identity, limit);
     for (;;) {
@@ -128,20 +146,14 @@ export class RateLimiter {
         this.buckets.delete(key);
         bucket = undefined;
       }
-      if (bucket && bucket.resetAt > now) {
-        bucket.lastUsed = now;
-        if (bucket.leased >= cost) {
-          bucket.leased -= cost;
-          return { allowed: true, status: bucketStatus(limit, bucket), retryAfterSeconds: 0 };
-        }
-        if (bucket.refusedUntil > now) return refusal(limit, bucket, now);
-      }
+      const spent = bucket && this.spendFromBucket(bucket, limit, cost, now);
+      if (spent) return spent;
       if (bucket?.exchange) {
         await bucket.exchange;
         continue;
       }
       if (this.redis.status !== 'ready') return this.consumeInMemory(identity, limit, cost);
-      bucket ??= { resetAt: 0, leased: 0, counted: 0, refusedUntil: 0, lastUsed: now, exchange: null };
+      bucket ??= { resetAt: 0, leased: 0, counted: 0, refusedUntil: 0, lastUsed: now, exchange: null, resetText: null };
       this.buckets.set(key, bucket);
       const exchange = this.exchange(key, bucket, limit, cost);
       bucket.exchange = exchange.then(
@@ -234,8 +246,13 @@ function bucketStatus(limit: number, bucket: Bucket): RateLimitStatus {
   return {
     limit,
     remaining: Math.max(0, Math.min(limit, limit - bucket.counted + bucket.leased)),
-    reset_at: new Date(bucket.resetAt).toISOString(),
+    reset_at: resetTextOf(bucket),
   };
+}
+
+function resetTextOf(bucket: Bucket): string {
+  if (bucket.resetText?.at !== bucket.resetAt) bucket.resetText = { at: bucket.resetAt, text: new Date(bucket.resetAt).toISOString() };
+  return bucket.resetText.text;
 }
 
 function refusal(limit: number, bucket: Bucket, now: number): RateLimitDecision {

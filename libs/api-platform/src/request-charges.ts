@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { ApiError } from '@bhis/envelope';
-import type { RateLimiter } from './rate-limiter';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 import { writeRateLimitHeaders } from './rate-limit-headers';
 import { platformState } from './request-context';
 
@@ -33,9 +33,25 @@ export class RequestCharges {
   /** Adds `units` to the request's cost; throws rate_limit_exceeded when they are not available. */
   async charge(req: Request, res: Response, units: number): Promise<void> {
     if (units <= 0) return;
-    const state = platformState(req);
     const { identity, limit } = this.target(req);
-    const decision = await this.limiter.consume(identity, limit, units);
+    this.settle(req, res, units, limit, await this.limiter.consume(identity, limit, units));
+  }
+
+  /**
+   * `charge` when the rate limiter can decide from memory (the key's lease): true once charged (or
+   * throws the refusal); false when it needs the asynchronous `charge`.
+   */
+  chargeFromMemory(req: Request, res: Response, units: number): boolean {
+    if (units <= 0) return true;
+    const { identity, limit } = this.target(req);
+    const decision = this.limiter.consumeFromMemory(identity, limit, units);
+    if (!decision) return false;
+    this.settle(req, res, units, limit, decision);
+    return true;
+  }
+
+  private settle(req: Request, res: Response, units: number, limit: number, decision: RateLimitDecision): void {
+    const state = platformState(req);
     state.rateLimit = decision.status;
     state.cost += units;
     if (!res.headersSent) {

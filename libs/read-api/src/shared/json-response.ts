@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { platformState } from '@bhis/api-platform';
+import { endJsonText, platformState } from '@bhis/api-platform';
 import { buildMeta, Links, Pagination } from '@bhis/envelope';
 
 /**
@@ -21,7 +21,7 @@ export interface RawEnvelope {
 
 /** A digest of a `data` text, kept with data held in memory so that its ETag costs no hash of the whole body. */
 export function digestOf(data: string): string {
-  return createHash('sha1').update(data).digest('base64url');
+  return hash('sha1', data, 'base64url');
 }
 
 /**
@@ -31,8 +31,7 @@ export function digestOf(data: string): string {
  */
 export function etagOf(body: RawEnvelope, paginationText: string, linksText: string): string {
   const data = body.dataDigest ?? digestOf(body.data);
-  const hash = createHash('sha1').update(data).update('\n').update(paginationText).update('\n').update(linksText).digest('base64url');
-  return `W/"${hash}"`;
+  return `W/"${hash('sha1', `${data}\n${paginationText}\n${linksText}`, 'base64url')}"`;
 }
 
 /** True when an If-None-Match header names the ETag (weak comparison, `*` matches anything). */
@@ -63,16 +62,13 @@ export function sendCacheable(req: Request, res: Response, body: RawEnvelope): v
     res.status(304).end();
     return;
   }
-  res.status(200).type('application/json; charset=utf-8').send(envelopeText(req, body, paginationText, linksText));
+  endJsonText(req, res, 200, envelopeText(req, body, paginationText, linksText));
 }
 
 /** Sends a response that is not cached (answers to POST requests). */
 export function sendUncached(req: Request, res: Response, body: RawEnvelope): void {
   res.setHeader('Cache-Control', 'no-store');
-  res
-    .status(200)
-    .type('application/json; charset=utf-8')
-    .send(envelopeText(req, body, JSON.stringify(body.pagination), JSON.stringify(body.links)));
+  endJsonText(req, res, 200, envelopeText(req, body, JSON.stringify(body.pagination), JSON.stringify(body.links)));
 }
 
 /** Adds `"name": valueText` to a JSON object's text (an object without members included). */
