@@ -5,7 +5,7 @@ import pino from 'pino';
 import { accessLog } from './access-log';
 import type { PlatformRequest } from './request-context';
 
-async function serve(level: pino.Level, status: number): Promise<Record<string, unknown>[]> {
+async function serve(level: pino.Level, status: number, path = '/x?q=1'): Promise<Record<string, unknown>[]> {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -29,12 +29,12 @@ async function serve(level: pino.Level, status: number): Promise<Record<string, 
     res.once('finish', () => log(req, res));
     next();
   });
-  app.get('/x', (_req, res) => res.status(status).send('{}'));
+  app.get(/.*/, (_req, res) => res.status(status).send('{}'));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    await (await fetch(`http://127.0.0.1:${port}/x?q=1`, { headers: { authorization: 'Bearer sk_live_AbCdEfGhsecretsecret' } })).text();
+    await (await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: 'Bearer sk_live_AbCdEfGhsecretsecret' } })).text();
     await new Promise((resolve) => setImmediate(resolve));
   } finally {
     server.close();
@@ -51,6 +51,12 @@ describe('access log', () => {
     );
     expect(typeof line?.responseTime).toBe('number');
     expect(JSON.stringify(line)).not.toContain('secret');
+  });
+
+  it('writes the line pino would: its bindings, and any path escaped as JSON', async () => {
+    const [line] = await serve('info', 200, '/x%22%5C?q="\\\'');
+    expect(line).toEqual(expect.objectContaining({ pid: process.pid, req: { method: 'GET', url: '/x%22%5C?q=%22\\%27' } }));
+    expect(typeof line?.time).toBe('number');
   });
 
   it('logs 5xx answers at error level', async () => {

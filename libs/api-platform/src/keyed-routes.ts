@@ -19,8 +19,9 @@ interface RouteEntry {
  * whose path matches a route that needs a key and no public route are answered early.
  */
 export class KeyedRoutes {
-  /** Answers by method and path, so a client repeating a request costs no pattern matching (bounded: emptied when full). */
-  private readonly answers = new Map<string, string | null>();
+  /** Answers by method, then path, so a client repeating a request costs no pattern matching (bounded: emptied when full). */
+  private readonly answers = new Map<string, Map<string, string | null>>();
+  private remembered = 0;
 
   constructor(private readonly routes: readonly RouteEntry[]) {}
 
@@ -28,12 +29,18 @@ export class KeyedRoutes {
   routeNeedingKey(method: string, path: string): string | null {
     if (!path.startsWith('/api/')) return null;
     const asMethod = method === 'HEAD' ? 'GET' : method;
-    const id = `${asMethod} ${path}`;
-    let answer = this.answers.get(id);
+    let byPath = this.answers.get(asMethod);
+    let answer = byPath?.get(path);
     if (answer === undefined) {
-      if (this.answers.size >= REMEMBERED_ANSWERS) this.answers.clear();
+      if (this.remembered >= REMEMBERED_ANSWERS) {
+        this.answers.clear();
+        this.remembered = 0;
+        byPath = undefined;
+      }
+      if (!byPath) this.answers.set(asMethod, (byPath = new Map()));
       answer = this.match(asMethod, path);
-      this.answers.set(id, answer);
+      byPath.set(path, answer);
+      this.remembered += 1;
     }
     return answer;
   }

@@ -30,11 +30,12 @@ export const ROUTE_COSTS: readonly RouteCost[] = [
   { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: Infinity, maxBodyBytes: 10 * MIB },
 ];
 
-const BY_ROUTE = new Map(ROUTE_COSTS.map((route) => [`${route.method} ${route.path}`, route]));
+const POST_ROUTES = new Map(ROUTE_COSTS.map((route) => [route.path, route]));
 
 /** The table entry of a request, by exact method and path (the same rule as the router's). */
 export function routeCostOf(method: string, path: string): RouteCost | undefined {
-  return BY_ROUTE.get(`${method} ${path}`);
+  // every entry is a POST route; other methods (most requests) need no lookup
+  return method === 'POST' ? POST_ROUTES.get(path) : undefined;
 }
 
 /** Units a request costs once its body is known. */

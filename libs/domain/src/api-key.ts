@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type ApiKeyKind = 'live' | 'demo';
 
@@ -25,7 +25,8 @@ export function generateApiKey(kind: ApiKeyKind): GeneratedApiKey {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // one-shot: a third of createHash's cost, and it runs on every request that carries a key
+  return hash('sha256', key, 'hex');
 }
 
 function lookupPrefix(key: string): string {

@@ -56,11 +56,24 @@ export interface RequestContext {
   rateLimit: RateLimitStatus | null;
 }
 
-export function buildMeta(ctx: RequestContext, now: Date = new Date()): Meta {
+let timestampMs = -1;
+let timestampText = '';
+
+/** The current time as ISO text, formatted once per millisecond (responses under load share it). */
+function timestampNow(): string {
+  const ms = Date.now();
+  if (ms !== timestampMs) {
+    timestampMs = ms;
+    timestampText = new Date(ms).toISOString();
+  }
+  return timestampText;
+}
+
+export function buildMeta(ctx: RequestContext, now?: Date): Meta {
   return {
     request_id: ctx.requestId,
     api_version: API_VERSION,
-    timestamp: now.toISOString(),
+    timestamp: now ? now.toISOString() : timestampNow(),
     rate_limit: ctx.rateLimit,
   };
 }
