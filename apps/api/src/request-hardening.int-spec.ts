@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Client } from 'pg';
 import { ChangeListener } from '@bhis/db';
@@ -43,6 +44,18 @@ function raw(url: string, method: string, headers: Record<string, string>, body?
     req.on('error', reject);
     if (body) req.write(body);
     req.end();
+  });
+}
+
+/** Everything the server sends on one connection for the given bytes, until it closes the connection. */
+function exchange(url: string, bytes: string): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
   });
 }
 
@@ -128,6 +141,18 @@ describe('request hardening: authentication before the body, body limits, costs 
     const oversized = await raw(api.url, 'POST', { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, Buffer.alloc(12 * 1024 * 1024, 0x20));
     expect(oversized.status).toBe(413);
     expect(JSON.parse(oversized.body)).toMatchObject({ error: { code: 'payload_too_large' } });
+  });
+
+  it('answers a request followed by bytes the parser refuses, and adds nothing a client would read as a second answer', async () => {
+    // a DELETE body sent without a length is read as the start of a next request, which the parser refuses
+    const head = `DELETE /api/v1/no-such-route HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n`;
+    const closing = await exchange(api.url, `${head}Connection: close\r\n\r\n{"bbls":[1]}`);
+    expect(closing.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 404']);
+    expect(closing).toMatch(/Connection: close\r\n\r\n\{[^\r\n]*\}$/);
+    // on a connection the client keeps open: the request's answer, then the connection is closed
+    const kept = await exchange(api.url, `${head}\r\n{"bbls":[1]}`);
+    expect(kept.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 404']);
+    expect(kept).toMatch(/\r\n\r\n\{[^\r\n]*\}$/);
   });
 
   it('looks a repeated unknown key up in Postgres only once, until api_keys change', async () => {

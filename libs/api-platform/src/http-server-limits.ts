@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_CODES, ErrorCode, errorEnvelope, newRequestId } from '@bhis/envelope';
 import { docUrlFor } from './errors';
@@ -43,6 +43,40 @@ function answerAndClose(socket: Duplex, answer: string | null): void {
   socket.resume();
 }
 
+/** The latest response of each connection (set by the pipeline's front door for every request). */
+const latestResponses = new WeakMap<object, ServerResponse>();
+
+export function noteResponse(res: ServerResponse): void {
+  if (res.socket) latestResponses.set(res.socket, res);
+}
+
+/**
+ * Answers bytes the parser refused once the connection's latest response is written. Such bytes can
+ * follow a complete request (a body sent without a length is read as the start of the next request):
+ * that request is answered first, as Node's own handler does, and the 400 follows only if that answer
+ * kept the connection open (Node closes it after a parse error, so in practice the connection is just
+ * closed); bytes after a `Connection: close` answer would be read by the client as a broken one.
+ */
+function afterLatestResponse(socket: Duplex, answer: string): void {
+  const latest = latestResponses.get(socket);
+  if (!latest) {
+    answerAndClose(socket, answer);
+    return;
+  }
+  socket.removeAllListeners('data'); // nothing more is parsed on this socket
+  let done = false;
+  const close = (): void => {
+    if (done) return;
+    done = true;
+    answerAndClose(socket, latest.shouldKeepAlive && !latest.destroyed ? answer : null);
+  };
+  if (latest.writableFinished || latest.destroyed) close();
+  else {
+    latest.once('finish', close);
+    latest.once('close', close);
+  }
+}
+
 /**
  * Limits and answers of the HTTP server itself: header and request timeouts against slow clients,
  * and error envelopes instead of bare resets for what Node's parser refuses (headers over 16 KiB,
@@ -67,7 +101,7 @@ export function hardenHttpServer(server: Server): void {
           : 'The request is not valid HTTP/1.1.';
     // the answer to a HEAD request has no body (the client would read it as garbage)
     const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    answerAndClose(socket, rawAnswer('invalid_request', message, head));
+    afterLatestResponse(socket, rawAnswer('invalid_request', message, head));
   });
   server.on('connect', (_req: unknown, socket: Duplex) => {
     answerAndClose(socket, rawAnswer('method_not_allowed', 'CONNECT is not allowed on this server.'));

@@ -11,6 +11,7 @@ import { AuthState, PlatformRequest, PlatformRequestState, ResponseFinished } fr
 import type { RequestCharges } from './request-charges';
 import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
+import { noteResponse } from './http-server-limits';
 
 export interface PipelineDeps {
   keys: ApiKeyStore;
@@ -219,6 +220,7 @@ export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessa
   return (incoming, outgoing) => {
     const req = Object.setPrototypeOf(incoming, app.request) as Request;
     const res = Object.setPrototypeOf(outgoing, app.response) as Response;
+    noteResponse(outgoing);
     req.res = res;
     res.req = req;
     res.locals ??= Object.create(null) as Record<string, unknown>;
