@@ -6,10 +6,20 @@ import { ApiError } from '@bhis/envelope';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './decorators';
 import { AuthState, platformState } from './request-context';
 
-/** The refusal of a request without a valid key (401), from the guard or, earlier, from the pipeline. */
+const MISSING_KEY = new ApiError('missing_api_key', 'An API key is required: send "Authorization: Bearer <API_KEY>" or "X-API-Key".');
+/** By reason: the reasons are the pipeline's fixed texts, so this holds a handful of errors. */
+const INVALID_KEY = new Map<string, ApiError>();
+
+/**
+ * The refusal of a request without a valid key (401), from the guard or, earlier, from the pipeline.
+ * The errors carry nothing of the request, so one of each is made and thrown again (a 401 answered
+ * by the pipeline costs no error construction).
+ */
 export function authError(auth: Exclude<AuthState, { state: 'valid' }>): ApiError {
-  if (auth.state === 'none') return new ApiError('missing_api_key', 'An API key is required: send "Authorization: Bearer <API_KEY>" or "X-API-Key".');
-  return new ApiError('invalid_api_key', auth.reason);
+  if (auth.state === 'none') return MISSING_KEY;
+  let error = INVALID_KEY.get(auth.reason);
+  if (!error) INVALID_KEY.set(auth.reason, (error = new ApiError('invalid_api_key', auth.reason)));
+  return error;
 }
 
 /** Enforces the API key and its scope on every route (global guard). */
