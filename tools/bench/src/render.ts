@@ -104,7 +104,12 @@ function httpParts(run: BenchmarkRun, h: HttpBenchmark): string[] {
     ...(h.toExpress
       ? [
           `Against bare Express 5 (one route, no middleware, the same body bytes), in the same run: lookup (valid key, rate limit counted, access log written, metrics counted) **${h.toExpress.lookup}**; ` +
-            `401 without a key **${h.toExpress.unauthorized}**; 429 for a key over its limit **${h.toExpress.rateLimited}**.`,
+            `401 without a key **${h.toExpress.unauthorized}**; 429 for a key over its limit **${h.toExpress.rateLimited}**.` +
+            (h.toExpressRounds
+              ? ` Each is the median of ${h.toExpressRounds.lookup.rounds} paired rounds (the API and bare Express loaded ${h.toExpressRounds.lookup.secondsPerLoad} s each, back to back, ` +
+                `the order alternating; tools/bench/src/http/paired-rounds.ts): lookup ${h.toExpressRounds.lookup.ratios.join(', ')}; 401 ${h.toExpressRounds.unauthorized.ratios.join(', ')}; ` +
+                `429 ${h.toExpressRounds.rateLimited.ratios.join(', ')}. The req/s in the table are single 12 s runs.`
+              : ''),
         ]
       : []),
     `Lookup / bare node:http ratio: **${h.lookupToCeilingRatio}**. API peak RSS over the whole HTTP run (VmHWM): ${mb(h.apiPeakRssBytes)} MB; RSS after: ${mb(h.apiRssAfterBytes)} MB.`,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createApiKey, createDataSource } from '@bhis/db';
 import { freePort, NodeProcess, readProcessMemory, waitForHealth } from '@bhis/testing';
 import { LoadRequest, LoadResult, runLoad } from './load';
+import { PairedRounds, PairedTarget, pairedRounds } from './paired-rounds';
 import { HttpTargets } from './targets';
 
 export interface HttpBenchmark {
@@ -16,8 +17,13 @@ export interface HttpBenchmark {
   express?: LoadResult;
   /** lookup req/s divided by the bare server's req/s */
   lookupToCeilingRatio: number;
-  /** req/s of the lookup (200), of a request without a key (401) and of a key over its limit (429), each divided by bare Express's */
+  /**
+   * req/s of the lookup (200), of a request without a key (401) and of a key over its limit (429), each
+   * divided by bare Express's: the median of paired rounds (paired-rounds.ts)
+   */
   toExpress?: { lookup: number; unauthorized: number; rateLimited: number };
+  /** the rounds behind `toExpress` */
+  toExpressRounds?: { lookup: PairedRounds; unauthorized: PairedRounds; rateLimited: PairedRounds };
   apiPeakRssBytes: number;
   apiRssAfterBytes: number;
 }
@@ -134,6 +140,25 @@ async function runScenario(context: LoadContext, scenario: Scenario, name = scen
   return result;
 }
 
+const BARE_REQUEST: LoadRequest = { method: 'GET', next: () => ({ path: '/api/v1/buildings/1000010001' }) };
+
+/** The lookup, the 401 and the 429 against bare Express in paired rounds (the ratios the bench reports). */
+async function roundsAgainstExpress(context: LoadContext, express: BareServer, limitedKey: string): Promise<NonNullable<HttpBenchmark['toExpressRounds']>> {
+  const { baseUrl, headers, options } = context;
+  const lookup = cycle(options.targets.lookupBbls);
+  const request: LoadRequest = { method: 'GET', next: () => ({ path: `/api/v1/buildings/${lookup()}` }) };
+  const bare = express.target();
+  const log = (name: string, r: PairedRounds): PairedRounds => {
+    options.log(`  ${name} / Express in ${r.rounds} paired rounds of ${r.secondsPerLoad} s: ${r.ratios.join(', ')} (median ${r.median})`);
+    return r;
+  };
+  return {
+    lookup: log('lookup', await pairedRounds({ baseUrl, headers, request }, bare, options.connections)),
+    unauthorized: log('401', await pairedRounds({ baseUrl, headers: {}, request }, bare, options.connections)),
+    rateLimited: log('429', await pairedRounds({ baseUrl, headers: { authorization: `Bearer ${limitedKey}` }, request }, bare, options.connections)),
+  };
+}
+
 /** A bare server as a process, loaded on demand (it idles, costing nothing, while the API is loaded). */
 class BareServer {
   private constructor(
@@ -154,8 +179,12 @@ class BareServer {
     return new BareServer(server, `http://127.0.0.1:${port}`, label);
   }
 
+  target(): PairedTarget {
+    return { baseUrl: this.baseUrl, headers: {}, request: BARE_REQUEST };
+  }
+
   async load(options: HttpBenchmarkOptions): Promise<LoadResult> {
-    const request: LoadRequest = { method: 'GET', next: () => ({ path: '/api/v1/buildings/1000010001' }) };
+    const request = BARE_REQUEST;
     const { baseUrl, label } = this;
     await runLoad({ name: 'warm-up', baseUrl, connections: options.connections, durationSeconds: 2, headers: {}, request });
     const result = await runLoad({ name: label, baseUrl, connections: options.connections, durationSeconds: options.secondsPerScenario, headers: {}, request, serverPid: this.process.pid });
@@ -210,6 +239,7 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
   let lookupBodyBytes = 0;
   let memory: ReturnType<typeof readProcessMemory>;
   let express: BareServer | undefined;
+  let rounds: NonNullable<HttpBenchmark['toExpressRounds']>;
 
   const expressRuns: Partial<Record<'lookup' | 'unauthorized' | 'rateLimited', LoadResult>> = {};
   const cached = await startApi(options, {});
@@ -230,6 +260,7 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
       results.push(await runScenario(context, scenario));
       expressRuns[scenario.name.includes('401') ? 'unauthorized' : 'rateLimited'] = await express.load(options);
     }
+    rounds = await roundsAgainstExpress(context, express, limitedKey);
     memory = readProcessMemory(cached.api.pid);
   } finally {
     await cached.api.stop();
@@ -261,11 +292,13 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
     if (!run) throw new Error(`no Express run next to the ${which} scenario`);
     return run;
   };
-  const toExpress = {
+  const toExpress = { lookup: rounds.lookup.median, unauthorized: rounds.unauthorized.median, rateLimited: rounds.rateLimited.median };
+  const singleRuns = {
     lookup: ratio(find('lookup'), adjacent('lookup')),
     unauthorized: ratio(find('lookup without a key'), adjacent('unauthorized')),
     rateLimited: ratio(find('lookup over'), adjacent('rateLimited')),
   };
+  options.log(`  single 12 s runs, back to back: lookup / Express ${singleRuns.lookup}, 401 / Express ${singleRuns.unauthorized}, 429 / Express ${singleRuns.rateLimited}`);
   options.log(`  lookup / Express ${toExpress.lookup}, 401 / Express ${toExpress.unauthorized}, 429 / Express ${toExpress.rateLimited}`);
   return {
     connections: options.connections,
@@ -277,6 +310,7 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
     express: combined([adjacent('lookup'), adjacent('unauthorized'), adjacent('rateLimited')]),
     lookupToCeilingRatio: ratio(find('lookup'), ceiling),
     toExpress,
+    toExpressRounds: rounds,
     apiPeakRssBytes: memory.peakRssBytes,
     apiRssAfterBytes: memory.rssBytes,
   };
