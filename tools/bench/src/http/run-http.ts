@@ -226,6 +226,16 @@ function ratio(a: LoadResult | undefined, b: LoadResult): number {
   return a && b.requestsPerSecond > 0 ? Math.round((a.requestsPerSecond / b.requestsPerSecond) * 1000) / 1000 : 0;
 }
 
+/** The bare node:http server sending the lookup's body size: the ceiling of one Node process here. */
+async function loadCeiling(options: HttpBenchmarkOptions, bodyBytes: number): Promise<LoadResult> {
+  const bare = await BareServer.start('bare node:http JSON (ceiling)', 'ceiling-server.js', bodyBytes);
+  try {
+    return await bare.load(options);
+  } finally {
+    await bare.stop();
+  }
+}
+
 /**
  * Starts the built API as a process and loads each scenario in turn, then the lookup answered 401 and
  * 429, each of these three followed by the same load on a bare Express app; then the scenarios the
@@ -279,13 +289,7 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
     }
   }
 
-  const bare = await BareServer.start('bare node:http JSON (ceiling)', 'ceiling-server.js', lookupBodyBytes);
-  let ceiling: LoadResult;
-  try {
-    ceiling = await bare.load(options);
-  } finally {
-    await bare.stop();
-  }
+  const ceiling = await loadCeiling(options, lookupBodyBytes);
   const find = (prefix: string): LoadResult | undefined => results.find((r) => r.name.startsWith(prefix));
   const adjacent = (which: keyof typeof expressRuns): LoadResult => {
     const run = expressRuns[which];
