@@ -4,6 +4,7 @@ import { dayNumber } from './dates';
 import { BuildingInput, HistogramRow } from './input';
 import { SOURCE_KEYS } from '@bhis/sources';
 import { FAMILY_INDEX, FAMILY_OF_SOURCE } from './source-families';
+import { isPublicHousingBuilding } from './public-housing';
 import { rateUnitsOf, unitsOf } from './unit-rates';
 
 export type RegistrationStatus = 'valid' | 'expired' | 'missing' | 'not_required';
@@ -89,9 +90,12 @@ const WITHIN_2Y = bucketsWithin(24);
 const WITHIN_5Y = bucketsWithin(60);
 const OLDER_THAN_3M = bucketsWithin(3);
 
-/** Buildings that must register with HPD: multiple dwellings (3+ units) under HPD jurisdiction. */
+/**
+ * Buildings that must register with HPD: privately owned multiple dwellings (3+ units) under HPD
+ * jurisdiction. Public housing does not register.
+ */
 export function registrationRequired(input: BuildingInput): boolean {
-  return input.building.in_hpd_jurisdiction && unitsOf(input.building) >= 3;
+  return input.building.in_hpd_jurisdiction && unitsOf(input.building) >= 3 && !isPublicHousingBuilding(input.building);
 }
 
 function registrationStatusOf(input: BuildingInput, required: boolean): RegistrationStatus {

@@ -101,7 +101,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   },
   {
     key: 'no-registration',
-    rule: 'Must register with HPD (in HPD jurisdiction, 3+ units) and has no registration.',
+    rule: 'Must register with HPD (privately owned, in HPD jurisdiction, 3+ units) and has no registration.',
     applies: (f) => f.registration_status === 'missing',
   },
 ];

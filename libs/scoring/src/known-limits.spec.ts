@@ -32,6 +32,12 @@ describe('what the model cannot know', () => {
     expect(score.flags).toContain('public-housing');
   });
 
+  it('does not flag public housing for a missing HPD registration (it does not register)', () => {
+    const facts = { ...publicHousing, registration_end_date: null, in_hpd_jurisdiction: true };
+    expect(scoreBuilding(input({ facts })).flags).not.toContain('no-registration');
+    expect(scoreBuilding(input({ facts: { ...facts, management_program: 'PVT', owner_name: 'HARBOR HOLDINGS LLC' } })).flags).toContain('no-registration');
+  });
+
   it('applies the same public-housing rule to bare building facts (as the validation harness does)', () => {
     expect(isPublicHousingBuilding({ management_program: ' nycha ', owner_name: 'OWNER LLC' })).toBe(true);
     expect(isPublicHousingBuilding({ management_program: null, owner_name: 'NEW YORK CITY HOUSING AUTHORITY' })).toBe(true);

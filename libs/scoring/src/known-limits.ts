@@ -1,5 +1,8 @@
 import { BuildingFeatures } from './features';
-import { BuildingFacts, BuildingInput } from './input';
+import { BuildingInput } from './input';
+import { isPublicHousingBuilding, PUBLIC_HOUSING_OWNER, PUBLIC_HOUSING_PROGRAMS } from './public-housing';
+
+export { isPublicHousingBuilding, PUBLIC_HOUSING_OWNER, PUBLIC_HOUSING_PROGRAMS } from './public-housing';
 
 /**
  * Buildings whose public record cannot support a grade at either end of the scale. Their grade is held
@@ -12,11 +15,6 @@ export interface KnownLimit {
   reason: string;
 }
 
-/** HPD jurisdiction `ManagementProgram` values of public housing (NYC Housing Authority). */
-export const PUBLIC_HOUSING_PROGRAMS: readonly string[] = ['NYCHA'];
-/** Owner names of public housing when the management program is missing. */
-export const PUBLIC_HOUSING_OWNER = /\b(NYCHA|N\.?Y\.?C\.? HOUSING AUTHORITY|NEW YORK CITY HOUSING AUTHORITY)\b/i;
-
 /** PLUTO classes of apartment buildings (walk-up C*, elevator D*): 3 units or more by definition. */
 const APARTMENT_CLASS = /^[CD]/i;
 /** PLUTO and HPD unit counts further apart than this ratio cannot both be right. */
@@ -27,14 +25,6 @@ export const PUBLIC_HOUSING_REASON =
 
 export function isPublicHousing(input: BuildingInput): boolean {
   return isPublicHousingBuilding(input.building);
-}
-
-/** The public-housing rule on a building's facts alone (the validation harness applies it to the loaded buildings). */
-export function isPublicHousingBuilding(building: Pick<BuildingFacts, 'management_program' | 'owner_name'>): boolean {
-  const program = building.management_program?.trim().toUpperCase();
-  if (program !== undefined && PUBLIC_HOUSING_PROGRAMS.includes(program)) return true;
-  const owner = building.owner_name;
-  return owner != null && PUBLIC_HOUSING_OWNER.test(owner);
 }
 
 /** Why the unit count (the denominator of every rate) is not reliable, or null when it is. */
