@@ -140,7 +140,8 @@ async function admitAfter(work: () => Promise<void>, deps: PipelineDeps, req: Re
  * for anything; the rest takes the same steps asynchronously.
  */
 function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
-  return (req, res, next) => {
+  // returns the promise of the steps that wait, so that the front door sees them fail
+  return (req, res, next): Promise<void> | void => {
     const state = (req as PlatformRequest).platform;
     const units = routeCostOf(req.method, req.path)?.minimum ?? 1;
     try {
@@ -149,16 +150,16 @@ function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
       if (known && known.state !== 'invalid') {
         state.auth = known;
         if (deps.charges.chargeFromMemory(req, res, units)) return admit(deps, req, res, next);
-        return void admitAfter(() => deps.charges.charge(req, res, units), deps, req, res, next);
+        return admitAfter(() => deps.charges.charge(req, res, units), deps, req, res, next);
       }
       const work = async (): Promise<void> => {
         state.auth = known ?? (await authenticate(deps, req, presented as string));
         if (state.auth.state === 'invalid') await deps.charges.recordAuthFailure(req).catch(() => undefined);
         await deps.charges.charge(req, res, units);
       };
-      void admitAfter(work, deps, req, res, next);
+      return admitAfter(work, deps, req, res, next);
     } catch (error) {
-      void refuse(req, res, error);
+      return refuse(req, res, error);
     }
   };
 }
@@ -227,11 +228,30 @@ export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessa
     let step = 0;
     const next = (): void => {
       const handler = steps[step++];
-      if (handler) void handler(req, res, next);
-      else handOn(incoming, outgoing);
+      if (!handler) return handOn(incoming, outgoing);
+      try {
+        const done: unknown = handler(req, res, next);
+        if (done instanceof Promise) done.catch((error: unknown) => failed(req, res, error));
+      } catch (error) {
+        failed(req, res, error);
+      }
     };
     next();
   };
+}
+
+/**
+ * A step that threw or rejected (a fault: the steps answer refusals themselves). Outside Express
+ * nothing else would catch it, and an unhandled rejection ends the process: the client gets the
+ * error envelope if nothing was sent yet, else its connection is closed.
+ */
+function failed(req: Request, res: Response, error: unknown): void {
+  try {
+    if (res.headersSent) res.destroy();
+    else sendError(req, res, toApiError(error));
+  } catch {
+    res.destroy();
+  }
 }
 
 /**
