@@ -78,9 +78,10 @@ export class ApiKeyStore {
    */
   async check(presented: string, beforeLookup?: () => Promise<void>): Promise<KeyCheck> {
     const parsed = parsePresentedKey(presented);
-    const known = this.checkFromMemory(presented);
-    if (known || !parsed) return known ?? { ok: false, reason: 'malformed' };
+    if (!parsed) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
+    const known = this.fromMemory(hash);
+    if (known) return known;
     const generation = this.unknown.generation();
     const match = await this.cache.getOrLoad(hash, async () => {
       await beforeLookup?.();
@@ -93,7 +94,10 @@ export class ApiKeyStore {
   /** The check of a malformed key or of one known from memory (valid, revoked or unknown); undefined: it needs a lookup. */
   checkFromMemory(presented: string): KeyCheck | undefined {
     if (!parsePresentedKey(presented)) return { ok: false, reason: 'malformed' };
-    const hash = hashApiKey(presented);
+    return this.fromMemory(hashApiKey(presented));
+  }
+
+  private fromMemory(hash: string): KeyCheck | undefined {
     if (this.unknown.get(hash)) return { ok: false, reason: 'unknown' };
     const match = this.cache.get(hash);
     return match ? this.verdict(match) : undefined;

@@ -70,10 +70,10 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('internal_error', 'An unexpected error occurred. Quote meta.request_id to support.');
 }
 
-const DOC_URLS = new Map((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, `/api-docs.md#error-${code.replace(/_/g, '-')}`]));
+const DOC_URLS = Object.fromEntries(Object.keys(ERROR_CODES).map((code) => [code, `/api-docs.md#error-${code.replace(/_/g, '-')}`])) as Record<ErrorCode, string>;
 
 export function docUrlFor(code: ErrorCode): string {
-  return DOC_URLS.get(code) ?? `/api-docs.md#error-${code.replace(/_/g, '-')}`;
+  return DOC_URLS[code];
 }
 
 /** The one writer of error responses: used by the pipeline middleware and the Nest exception filter. */
