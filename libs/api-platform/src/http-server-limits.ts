@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ERROR_CODES, ErrorCode, errorEnvelope, newRequestId } from '@bhis/envelope';
 import { docUrlFor } from './errors';
@@ -9,6 +10,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 /** After a refused request the socket reads and discards at most this much, this long, before it is closed. */
 const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
 const DISCARD_MAX_MS = 30_000;
+const LINGER_IDLE_MS = 5_000;
 
 const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 405: 'Method Not Allowed' };
 
@@ -22,12 +24,21 @@ function rawAnswer(code: ErrorCode, message: string, head = false): string {
   );
 }
 
+const closing = new WeakSet<Duplex>();
+
 /**
- * Answers and closes a connection gracefully: the answer is written, then what the client still sends
- * is read and thrown away (within bounds) so the client reads the answer instead of a reset connection.
+ * Answers and closes a connection gracefully ("lingering close", RFC 9112 section 9.6): the answer is
+ * written and the server's side ended, then what the client still sends is read and thrown away (at most
+ * DISCARD_MAX_BYTES, DISCARD_MAX_MS, LINGER_IDLE_MS without a byte) until the client closes its side.
+ * A socket destroyed with bytes still arriving is reset by the kernel, and a client that is still
+ * sending (a body the server did not wait for) then loses the answer it was about to read.
  */
 function answerAndClose(socket: Duplex, answer: string | null): void {
-  socket.removeAllListeners('data'); // detach the HTTP parser: nothing more is parsed on this socket
+  if (closing.has(socket)) return;
+  closing.add(socket);
+  // detach the HTTP parser: nothing more is parsed on this socket (adding a 'data' listener below
+  // also makes Node stop feeding its parser straight from the socket handle)
+  socket.removeAllListeners('data');
   let discarded = 0;
   const timer = setTimeout(() => socket.destroy(), DISCARD_MAX_MS);
   timer.unref();
@@ -38,8 +49,14 @@ function answerAndClose(socket: Duplex, answer: string | null): void {
   socket.once('close', () => clearTimeout(timer));
   socket.on('end', () => socket.destroy());
   socket.on('error', () => socket.destroy());
+  if (socket instanceof Socket) {
+    socket.setTimeout(LINGER_IDLE_MS);
+    socket.once('timeout', () => socket.destroy());
+  }
   if (answer !== null && socket.writable) socket.end(answer);
   else socket.end();
+  // the client has closed its side already: nothing is left to read once the answer is out
+  if (socket.readableEnded) socket.once('finish', () => socket.destroy());
   socket.resume();
 }
 
@@ -85,6 +102,11 @@ function afterLatestResponse(socket: Duplex, answer: string): void {
 export function hardenHttpServer(server: Server): void {
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
+  // Node destroys a connection as soon as a `Connection: close` answer is written (its only call of
+  // destroySoon); the connection is closed gracefully instead, as after a refused request
+  server.on('connection', (socket: Socket) => {
+    socket.destroySoon = () => answerAndClose(socket, null);
+  });
   const handled = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (handled.has(socket)) return;
