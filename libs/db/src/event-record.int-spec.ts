@@ -10,6 +10,17 @@ const SAMPLES: Array<[string, Record<string, unknown>]> = [
     problems: [{ problem_id: 2, problem_code: 'MICE', duplicate: false }, { problem_id: 1, space_type: 'ENTIRE APARTMENT' }],
     unique_keys_311: ['306000051'],
   }],
+  ['hpd_complaints', {
+    complaint_id: 306000027,
+    problems: [
+      { problem_id: 7, type: 'NON EMERGENCY', status: 'CLOSE', duplicate: false, unit_type: 'APARTMENT', space_type: 'KITCHEN', status_date: '2020-12-30', problem_code: 'AT WALL OR CEILING', major_category: 'WATER LEAK', minor_category: 'SLOW LEAK', unique_key_311: '1000000' },
+      { problem_id: 'P-8', type: 'EMERGENCY' },
+      { problem_id: 9, note: 'Ünïcode, "quotes" and [brackets], {braces}' },
+      { problem_id: 10 },
+      { problem_id: 11, big: 1e21 },
+    ],
+    unique_keys_311: [],
+  }],
   ['nyc311', { agency: 'HPD', descriptor: 'PESTS', é: 'accent', ab: 'ab', b: 1, duplicate_of_hpd_complaint: '3413002103', nested: { z: [1, 2.25, -3], a: {} } }],
   ['no_such_source', { note: 'no dictionary: plain deflate', count: 0, big: 1e21, small: 1e-7 }],
   ['hpd_aep', { vanished_on: '2026-11-21', amount: 12 }],
@@ -49,6 +60,17 @@ describe('event records', () => {
     expect(eventAttributes('hpd_violations', sql, record)).toEqual({ ...decoded, amount: 1250.5 });
     // the dictionary of the source pays: far smaller than the JSON it holds
     expect((record as Buffer).length).toBeLessThan(JSON.stringify(decoded).length / 2);
+  });
+
+  it('keeps a complaint problem in jsonb as its id and a compact record, unless it has no whole-number id', async () => {
+    const problems = (SAMPLES[2][1]['problems'] as unknown[]) ?? [];
+    const { sql, record } = splitAttributes('hpd_complaints', SAMPLES[2][1]);
+    const stored = sql['problems'] as unknown[];
+    expect(stored.map((p) => (Array.isArray(p) ? p[0] : 'whole'))).toEqual([7, 'whole', 9, 'whole', 'whole']);
+    // what a problem takes in jsonb: the published object against its compact form
+    const size = async (value: unknown) => (await pool.query<{ n: number }>('SELECT pg_column_size($1::jsonb) AS n', [JSON.stringify(value)])).rows[0].n;
+    expect(await size(stored[0])).toBeLessThan((await size(problems[0])) / 3);
+    expect(eventAttributes('hpd_complaints', sql, record)).toEqual(SAMPLES[2][1]);
   });
 
   it('writes no record when every attribute is read by SQL, and numbers jsonb prints differently stay in jsonb', () => {

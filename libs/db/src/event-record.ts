@@ -117,7 +117,8 @@ export function splitAttributes(source: string, attributes: Record<string, unkno
   let restCount = 0;
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined) continue;
-    if (SQL_ATTRIBUTES.has(key) || !renderedAlike(value)) sql[key] = value;
+    if (key === 'problems' && Array.isArray(value)) sql[key] = value.map(compactProblem);
+    else if (SQL_ATTRIBUTES.has(key) || !renderedAlike(value)) sql[key] = value;
     else {
       rest[key] = value;
       restCount++;
@@ -157,9 +158,50 @@ export function decodeRecord(source: string, record: Buffer): Record<string, unk
   return JSON.parse(json.toString('utf8')) as Record<string, unknown>;
 }
 
+/** The dictionary of compact problems (a name of its own in RECORD_DICTIONARIES, not a source). */
+const PROBLEMS = 'hpd_complaint_problems';
+
+/**
+ * An HPD complaint's problem in stored form: `[problem_id, "<base64 of a record>"]`, the record holding
+ * the rest of the problem. The merge keys problems by id in SQL (merge-refinements.ts), so the id
+ * stays readable; the rest (~280 characters of JSON, ~330 bytes of jsonb) takes ~40. A problem
+ * without a whole-number id, or with numbers jsonb would print differently, stays as it is.
+ */
+export function compactProblem(problem: unknown): unknown {
+  if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) return problem;
+  const { problem_id: id, ...rest } = problem as Record<string, unknown>;
+  if (!Number.isSafeInteger(id) || Object.keys(rest).length === 0 || !renderedAlike(rest)) return problem;
+  return [id, encodeRecord(PROBLEMS, rest).toString('base64')];
+}
+
+/** A problem as it was published, from its stored form (compact or not). */
+export function expandProblem(stored: unknown): unknown {
+  if (!Array.isArray(stored)) return stored;
+  const [id, text] = stored as [number, string];
+  return { problem_id: id, ...decodeRecord(PROBLEMS, Buffer.from(text, 'base64')) };
+}
+
 /** `'\x…'`: a record as COPY text input for a bytea column. */
 export function recordCopyText(record: Buffer | null): string | null {
   return record ? `\\x${record.toString('hex')}` : null;
+}
+
+/** Where the value that starts at `i` of a jsonb text ends (the index of the `,` or closing bracket after it). */
+function valueEnd(text: string, i: number, n: number): number {
+  let depth = 0;
+  let inString = false;
+  let j = i;
+  for (; j < n; j++) {
+    const c = text[j];
+    if (inString) {
+      if (c === '\\') j++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === ',' && depth === 0) break;
+  }
+  return j;
 }
 
 /** Splits the top level of a jsonb text (`{"a": 1, "b": {...}}`) into keys and their value texts. */
@@ -173,38 +215,51 @@ function topLevelMembers(text: string): Array<[string, string]> {
     while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
     const key = JSON.parse(text.slice(i, j + 1)) as string;
     i = j + 3; // past `": `
-    let depth = 0;
-    let inString = false;
-    j = i;
-    for (; j < n; j++) {
-      const c = text[j];
-      if (inString) {
-        if (c === '\\') j++;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === '{' || c === '[') depth++;
-      else if (c === '}' || c === ']') depth--;
-      else if (c === ',' && depth === 0) break;
-    }
+    j = valueEnd(text, i, n);
     members.push([key, text.slice(i, j)]);
     i = j + 2; // past `, `
   }
   return members;
 }
 
+/** Splits a jsonb array text (`[1, {...}]`) into its element texts. */
+function arrayElements(text: string): string[] {
+  const elements: string[] = [];
+  const n = text.length - 1;
+  for (let i = 1; i < n; ) {
+    const j = valueEnd(text, i, n);
+    elements.push(text.slice(i, j));
+    i = j + 2; // past `, `
+  }
+  return elements;
+}
+
+/** A `problems` text with its compact problems printed whole (the others as Postgres printed them). */
+function expandedProblemsText(text: string): string {
+  if (!text.startsWith('[')) return text;
+  const elements = arrayElements(text).map((element) => (element.startsWith('[') ? jsonbText(expandProblem(JSON.parse(element))) : element));
+  return `[${elements.join(', ')}]`;
+}
+
 /**
  * The attributes of a stored event as jsonb text, exactly as `attributes::text` printed them when
- * they were kept whole: the jsonb part as Postgres printed it, merged with the decoded record.
+ * they were kept whole: the jsonb part as Postgres printed it (compact problems printed whole),
+ * merged with the decoded record.
  */
 export function attributesText(source: string, jsonb: string, record: Buffer | null): string {
-  if (!record) return jsonb;
+  const problems = jsonb.includes('"problems": [');
+  if (!record && !problems) return jsonb;
   const members = jsonb === '{}' ? [] : topLevelMembers(jsonb);
-  for (const [key, value] of Object.entries(decodeRecord(source, record))) members.push([key, jsonbText(value)]);
-  members.sort(([a], [b]) => compareKeys(a, b));
+  if (problems) for (const member of members) if (member[0] === 'problems') member[1] = expandedProblemsText(member[1]);
+  if (record) {
+    for (const [key, value] of Object.entries(decodeRecord(source, record))) members.push([key, jsonbText(value)]);
+    members.sort(([a], [b]) => compareKeys(a, b));
+  }
   return `{${members.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}`;
 }
 
 /** The whole attributes of a stored event as an object. */
 export function eventAttributes(source: string, jsonb: Record<string, unknown>, record: Buffer | null): Record<string, unknown> {
-  return record ? { ...jsonb, ...decodeRecord(source, record) } : jsonb;
+  const whole = Array.isArray(jsonb['problems']) ? { ...jsonb, problems: jsonb['problems'].map(expandProblem) } : jsonb;
+  return record ? { ...whole, ...decodeRecord(source, record) } : whole;
 }

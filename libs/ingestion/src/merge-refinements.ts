@@ -8,6 +8,8 @@ import type { PoolClient } from 'pg';
 export const LATEST_FILING_WINS: readonly string[] = ['hpd_bedbugs'];
 
 const arrayOf = (expression: string) => `CASE WHEN jsonb_typeof(${expression}) = 'array' THEN ${expression} ELSE '[]'::jsonb END`;
+/** A stored problem's id: the first element of a compact problem, or `problem_id` of one kept whole (event-record.ts in @bhis/db). */
+const PROBLEM_ID = `COALESCE(p ->> 'problem_id', CASE WHEN jsonb_typeof(p) = 'array' THEN p ->> 0 END)`;
 const storedRecord = `e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id AND e.event_type = m.event_type`;
 
 /**
@@ -35,12 +37,12 @@ async function mergeStoredProblems(client: PoolClient, merged: string, firstLoad
   await client.query(`
     UPDATE ${merged} m SET attributes = m.attributes || jsonb_build_object(
       'problems', (
-        SELECT COALESCE(jsonb_agg(p ORDER BY (p ->> 'problem_id')::numeric NULLS LAST, p::text), '[]'::jsonb) FROM (
-          SELECT DISTINCT ON (COALESCE(p ->> 'problem_id', p::text)) p FROM (
+        SELECT COALESCE(jsonb_agg(p ORDER BY ${PROBLEM_ID}::numeric NULLS LAST, p::text), '[]'::jsonb) FROM (
+          SELECT DISTINCT ON (COALESCE(${PROBLEM_ID}, p::text)) p FROM (
             SELECT p, 0 AS pri FROM jsonb_array_elements(${arrayOf(`m.attributes -> 'problems'`)}) p
             UNION ALL
             SELECT p, 1 FROM events e, jsonb_array_elements(${arrayOf(`e.attributes -> 'problems'`)}) p WHERE ${storedRecord}
-          ) x ORDER BY COALESCE(p ->> 'problem_id', p::text), pri) y),
+          ) x ORDER BY COALESCE(${PROBLEM_ID}, p::text), pri) y),
       'unique_keys_311', (
         SELECT COALESCE(jsonb_agg(k ORDER BY k), '[]'::jsonb) FROM (
           SELECT k FROM jsonb_array_elements(${arrayOf(`m.attributes -> 'unique_keys_311'`)}) k

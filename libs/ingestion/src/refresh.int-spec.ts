@@ -39,12 +39,16 @@ describe('refreshing stored records', () => {
     const file = fixture('hpd_complaints_and_problems.csv');
     await seedUniverseFor(pool, source, file);
     await loadFile(pool, source, file);
-    const { rows } = await pool.query<{ source_record_id: string; problems: { problem_id: number; status?: string }[] }>(
-      `SELECT source_record_id, attributes -> 'problems' AS problems FROM events
+    type Problem = { problem_id: number; status?: string; status_date?: string };
+    const problemsOf = (row: { attributes: Record<string, unknown>; record: Buffer | null }) =>
+      eventAttributes('hpd_complaints', row.attributes, row.record)['problems'] as Problem[];
+    const { rows } = await pool.query<{ source_record_id: string; attributes: Record<string, unknown>; record: Buffer | null }>(
+      `SELECT source_record_id, attributes, record FROM events
         WHERE source = 'hpd_complaints' AND jsonb_array_length(attributes -> 'problems') > 1 ORDER BY source_record_id LIMIT 1`,
     );
     expect(rows).toHaveLength(1);
-    const { source_record_id: complaintId, problems } = rows[0];
+    const complaintId = rows[0].source_record_id;
+    const problems = problemsOf(rows[0]);
     const changed = problems[0].problem_id;
 
     // the pull brings only the problem that changed (closed today)
@@ -52,11 +56,11 @@ describe('refreshing stored records', () => {
     const row = all.find((r) => r['problem_id'] === String(changed) && r['complaint_id'] === complaintId) as Record<string, string>;
     await loadRows('hpd_complaints', [{ ...row, problem_status: 'CLOSE', problem_status_date: '2026-11-19T00:00:00.000' }]);
 
-    const after = await pool.query<{ problems: { problem_id: number; status?: string; status_date?: string }[] }>(
-      `SELECT attributes -> 'problems' AS problems FROM events WHERE source = 'hpd_complaints' AND source_record_id = $1`,
+    const after = await pool.query<{ attributes: Record<string, unknown>; record: Buffer | null }>(
+      `SELECT attributes, record FROM events WHERE source = 'hpd_complaints' AND source_record_id = $1`,
       [complaintId],
     );
-    const merged = after.rows[0].problems;
+    const merged = problemsOf(after.rows[0]);
     expect(merged.map((p) => p.problem_id).sort()).toEqual(problems.map((p) => p.problem_id).sort());
     expect(merged.find((p) => p.problem_id === changed)).toMatchObject({ status: 'CLOSE', status_date: '2026-11-19' });
   });
@@ -221,5 +225,33 @@ describe('refreshing stored records', () => {
     expect(rows).toContainEqual({ source_record_id: 'PC8122655:1', ticket: '13661515' });
     const again = await loadFile(pool, source, file);
     expect(again.counts.events.inserted).toBe(0);
+  });
+
+  it('stored complaints whose problems were kept whole are compacted by the migration, exactly as a load writes them', async () => {
+    const source = getSource('hpd_complaints');
+    const file = fixture('hpd_complaints_and_problems.csv');
+    await seedUniverseFor(pool, source, file);
+    await loadFile(pool, source, file);
+    const snapshot = async () =>
+      (await pool.query(`SELECT source_record_id, attributes::text AS attributes, record FROM events WHERE source = 'hpd_complaints' ORDER BY 1`)).rows;
+    const loaded = await snapshot();
+    expect(loaded.some((r) => r.attributes.includes('"problems": [['))).toBe(true);
+    const migration = new (MIGRATIONS.find((m) => m.name === 'CompactComplaintProblems1763702100000') as new () => { up(q: unknown): Promise<void>; down(q: unknown): Promise<void> })();
+    const client = await pool.connect();
+    const runner = { query: async (sql: string, values?: unknown[]) => (await client.query(sql, values)).rows };
+    try {
+      await client.query('BEGIN');
+      await migration.down(runner);
+      await client.query('COMMIT');
+      const whole = await snapshot();
+      expect(whole.some((r) => r.attributes.includes('"problem_id"'))).toBe(true);
+      expect(whole.every((r) => !r.attributes.includes('"problems": [['))).toBe(true);
+      await client.query('BEGIN');
+      await migration.up(runner);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(await snapshot()).toEqual(loaded);
   });
 });

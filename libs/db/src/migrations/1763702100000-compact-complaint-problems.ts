@@ -1,0 +1,29 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { compactProblem, expandProblem, jsonbText } from '../event-record';
+import { rewriteEvents } from './rewrite-events';
+
+// strict: in lax mode a problem that is an array would be unwrapped before the test
+const withProblems = (kind: 'object' | 'array') =>
+  `event_type = 'hpd_complaint' AND jsonb_path_exists(attributes, 'strict $.problems[*] ? (@.type() == "${kind}")', '{}', true)`;
+
+const mapProblems = (attributes: Record<string, unknown>, map: (problem: unknown) => unknown): string => {
+  const problems = attributes['problems'];
+  return jsonbText(Array.isArray(problems) ? { ...attributes, problems: problems.map(map) } : attributes);
+};
+
+/**
+ * An HPD complaint's problems are stored as `[problem_id, "<compact record>"]` (compactProblem in
+ * event-record.ts, docs/adr/0011-event-storage-and-load-path.md): ~330 bytes of jsonb per problem
+ * become ~60. Stored complaints are converted here; `down` puts the problems back whole.
+ */
+export class CompactComplaintProblems1763702100000 implements MigrationInterface {
+  name = 'CompactComplaintProblems1763702100000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await rewriteEvents(q, withProblems('object'), (row) => [mapProblems(row.attributes, compactProblem), row.record]);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await rewriteEvents(q, withProblems('array'), (row) => [mapProblems(row.attributes, expandProblem), row.record]);
+  }
+}
