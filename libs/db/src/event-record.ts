@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
+import { DESCRIPTION_DICTIONARIES } from './event-description-dictionaries';
 import { RECORD_DICTIONARIES } from './event-record-dictionaries';
 
 /**
@@ -16,19 +17,36 @@ export const SQL_ATTRIBUTES: ReadonlySet<string> = new Set([
   'amount', 'balance_due', 'penalty', 'problems', 'unique_keys_311', 'duplicate_of_hpd_complaint', 'vanished_on',
 ]);
 
+/** The key of an event's description in its record: no attribute is named by the empty string. */
+const DESCRIPTION = '';
+
 const dictionaryBuffers = new Map<string, Buffer>();
+
+/** The text of a record dictionary: 1, typical records; 2, the same followed by typical descriptions. */
+function dictionaryText(source: string, id: number): string | undefined {
+  const records = RECORD_DICTIONARIES[source];
+  if (id === 1) return records;
+  const descriptions = DESCRIPTION_DICTIONARIES[source];
+  return id === 2 && records !== undefined && descriptions !== undefined ? records + descriptions : undefined;
+}
 
 function dictionary(source: string, id: number): Buffer | null {
   if (id === 0) return null;
-  if (id !== 1) throw new Error(`unknown record dictionary ${id} of ${source}`);
-  let buffer = dictionaryBuffers.get(source);
+  const key = `${id}:${source}`;
+  let buffer = dictionaryBuffers.get(key);
   if (!buffer) {
-    const text = RECORD_DICTIONARIES[source];
-    if (text === undefined) throw new Error(`no record dictionary for ${source}`);
+    const text = dictionaryText(source, id);
+    if (text === undefined) throw new Error(`no record dictionary ${id} for ${source}`);
     buffer = Buffer.from(text, 'utf8');
-    dictionaryBuffers.set(source, buffer);
+    dictionaryBuffers.set(key, buffer);
   }
   return buffer;
+}
+
+/** Records are written with the newest dictionary of their source. */
+export function newestDictionary(source: string): number {
+  if (RECORD_DICTIONARIES[source] === undefined) return 0;
+  return DESCRIPTION_DICTIONARIES[source] === undefined ? 1 : 2;
 }
 
 function isAscii(key: string): boolean {
@@ -110,11 +128,15 @@ export interface SplitAttributes {
   record: Buffer | null;
 }
 
-/** Splits an event's attributes into its jsonb part and its compact record. */
-export function splitAttributes(source: string, attributes: Record<string, unknown>): SplitAttributes {
+/** Splits an event's attributes into its jsonb part and its compact record, which also holds the description. */
+export function splitAttributes(source: string, attributes: Record<string, unknown>, description: string | null = null, dictionaryId?: number): SplitAttributes {
   const sql: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   let restCount = 0;
+  if (description !== null) {
+    rest[DESCRIPTION] = description;
+    restCount++;
+  }
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined) continue;
     if (key === 'problems' && Array.isArray(value)) sql[key] = value.map(compactProblem);
@@ -124,27 +146,28 @@ export function splitAttributes(source: string, attributes: Record<string, unkno
       restCount++;
     }
   }
-  return { sql, record: restCount === 0 ? null : encodeRecord(source, rest) };
+  return { sql, record: restCount === 0 ? null : encodeRecord(source, rest, dictionaryId) };
 }
 
 /** A small window and little memory: records are short, and setting up a stream is most of the cost. */
 const DEFLATE = { level: 9, windowBits: 12, memLevel: 4 } as const;
 
-const deflateOptions = new Map<string, { id: number; options: ZlibOptions }>();
+const deflateOptions = new Map<string, ZlibOptions>();
 
-function deflateOptionsOf(source: string): { id: number; options: ZlibOptions } {
-  let found = deflateOptions.get(source);
-  if (!found) {
-    const id = RECORD_DICTIONARIES[source] === undefined ? 0 : 1;
+function deflateOptionsOf(source: string, id: number): ZlibOptions {
+  const key = `${id}:${source}`;
+  let options = deflateOptions.get(key);
+  if (!options) {
     const dict = dictionary(source, id);
-    found = { id, options: dict ? { ...DEFLATE, dictionary: dict } : DEFLATE };
-    deflateOptions.set(source, found);
+    options = dict ? { ...DEFLATE, dictionary: dict } : DEFLATE;
+    deflateOptions.set(key, options);
   }
-  return found;
+  return options;
 }
 
-export function encodeRecord(source: string, values: Record<string, unknown>): Buffer {
-  const { id, options } = deflateOptionsOf(source);
+/** A record with the newest dictionary of its source, or the one given (a migration going back writes the older one). */
+export function encodeRecord(source: string, values: Record<string, unknown>, id = newestDictionary(source)): Buffer {
+  const options = deflateOptionsOf(source, id);
   const body = deflateRawSync(Buffer.from(jsonbText(values), 'utf8'), options);
   const record = Buffer.allocUnsafe(body.length + 1);
   record[0] = id;
@@ -152,10 +175,22 @@ export function encodeRecord(source: string, values: Record<string, unknown>): B
   return record;
 }
 
-export function decodeRecord(source: string, record: Buffer): Record<string, unknown> {
+function decodeRecord(source: string, record: Buffer): Record<string, unknown> {
   const dict = dictionary(source, record[0]);
   const json = inflateRawSync(record.subarray(1), dict ? { dictionary: dict } : {});
   return JSON.parse(json.toString('utf8')) as Record<string, unknown>;
+}
+
+export interface RecordContents {
+  /** The attributes kept in the record. */
+  attributes: Record<string, unknown>;
+  /** The event's description, when the record holds it (the `description` column is null then). */
+  description: string | null;
+}
+
+export function readRecord(source: string, record: Buffer): RecordContents {
+  const { [DESCRIPTION]: description, ...attributes } = decodeRecord(source, record);
+  return { attributes, description: typeof description === 'string' ? description : null };
 }
 
 /** The dictionary of compact problems (a name of its own in RECORD_DICTIONARIES, not a source). */
@@ -178,7 +213,7 @@ export function compactProblem(problem: unknown): unknown {
 export function expandProblem(stored: unknown): unknown {
   if (!Array.isArray(stored)) return stored;
   const [id, text] = stored as [number, string];
-  return { problem_id: id, ...decodeRecord(PROBLEMS, Buffer.from(text, 'base64')) };
+  return { problem_id: id, ...readRecord(PROBLEMS, Buffer.from(text, 'base64')).attributes };
 }
 
 /** `'\x…'`: a record as COPY text input for a bytea column. */
@@ -244,15 +279,15 @@ function expandedProblemsText(text: string): string {
 /**
  * The attributes of a stored event as jsonb text, exactly as `attributes::text` printed them when
  * they were kept whole: the jsonb part as Postgres printed it (compact problems printed whole),
- * merged with the decoded record.
+ * merged with the attributes of its record (readRecord).
  */
-export function attributesText(source: string, jsonb: string, record: Buffer | null): string {
+export function attributesText(jsonb: string, recorded: Record<string, unknown> | null): string {
   const problems = jsonb.includes('"problems": [');
-  if (!record && !problems) return jsonb;
+  if (!recorded && !problems) return jsonb;
   const members = jsonb === '{}' ? [] : topLevelMembers(jsonb);
   if (problems) for (const member of members) if (member[0] === 'problems') member[1] = expandedProblemsText(member[1]);
-  if (record) {
-    for (const [key, value] of Object.entries(decodeRecord(source, record))) members.push([key, jsonbText(value)]);
+  if (recorded) {
+    for (const [key, value] of Object.entries(recorded)) members.push([key, jsonbText(value)]);
     members.sort(([a], [b]) => compareKeys(a, b));
   }
   return `{${members.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}`;
@@ -261,5 +296,5 @@ export function attributesText(source: string, jsonb: string, record: Buffer | n
 /** The whole attributes of a stored event as an object. */
 export function eventAttributes(source: string, jsonb: Record<string, unknown>, record: Buffer | null): Record<string, unknown> {
   const whole = Array.isArray(jsonb['problems']) ? { ...jsonb, problems: jsonb['problems'].map(expandProblem) } : jsonb;
-  return record ? { ...whole, ...decodeRecord(source, record) } : whole;
+  return record ? { ...whole, ...readRecord(source, record).attributes } : whole;
 }

@@ -11,4 +11,5 @@ export * from './notified-cache';
 export * from './read-replicas';
 export * from './session-lock';
 export * from './event-record';
+export * from './event-indexes';
 export * from './transaction';

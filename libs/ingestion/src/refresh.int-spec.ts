@@ -227,25 +227,19 @@ describe('refreshing stored records', () => {
     expect(again.counts.events.inserted).toBe(0);
   });
 
-  it('stored complaints whose problems were kept whole are compacted by the migration, exactly as a load writes them', async () => {
-    const source = getSource('hpd_complaints');
-    const file = fixture('hpd_complaints_and_problems.csv');
-    await seedUniverseFor(pool, source, file);
-    await loadFile(pool, source, file);
+  /** Runs a migration's `down`, checks what it put back, runs `up` again: the rows must be what the load wrote. */
+  const downAndUp = async (name: string, check: (rows: { attributes: string; record: Buffer | null; description: string | null }[]) => void) => {
     const snapshot = async () =>
-      (await pool.query(`SELECT source_record_id, attributes::text AS attributes, record FROM events WHERE source = 'hpd_complaints' ORDER BY 1`)).rows;
+      (await pool.query(`SELECT source, source_record_id, attributes::text AS attributes, record, description FROM events ORDER BY 1, 2`)).rows;
     const loaded = await snapshot();
-    expect(loaded.some((r) => r.attributes.includes('"problems": [['))).toBe(true);
-    const migration = new (MIGRATIONS.find((m) => m.name === 'CompactComplaintProblems1763702100000') as new () => { up(q: unknown): Promise<void>; down(q: unknown): Promise<void> })();
+    const migration = new (MIGRATIONS.find((m) => m.name === name) as new () => { up(q: unknown): Promise<void>; down(q: unknown): Promise<void> })();
     const client = await pool.connect();
     const runner = { query: async (sql: string, values?: unknown[]) => (await client.query(sql, values)).rows };
     try {
       await client.query('BEGIN');
       await migration.down(runner);
       await client.query('COMMIT');
-      const whole = await snapshot();
-      expect(whole.some((r) => r.attributes.includes('"problem_id"'))).toBe(true);
-      expect(whole.every((r) => !r.attributes.includes('"problems": [['))).toBe(true);
+      check(await snapshot());
       await client.query('BEGIN');
       await migration.up(runner);
       await client.query('COMMIT');
@@ -253,5 +247,37 @@ describe('refreshing stored records', () => {
       client.release();
     }
     expect(await snapshot()).toEqual(loaded);
+  };
+
+  it('stored complaints whose problems were kept whole are compacted by the migration, exactly as a load writes them', async () => {
+    const source = getSource('hpd_complaints');
+    const file = fixture('hpd_complaints_and_problems.csv');
+    await seedUniverseFor(pool, source, file);
+    await loadFile(pool, source, file);
+    const compact = await pool.query(`SELECT 1 FROM events WHERE source = 'hpd_complaints' AND attributes::text LIKE '%"problems": [[%'`);
+    expect(compact.rowCount).toBeGreaterThan(0);
+    await downAndUp('CompactComplaintProblems1763702100000', (rows) => {
+      expect(rows.some((r) => r.attributes.includes('"problem_id"'))).toBe(true);
+      expect(rows.every((r) => !r.attributes.includes('"problems": [['))).toBe(true);
+    });
+  });
+
+  it('stored descriptions move into the records by the migration, exactly as a load writes them', async () => {
+    // only rows of a load: the tests above left rows converted by older migrations
+    await pool.query('DELETE FROM events');
+    await pool.query(`UPDATE sources SET last_run_id = NULL`);
+    for (const [key, name] of [['hpd_violations', 'hpd_violations.csv'], ['dob_complaints', 'dob_complaints.csv']]) {
+      const file = fixture(name);
+      await seedUniverseFor(pool, getSource(key), file);
+      await loadFile(pool, getSource(key), file);
+    }
+    const loaded = await pool.query(`SELECT count(*)::int AS n, count(description)::int AS described FROM events WHERE record IS NOT NULL`);
+    expect(loaded.rows[0].n).toBeGreaterThan(0);
+    expect(loaded.rows[0].described).toBe(0);
+    await downAndUp('DescriptionsInRecords1763702200000', (rows) => {
+      const recorded = rows.filter((r) => r.record !== null);
+      expect(recorded.filter((r) => r.description !== null).length).toBeGreaterThan(recorded.length / 2);
+      expect(recorded.every((r) => (r.record as Buffer)[0] <= 1)).toBe(true);
+    });
   });
 });

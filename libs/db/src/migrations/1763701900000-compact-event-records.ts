@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { decodeRecord, jsonbText, splitAttributes, SQL_ATTRIBUTES } from '../event-record';
+import { jsonbText, readRecord, splitAttributes, SQL_ATTRIBUTES } from '../event-record';
 import { rewriteEvents } from './rewrite-events';
 
 /**
@@ -15,15 +15,15 @@ export class CompactEventRecords1763701900000 implements MigrationInterface {
     const keep = [...SQL_ATTRIBUTES].map((k) => `'${k}'`).join(',');
     await rewriteEvents(q, `record IS NULL AND EXISTS (SELECT 1 FROM jsonb_object_keys(attributes) k WHERE k NOT IN (${keep}))`, (row) => {
       const { sql, record } = splitAttributes(row.source, row.attributes);
-      return [jsonbText(sql), record];
+      return { attributes: jsonbText(sql), record, description: row.description };
     });
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await rewriteEvents(q, `record IS NOT NULL`, (row) => [
-      jsonbText({ ...row.attributes, ...decodeRecord(row.source, row.record as Buffer) }),
-      null,
-    ]);
+    await rewriteEvents(q, `record IS NOT NULL`, (row) => {
+      const recorded = readRecord(row.source, row.record as Buffer);
+      return { attributes: jsonbText({ ...row.attributes, ...recorded.attributes }), record: null, description: row.description ?? recorded.description };
+    });
     await q.query(`ALTER TABLE events DROP COLUMN record`);
   }
 }

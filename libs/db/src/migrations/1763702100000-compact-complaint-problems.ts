@@ -20,10 +20,10 @@ export class CompactComplaintProblems1763702100000 implements MigrationInterface
   name = 'CompactComplaintProblems1763702100000';
 
   async up(q: QueryRunner): Promise<void> {
-    await rewriteEvents(q, withProblems('object'), (row) => [mapProblems(row.attributes, compactProblem), row.record]);
+    await rewriteEvents(q, withProblems('object'), (row) => ({ ...row, attributes: mapProblems(row.attributes, compactProblem) }));
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await rewriteEvents(q, withProblems('array'), (row) => [mapProblems(row.attributes, expandProblem), row.record]);
+    await rewriteEvents(q, withProblems('array'), (row) => ({ ...row, attributes: mapProblems(row.attributes, expandProblem) }));
   }
 }

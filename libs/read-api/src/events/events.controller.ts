@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common'
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { attributesText, decodeRecord, jsonbText } from '@bhis/db';
+import { attributesText, jsonbText, readRecord } from '@bhis/db';
 import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
 import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { EventsEnvelopeDto } from '../dto/event.dto';
@@ -18,8 +18,7 @@ import { EventRow, EventsRepository } from './events.repository';
 import { sourceUrl } from './source-url';
 
 /** `attributes.building_id` as `->>` printed it. */
-function buildingIdOf(source: string, record: Buffer): string | null {
-  const id = decodeRecord(source, record)['building_id'];
+function buildingIdText(id: unknown): string | null {
   if (id === undefined || id === null) return null;
   return typeof id === 'object' ? jsonbText(id) : String(id);
 }
@@ -27,8 +26,9 @@ function buildingIdOf(source: string, record: Buffer): string | null {
 const ENDPOINT = 'events';
 
 function eventJson(bbl: string, row: EventRow): string {
-  const attributes = attributesText(row.source, row.attributes, row.record);
-  const hpdBuildingId = row.record && row.hpd_building_id === null ? buildingIdOf(row.source, row.record) : row.hpd_building_id;
+  const recorded = row.record ? readRecord(row.source, row.record) : null;
+  const attributes = attributesText(row.attributes, recorded?.attributes ?? null);
+  const hpdBuildingId = recorded && row.hpd_building_id === null ? buildingIdText(recorded.attributes['building_id']) : row.hpd_building_id;
   const head = JSON.stringify({
     id: row.id,
     source: row.source,
@@ -39,7 +39,7 @@ function eventJson(bbl: string, row: EventRow): string {
     status: row.status,
     occurred_on: row.occurred_on,
     closed_on: row.closed_on,
-    description: row.description,
+    description: row.description ?? recorded?.description ?? null,
     source_url: sourceUrl({ source: row.source, bbl, hpdBuildingId }),
   });
   return withMember(head, 'attributes', attributes);

@@ -120,17 +120,17 @@ export async function seedEvents(client: Client, bbl: string, count: number): Pr
 }
 
 /**
- * Every other event as ingest stores it (attributes SQL does not read in the compact record), the
- * others as rows written before the compact record: the API renders both alike.
+ * Every other event as ingest stores it (attributes SQL does not read and the description in the
+ * compact record), the others as rows written before the compact record: the API renders both alike.
  */
 async function compactHalf(client: Client, bbl: string): Promise<void> {
-  const { rows } = await client.query<{ id: string; source: string; attributes: Record<string, unknown> }>(
-    `SELECT id, source, attributes FROM events WHERE bbl = $1 AND id % 2 = 0`,
+  const { rows } = await client.query<{ id: string; source: string; attributes: Record<string, unknown>; description: string | null }>(
+    `SELECT id, source, attributes, description FROM events WHERE bbl = $1 AND id % 2 = 0`,
     [bbl],
   );
-  const split = rows.map((r) => splitAttributes(r.source, r.attributes));
+  const split = rows.map((r) => splitAttributes(r.source, r.attributes, r.description));
   await client.query(
-    `UPDATE events e SET attributes = c.attributes, record = c.record
+    `UPDATE events e SET attributes = c.attributes, record = c.record, description = NULL
        FROM unnest($2::bigint[], $3::jsonb[], $4::bytea[]) AS c(id, attributes, record)
       WHERE e.bbl = $1 AND e.id = c.id`,
     [bbl, rows.map((r) => r.id), split.map((s) => JSON.stringify(s.sql)), split.map((s) => s.record)],

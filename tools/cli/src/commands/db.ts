@@ -1,6 +1,7 @@
 import { Command } from 'commander';
-import { migrate } from '@bhis/db';
-import { config } from '../context';
+import { migrate, pgPool, rebuildEventIndexes } from '@bhis/db';
+import { config, withDataSource } from '../context';
+import { reportRebuild } from './ingest';
 import { printJson } from '../output';
 
 export function dbCommand(): Command {
@@ -17,6 +18,11 @@ export function dbCommand(): Command {
           ? `Applied ${report.applied.length} migration(s):\n${report.applied.map((m) => `  ${m}`).join('\n')}\n`
           : 'The database is up to date.\n',
       );
+    });
+  db.command('reindex-events')
+    .description('Rebuild the indexes of events without blocking reads or writes (after a large load)')
+    .action(async () => {
+      await withDataSource(async (ds) => reportRebuild(await rebuildEventIndexes(pgPool(ds))));
     });
   return db;
 }

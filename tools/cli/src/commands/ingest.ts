@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Pool } from 'pg';
-import { pgPool } from '@bhis/db';
+import { eventsEmpty, type IndexRebuild, pgPool, rebuildEventIndexes } from '@bhis/db';
 import type { IngestInput } from '@bhis/queue';
 import { getSource, SOURCES, sourceForFile } from '@bhis/sources';
 import { CliError, withDataSource } from '../context';
@@ -163,6 +163,12 @@ async function showStatus(json: boolean): Promise<void> {
   });
 }
 
+/** On stderr: stdout carries the summary (JSON with --json). */
+export function reportRebuild(rebuild: IndexRebuild): void {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  process.stderr.write(`Rebuilt the indexes of events after the first load: ${mb(rebuild.bytesBefore)} -> ${mb(rebuild.bytesAfter)} MB in ${rebuild.seconds.toFixed(1)} s.\n`);
+}
+
 async function ingestDirectory(dir: string, options: IngestOptions): Promise<void> {
   const files = recognisedFiles(path.resolve(dir));
   if (files.length === 0) throw new CliError(`No file in ${dir} is recognised by a source (e.g. hpd_violations.csv, pluto_latest.csv)`);
@@ -170,6 +176,7 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
     withQueue('ingest', async (queue) => {
       const pool = pgPool(ds);
       await warnWithoutWorkers(queue, 'npm run start:ingest');
+      const firstLoad = await eventsEmpty(pool);
       const summaries: Record<string, unknown>[] = [];
       const enqueue = (file: string, source: string) =>
         enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli', force: options.force, observedOn: options.observedOn });
@@ -186,6 +193,7 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
       const queued = [];
       for (const { file, source } of rest) queued.push({ file, source, runId: (await enqueue(file, source)).runId });
       for (const { file, source, runId } of queued) await finish(runId, file, source);
+      if (firstLoad && process.exitCode !== 1) await reportRebuild(await rebuildEventIndexes(pool));
       printRows(summaries, Boolean(options.json));
       if (options.score) {
         await withQueue('scoring', async (scoring) => {

@@ -1,0 +1,39 @@
+import { Pool } from 'pg';
+import { eventsEmpty, rebuildEventIndexes } from '@bhis/db';
+import { createTestDatabase, TestDatabase } from '@bhis/testing';
+
+describe('rebuilding the indexes of events after a first load', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 2 });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  it('shrinks B-trees filled in random key order, and every event is still found by its keys', async () => {
+    expect(await eventsEmpty(pool)).toBe(true);
+    // 60,000 events inserted in random key order, as a city's files arrive
+    await pool.query(
+      `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, description)
+       SELECT lpad((1000000000 + (g % 3000) * 1000)::text, 10, '0'), 'hpd_violations', (g * 7919 % 1000003)::text, 'hpd_violation',
+              'housing_conditions', 'serious', 'open', date '2020-01-01' + (g % 2000), 'violation ' || g
+         FROM generate_series(1, 60000) g ORDER BY md5(g::text)`,
+    );
+    expect(await eventsEmpty(pool)).toBe(false);
+    const rebuild = await rebuildEventIndexes(pool);
+    expect(rebuild.bytesAfter).toBeLessThan(rebuild.bytesBefore * 0.85);
+    const { rows } = await pool.query<{ n: string; valid: boolean }>(
+      `SELECT (SELECT count(*) FROM events e WHERE e.bbl = '1000001000' AND e.source = 'hpd_violations' AND e.event_type = 'hpd_violation') AS n,
+              bool_and(x.indisvalid) AS valid
+         FROM pg_inherits i JOIN pg_index x ON x.indrelid = i.inhrelid WHERE i.inhparent = 'events'::regclass`,
+    );
+    expect(Number(rows[0].n)).toBe(20);
+    expect(rows[0].valid).toBe(true);
+  });
+});
