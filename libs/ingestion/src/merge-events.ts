@@ -149,7 +149,7 @@ async function markDuplicates311(client: PoolClient, merged: string): Promise<nu
     UPDATE ${merged} m SET scoring_excluded = true, attributes = m.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
       FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);
   const dup311Stored = await client.query(`
-    UPDATE events e SET scoring_excluded = true, updated_at = now(),
+    UPDATE events e SET scoring_excluded = true,
            attributes = e.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
       FROM complaint_311_links l, ${merged} m
      WHERE m.event_type = 'hpd_complaint' AND l.hpd_complaint_id = m.source_record_id
@@ -171,7 +171,7 @@ async function writeFirstLoad(client: PoolClient, merged: string): Promise<Actio
     ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
       category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
       occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
+      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded`);
   await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
   return { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
 }
@@ -233,7 +233,7 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
     ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
       category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
       occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded, updated_at = now()`);
+      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded`);
   await client.query(`
     INSERT INTO dirty_buildings (bbl)
     SELECT bbl FROM compared WHERE action <> 'same' UNION SELECT unnest($1::char(10)[])

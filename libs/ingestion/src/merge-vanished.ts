@@ -38,7 +38,7 @@ export async function closeVanished(
            closed_on = COALESCE(e.closed_on, $3::date),
            scoring_excluded = true,
            attributes = e.attributes || jsonb_build_object('vanished_on', $3::text),
-           row_hash = 'vanished', updated_at = now()
+           row_hash = 'vanished'
           WHERE e.source = $1 AND e.event_type = ANY($2::text[]) AND NOT (e.attributes ? 'vanished_on')
             AND EXISTS (SELECT 1 FROM ${staging.events})
             AND NOT EXISTS (SELECT 1 FROM ${staging.events} s WHERE s.bbl = e.bbl AND s.source = e.source
