@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
 import { BUILT_ENTRY, repoRoot } from './repo';
@@ -139,4 +139,43 @@ export function readProcessMemory(pid: number): ProcessMemory {
     return match ? Number(match[1]) * 1024 : 0;
   };
   return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces): state is field 3. */
+function statFields(pid: number): string[] | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return [text.slice(0, text.indexOf(' ')), text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')), ...text.slice(text.lastIndexOf(')') + 2).split(' ')];
+  } catch {
+    return null; // the process has exited
+  }
+}
+
+/** CPU seconds (user + system) a process has used; with `children`, also those of its children that have exited. */
+export function processCpuSeconds(pid: number, children = false): number {
+  const f = statFields(pid);
+  if (!f) return 0;
+  // utime 14, stime 15, cutime 16, cstime 17 (1-based, as in proc(5))
+  const ticks = Number(f[13]) + Number(f[14]) + (children ? Number(f[15]) + Number(f[16]) : 0);
+  return ticks / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds used by a local PostgreSQL server so far: the postmaster with its exited children
+ * (connections that closed) plus every live child. Differences over an interval give Postgres's share.
+ */
+export function postgresCpuSeconds(): number {
+  const processes = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const postgres = processes.map((pid) => ({ pid, f: statFields(pid) })).filter((p) => p.f !== null && p.f[1].startsWith('postgres'));
+  const pids = new Set(postgres.map((p) => p.pid));
+  let seconds = 0;
+  for (const { pid, f } of postgres) {
+    const parent = Number((f as string[])[3]);
+    // the postmaster's parent is not postgres: count its waited-for children too
+    seconds += processCpuSeconds(pid, !pids.has(parent));
+  }
+  return seconds;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
-import { NodeProcess, readProcessMemory, sleep } from '@bhis/testing';
+import { NodeProcess, postgresCpuSeconds, processCpuSeconds, readProcessMemory, sleep } from '@bhis/testing';
 import { runCliJsonTimed } from '@bhis/testing';
 
 /** The synthetic city's report as printed by `bhis synth --json` (the fields the benchmark uses). */
@@ -69,6 +69,8 @@ export interface IngestResult {
   perSource: SourceIngestResult[];
   largestFile: string;
   workerPeakRssBytes: number;
+  /** CPU seconds used during the ingest by the ingest worker and by Postgres (absent in older results). */
+  cpu?: { workerSeconds: number; postgresSeconds: number };
 }
 
 function rate(amount: number, seconds: number): number {
@@ -105,7 +107,12 @@ export class PeakRssSampler {
 export async function ingestCity(dir: string, env: Record<string, string>, worker: NodeProcess): Promise<IngestResult> {
   const command = `bhis ingest --dir ${dir} --observed-on ${CITY_AS_OF} --json`;
   const sampler = new PeakRssSampler(worker.pid);
+  const cpuBefore = { worker: processCpuSeconds(worker.pid), postgres: postgresCpuSeconds() };
   const { value, elapsedMs } = await runCliJsonTimed<IngestSummaryRow[]>(['ingest', '--dir', dir, '--observed-on', CITY_AS_OF, '--json'], env, [worker]);
+  const cpu = {
+    workerSeconds: Math.round((processCpuSeconds(worker.pid) - cpuBefore.worker) * 10) / 10,
+    postgresSeconds: Math.round((postgresCpuSeconds() - cpuBefore.postgres) * 10) / 10,
+  };
   const peakSampled = await sampler.stop();
   const workerPeakRssBytes = Math.max(peakSampled, readProcessMemory(worker.pid).peakRssBytes);
   const perSource = value.map((row): SourceIngestResult => {
@@ -139,6 +146,7 @@ export async function ingestCity(dir: string, env: Record<string, string>, worke
     perSource,
     largestFile: largest?.file ?? '',
     workerPeakRssBytes,
+    cpu,
   };
 }
 

@@ -27,11 +27,22 @@ function runFacts(run: BenchmarkRun): string {
   ].join('\n');
 }
 
+/** Where the CPU of the ingest went: the worker (parse, map, encode) and Postgres (COPY, merge, indexes). */
+function cpuSentence(i: IngestResult): string {
+  if (!i.cpu || i.rows === 0) return '';
+  const us = (seconds: number) => num(Math.round((seconds * 1e6) / i.rows));
+  return (
+    ` CPU during the ingest: ingest worker ${i.cpu.workerSeconds} s (${us(i.cpu.workerSeconds)} us per row), Postgres ${i.cpu.postgresSeconds} s ` +
+    `(${us(i.cpu.postgresSeconds)} us per row), against ${num(Math.round(i.wallSeconds * 2))} s of two cores' wall time.`
+  );
+}
+
 function ingestParts(i: IngestResult): string[] {
   return [
     `### Ingest (the real ingest worker, \`${i.command}\`)`,
     `Overall: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
-      `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).`,
+      `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).` +
+      cpuSentence(i),
     table(
       ['source', 'file', 'rows', 'MB', 'seconds', 'rows/s', 'MB/s'],
       [...i.perSource].sort((a, b) => b.bytes - a.bytes).map((s) => [s.source, s.file, num(s.rows), mb(s.bytes), s.seconds, num(s.rowsPerSecond), s.megabytesPerSecond]),

@@ -1,0 +1,126 @@
+import { Transform } from 'node:stream';
+import type { Pool } from 'pg';
+import { normalizeAddress } from '@bhis/domain';
+import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
+import { type CopyWriter, recordCopyText, splitAttributes } from '@bhis/db';
+import type { LoadProgress } from '@bhis/runs';
+import { AdjacentRows, stagedAlone, type StagedEvent } from './adjacent-rows';
+import type { LoadInput } from './load-source';
+import { LATEST_FILING_WINS } from './merge-refinements';
+import type { loadResolver } from './resolver';
+import { dropStaging, openStaging, type StagingKind } from './staging';
+import { uncompressed } from './uncompressed';
+
+/*
+ * A file's records on their way into the run's staging tables: parse, map to typed records, quarantine
+ * or keep, COPY. load-source.ts runs it in the loading thread or hands it to a staging thread
+ * (staging-thread.ts); the merge follows in load-source.ts.
+ */
+
+const FACT_TABLE: Record<SourceFacts['kind'], StagingKind> = {
+  pluto_building: 'pluto',
+  hpd_building: 'hpd_buildings',
+  registration: 'registrations',
+  registration_contact: 'contacts',
+};
+
+function factRow(line: number, fact: SourceFacts): unknown[] {
+  switch (fact.kind) {
+    case 'pluto_building':
+      return [line, fact.bbl, fact.borough, fact.block, fact.lot, fact.house_number, fact.street_name, fact.address,
+        normalizeAddress(fact.address), fact.zipcode, fact.residential_units, fact.total_units, fact.year_built,
+        fact.building_class, fact.owner_name, fact.latitude, fact.longitude, fact.num_buildings, fact.num_floors];
+    case 'hpd_building':
+      return [line, fact.bbl, fact.bin, fact.hpd_building_id, fact.legal_units, fact.stories, fact.lifecycle, fact.record_status,
+        fact.registration_id, fact.house_number, fact.street_name,
+        normalizeAddress(`${fact.house_number ?? ''} ${fact.street_name ?? ''}`), fact.zipcode, fact.management_program];
+    case 'registration':
+      return [line, fact.registration_id, fact.bbl, fact.bin, fact.hpd_building_id, fact.last_registration_date, fact.registration_end_date];
+    case 'registration_contact':
+      return [line, fact.contact_id, fact.registration_id, fact.contact_type, fact.name, fact.business_address];
+  }
+}
+
+function eventRow({ line, event: e, rows, listsOrdered }: StagedEvent): unknown[] {
+  // the description is kept in the compact record (docs/adr/0011-event-storage-and-load-path.md)
+  const { sql, record } = splitAttributes(e.source, e.attributes, e.description);
+  return [line, e.bbl, e.source, e.source_record_id, e.event_type, e.category, e.severity, e.status, e.occurred_on,
+    e.closed_on, null, sql, recordCopyText(record), e.scoring_excluded, rows, listsOrdered];
+}
+
+/** A parse of the input, and how many bytes of it have been read so far. */
+export interface Reading {
+  parse: SourceParse;
+  bytes: () => number;
+}
+
+/** The staging table each kind of row went to (only the kinds the file had). */
+export type StagedTables = ReadonlyMap<StagingKind, string>;
+
+export interface StagingOptions {
+  runId: string;
+  onProgress?: (progress: LoadProgress) => void;
+}
+
+
+/** Step 1: the input as a stream of parsed records (CSV, compressed or not, or SODA rows). */
+export function openReading(source: SourceDefinition, input: LoadInput, resolver: Awaited<ReturnType<typeof loadResolver>>): Reading {
+  if (input.kind === 'soda') return { parse: parseSodaRows(source, input.rows, { resolver, part: input.part }), bytes: () => 0 };
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  input.stream.on('error', (error) => counter.destroy(error));
+  const parse = parseSource(source, uncompressed(input.stream.pipe(counter)), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
+  return { parse, bytes: () => bytes };
+}
+
+/** Step 2: every record into its staging table (events, facts by kind, quarantined rows), by COPY. */
+export async function stageRecords(pool: Pool, source: SourceDefinition, reading: Reading, options: StagingOptions, totalBytes: number | null): Promise<StagedTables> {
+  const writers = new Map<StagingKind, CopyWriter>();
+  const writer = async (kind: StagingKind) => {
+    let w = writers.get(kind);
+    if (!w) {
+      w = await openStaging(pool, kind, options.runId);
+      writers.set(kind, w);
+    }
+    return w;
+  };
+  const stageEvent = async (staged: StagedEvent | null) => {
+    if (staged) await (await writer('events')).write(eventRow(staged));
+  };
+  const adjacent = new AdjacentRows(!LATEST_FILING_WINS.includes(source.key));
+  const { parse } = reading;
+  let lastReport = 0;
+  try {
+    for await (const record of parse) {
+      const { outcome, lineNumber } = record;
+      if (outcome.kind === 'ok') {
+        if (outcome.events.length === 1) await stageEvent(adjacent.push(lineNumber, outcome.events[0]));
+        else {
+          await stageEvent(adjacent.flush());
+          for (const event of outcome.events) await stageEvent(stagedAlone(lineNumber, event));
+        }
+        for (const fact of outcome.facts) await (await writer(FACT_TABLE[fact.kind])).write(factRow(lineNumber, fact));
+      } else if (outcome.kind === 'quarantined') {
+        const reason = outcome.detail ? `${outcome.reason}: ${outcome.detail}` : outcome.reason;
+        await (await writer('rejected')).write([lineNumber, reason.slice(0, 500), record.raw]);
+      }
+      if (options.onProgress && Date.now() - lastReport > 500) {
+        lastReport = Date.now();
+        options.onProgress({ phase: 'parsing', rows: parse.counters.read, bytes: reading.bytes(), total_bytes: totalBytes });
+      }
+    }
+    await stageEvent(adjacent.flush());
+    for (const w of writers.values()) await w.close();
+  } catch (error) {
+    for (const w of writers.values()) w.abort(error as Error);
+    await dropStaging(pool, options.runId).catch(() => undefined);
+    throw error;
+  }
+  return new Map([...writers].map(([kind, w]) => [kind, w.table]));
+}
+
