@@ -1,6 +1,7 @@
-import { deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { DESCRIPTION_DICTIONARIES } from './event-description-dictionaries';
 import { RECORD_DICTIONARIES } from './event-record-dictionaries';
+import { RecordDeflate } from './record-deflate';
 
 /**
  * The compact form of an event's attributes (docs/adr/0011-event-storage-and-load-path.md).
@@ -80,7 +81,8 @@ function compareKeys(a: string, b: string): number {
 
 /** A number jsonb would print differently from JavaScript (exponent notation) stays in jsonb. */
 function renderedAlike(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value) && !/e/i.test(String(value));
+  // JavaScript prints a number in exponent notation below 1e-6 and from 1e21 on
+  if (typeof value === 'number') return value === 0 || (Math.abs(value) >= 1e-6 && Math.abs(value) < 1e21);
   if (Array.isArray(value)) return value.every(renderedAlike);
   if (value !== null && typeof value === 'object') return Object.values(value).every(renderedAlike);
   return true;
@@ -137,8 +139,9 @@ export function splitAttributes(source: string, attributes: Record<string, unkno
     rest[DESCRIPTION] = description;
     restCount++;
   }
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === undefined) continue;
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined || !Object.hasOwn(attributes, key)) continue;
     if (key === 'problems' && Array.isArray(value)) sql[key] = value.map(compactProblem);
     else if (SQL_ATTRIBUTES.has(key) || !renderedAlike(value)) sql[key] = value;
     else {
@@ -152,27 +155,23 @@ export function splitAttributes(source: string, attributes: Record<string, unkno
 /** A small window and little memory: records are short, and setting up a stream is most of the cost. */
 const DEFLATE = { level: 9, windowBits: 12, memLevel: 4 } as const;
 
-const deflateOptions = new Map<string, ZlibOptions>();
+/** One compressor per source and dictionary (record-deflate.ts). */
+const deflaters = new Map<string, RecordDeflate[]>();
 
-function deflateOptionsOf(source: string, id: number): ZlibOptions {
-  const key = `${id}:${source}`;
-  let options = deflateOptions.get(key);
-  if (!options) {
+function deflaterOf(source: string, id: number): RecordDeflate {
+  let bySource = deflaters.get(source);
+  if (!bySource) deflaters.set(source, (bySource = []));
+  let deflater = bySource[id];
+  if (!deflater) {
     const dict = dictionary(source, id);
-    options = dict ? { ...DEFLATE, dictionary: dict } : DEFLATE;
-    deflateOptions.set(key, options);
+    deflater = bySource[id] = new RecordDeflate(dict ? { ...DEFLATE, dictionary: dict } : DEFLATE);
   }
-  return options;
+  return deflater;
 }
 
 /** A record with the newest dictionary of its source, or the one given (a migration going back writes the older one). */
 export function encodeRecord(source: string, values: Record<string, unknown>, id = newestDictionary(source)): Buffer {
-  const options = deflateOptionsOf(source, id);
-  const body = deflateRawSync(Buffer.from(jsonbText(values), 'utf8'), options);
-  const record = Buffer.allocUnsafe(body.length + 1);
-  record[0] = id;
-  body.copy(record, 1);
-  return record;
+  return deflaterOf(source, id).compress(id, jsonbText(values));
 }
 
 function decodeRecord(source: string, record: Buffer): Record<string, unknown> {

@@ -38,7 +38,9 @@ export function requireDate(f: RowFields, ...columns: string[]): RequiredDate {
 /** Drops null/undefined entries so the stored attributes stay small. */
 export function attributes(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) {
+  // for-in: no array of entries per record (the values are an object literal: own keys only)
+  for (const key in values) {
+    const value = values[key];
     if (value !== null && value !== undefined && value !== '') out[key] = value;
   }
   return out;
