@@ -1,13 +1,12 @@
 import { Transform } from 'node:stream';
 import type { Pool } from 'pg';
 import { normalizeAddress } from '@bhis/domain';
-import { parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
+import { type BblResolver, parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
 import { type CopyWriter, recordCopyText, splitAttributes } from '@bhis/db';
 import type { LoadProgress } from '@bhis/runs';
 import { AdjacentRows, stagedAlone, type StagedEvent } from './adjacent-rows';
 import type { LoadInput } from './load-source';
 import { LATEST_FILING_WINS } from './merge-refinements';
-import type { loadResolver } from './resolver';
 import { dropStaging, openStaging, type StagingKind } from './staging';
 import { uncompressed } from './uncompressed';
 
@@ -62,9 +61,8 @@ export interface StagingOptions {
   onProgress?: (progress: LoadProgress) => void;
 }
 
-
 /** Step 1: the input as a stream of parsed records (CSV, compressed or not, or SODA rows). */
-export function openReading(source: SourceDefinition, input: LoadInput, resolver: Awaited<ReturnType<typeof loadResolver>>): Reading {
+export function openReading(source: SourceDefinition, input: LoadInput, resolver: BblResolver): Reading {
   if (input.kind === 'soda') return { parse: parseSodaRows(source, input.rows, { resolver, part: input.part }), bytes: () => 0 };
   let bytes = 0;
   const counter = new Transform({
