@@ -81,12 +81,8 @@ function afterLatestResponse(socket: Duplex, answer: string): void {
     return;
   }
   socket.removeAllListeners('data'); // nothing more is parsed on this socket
-  let done = false;
-  const close = (): void => {
-    if (done) return;
-    done = true;
-    answerAndClose(socket, latest.shouldKeepAlive && !latest.destroyed ? answer : null);
-  };
+  // answerAndClose acts once per socket: 'finish' and 'close' may both come
+  const close = (): void => answerAndClose(socket, latest.shouldKeepAlive && !latest.destroyed ? answer : null);
   if (latest.writableFinished || latest.destroyed) close();
   else {
     latest.once('finish', close);

@@ -21,7 +21,8 @@ export const SQL_ATTRIBUTES: ReadonlySet<string> = new Set([
 /** The key of an event's description in its record: no attribute is named by the empty string. */
 const DESCRIPTION = '';
 
-const dictionaryBuffers = new Map<string, Buffer>();
+/** Dictionaries by source, then id: read for every record the API renders, so no key is built per call. */
+const dictionaryBuffers = new Map<string, Buffer[]>();
 
 /** The text of a record dictionary: 1, typical records; 2, the same followed by typical descriptions. */
 function dictionaryText(source: string, id: number): string | undefined {
@@ -33,13 +34,13 @@ function dictionaryText(source: string, id: number): string | undefined {
 
 function dictionary(source: string, id: number): Buffer | null {
   if (id === 0) return null;
-  const key = `${id}:${source}`;
-  let buffer = dictionaryBuffers.get(key);
+  let bySource = dictionaryBuffers.get(source);
+  if (!bySource) dictionaryBuffers.set(source, (bySource = []));
+  let buffer = bySource[id];
   if (!buffer) {
     const text = dictionaryText(source, id);
     if (text === undefined) throw new Error(`no record dictionary ${id} for ${source}`);
-    buffer = Buffer.from(text, 'utf8');
-    dictionaryBuffers.set(key, buffer);
+    buffer = bySource[id] = Buffer.from(text, 'utf8');
   }
   return buffer;
 }
