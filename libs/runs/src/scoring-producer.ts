@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
-import { SCORER_ID } from '@bhis/domain';
 import { DEFAULT_JOB_OPTIONS } from '@bhis/queue';
+import { createScoringRun, deleteScoringRun } from './scoring-runs';
 
 export interface EnqueueScoring {
   kind: 'full' | 'incremental';
@@ -32,13 +32,10 @@ export async function enqueueScoring(queue: Queue, pool: Pool, request: EnqueueS
     await existing.remove();
   }
   const runId = randomUUID();
-  await pool.query(
-    `INSERT INTO scoring_runs (id, kind, scorer_id, as_of, trigger, job_id) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [runId, request.bbls?.length ? 'incremental' : request.kind, SCORER_ID, asOf, request.trigger, jobId],
-  );
+  await createScoringRun(pool, { id: runId, kind: request.bbls?.length ? 'incremental' : request.kind, asOf, trigger: request.trigger, jobId });
   const job = await queue.add('score', { runId, kind: request.kind, asOf, bbls: request.bbls }, { ...DEFAULT_JOB_OPTIONS, jobId });
   if ((job.data as { runId: string }).runId !== runId) {
-    await pool.query(`DELETE FROM scoring_runs WHERE id = $1`, [runId]);
+    await deleteScoringRun(pool, runId);
     return { runId: (job.data as { runId: string }).runId, jobId, created: false };
   }
   return { runId, jobId, created: true };
@@ -54,10 +51,7 @@ export async function enqueueBackfill(queue: Queue, pool: Pool, request: { month
   }
   const runId = randomUUID();
   const jobId = `backfill.${createHash('sha1').update(asOfDates.join(',')).digest('hex').slice(0, 16)}`;
-  await pool.query(
-    `INSERT INTO scoring_runs (id, kind, scorer_id, as_of, trigger, job_id) VALUES ($1, 'backfill', $2, $3, $4, $5)`,
-    [runId, SCORER_ID, asOfDates[asOfDates.length - 1], request.trigger, jobId],
-  );
+  await createScoringRun(pool, { id: runId, kind: 'backfill', asOf: asOfDates[asOfDates.length - 1], trigger: request.trigger, jobId });
   const existing = await queue.getJob(jobId);
   if (existing) await existing.remove().catch(() => undefined);
   await queue.add('backfill', { runId, asOfDates }, { ...DEFAULT_JOB_OPTIONS, jobId });

@@ -1,4 +1,6 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { SCORER_ID } from '@bhis/domain';
+import { RUN_DURATION_MS_SQL } from './run-duration';
 
 /** What one scoring run did; stored in scoring_runs.counts. */
 export interface ScoringCounts {
@@ -28,10 +30,57 @@ export async function finishScoringRun(
   await pool.query(
     `UPDATE scoring_runs SET status = $2, counts = COALESCE($3::jsonb, counts), error = $4,
             finished_at = CASE WHEN $2 = 'retrying' THEN NULL ELSE now() END,
-            duration_ms = (extract(epoch FROM now() - COALESCE(started_at, queued_at)) * 1000)::integer
+            duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1`,
     [runId, outcome.status, outcome.counts ? JSON.stringify(outcome.counts) : null, outcome.error?.slice(0, 2000) ?? null],
   );
+}
+
+/** A part of a retrying run starts again: the run is running again. */
+export async function resumeScoringRun(pool: Pool, runId: string): Promise<void> {
+  await pool.query(`UPDATE scoring_runs SET status = 'running', error = NULL WHERE id = $1 AND status = 'retrying'`, [runId]);
+}
+
+/** A part of a running run failed and will be retried: the run says so until a part starts again. */
+export async function markScoringRunRetrying(pool: Pool, runId: string, error: string): Promise<void> {
+  await pool.query(`UPDATE scoring_runs SET status = 'retrying', error = $2 WHERE id = $1 AND status = 'running'`, [runId, error.slice(0, 2000)]);
+}
+
+/** A run that cannot end well is failed, unless it has already succeeded. */
+export async function failScoringRun(pool: Pool, runId: string, error: string): Promise<void> {
+  await pool.query(
+    `UPDATE scoring_runs SET status = 'failed', error = $2, finished_at = now(), duration_ms = ${RUN_DURATION_MS_SQL}
+      WHERE id = $1 AND status <> 'succeeded'`,
+    [runId, error.slice(0, 2000)],
+  );
+}
+
+/**
+ * A run whose scores are switched in records its success in the switch transaction: a finish retried
+ * after the commit finds the run succeeded, with its counts, and does not switch again.
+ */
+export async function recordScoringRunSucceeded(client: PoolClient, runId: string, counts: ScoringCounts & { parts?: number }): Promise<void> {
+  await client.query(
+    `UPDATE scoring_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = now(), duration_ms = ${RUN_DURATION_MS_SQL}
+      WHERE id = $1`,
+    [runId, JSON.stringify(counts)],
+  );
+}
+
+/** Creates the record of a queued run of the current scorer (before its job is added). */
+export async function createScoringRun(
+  pool: Pool,
+  run: { id: string; kind: 'full' | 'incremental' | 'backfill'; asOf: string; trigger: string; jobId: string },
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO scoring_runs (id, kind, scorer_id, as_of, trigger, job_id) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [run.id, run.kind, SCORER_ID, run.asOf, run.trigger, run.jobId],
+  );
+}
+
+/** Removes the record of a run whose job was never added (another request's job took its place). */
+export async function deleteScoringRun(pool: Pool, runId: string): Promise<void> {
+  await pool.query(`DELETE FROM scoring_runs WHERE id = $1`, [runId]);
 }
 
 export interface ScoringRunRow {

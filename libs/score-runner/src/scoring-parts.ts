@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { inTransaction, sessionLock, SessionLock } from '@bhis/db';
 import type { SourceFreshnessMap } from '@bhis/scoring';
 import { combineRanges, dropRunStaging, RunStart, ScoredRange, scoreRange, stagingTables, startRun, switchInScores } from './scoring-run';
-import { ScoringCounts } from '@bhis/runs';
+import { failScoringRun, markScoringRunRetrying, recordScoringRunSucceeded, resumeScoringRun, ScoringCounts } from '@bhis/runs';
 
 /**
  * A full run split into parts by BBL range, so that every scoring worker takes parts of one run:
@@ -141,7 +141,7 @@ export async function scorePart(pool: Pool, runId: string, part: number, options
       WHERE run_id = $1 AND part = $2`,
     [runId, part],
   );
-  await pool.query(`UPDATE scoring_runs SET status = 'running', error = NULL WHERE id = $1 AND status = 'retrying'`, [runId]);
+  await resumeScoringRun(pool, runId);
   let lastWrite = 0;
   const scored = await scoreRange(pool, {
     selection: { kind: 'full' },
@@ -175,17 +175,12 @@ export async function scorePart(pool: Pool, runId: string, part: number, options
 /** A part that failed and will be retried: the run says so until a part starts again. */
 export async function recordPartRetrying(pool: Pool, runId: string, part: number, error: string): Promise<void> {
   await pool.query(`UPDATE scoring_run_parts SET status = 'retrying' WHERE run_id = $1 AND part = $2 AND status = 'running'`, [runId, part]);
-  await pool.query(`UPDATE scoring_runs SET status = 'retrying', error = $2 WHERE id = $1 AND status = 'running'`, [runId, error.slice(0, 2000)]);
+  await markScoringRunRetrying(pool, runId, error);
 }
 
 /** A run that cannot end well (a part or the finish failed its last attempt): failed, its staging dropped. */
 export async function failFullRun(pool: Pool, runId: string, error: string): Promise<void> {
-  await pool.query(
-    `UPDATE scoring_runs SET status = 'failed', error = $2, finished_at = now(),
-            duration_ms = (extract(epoch FROM now() - COALESCE(started_at, queued_at)) * 1000)::integer
-      WHERE id = $1 AND status <> 'succeeded'`,
-    [runId, error.slice(0, 2000)],
-  );
+  await failScoringRun(pool, runId, error);
   await dropRunStaging(pool, runId);
 }
 
@@ -216,14 +211,7 @@ export async function finishFullRun(pool: Pool, runId: string): Promise<ScoringC
       writeCurrent: true,
       startedAt: plan.start.startedAt,
       tables: stagingTables(runId, plan.parts).scores,
-      beforeCommit: async (client, counts) => {
-        await client.query(
-          `UPDATE scoring_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = now(),
-                  duration_ms = (extract(epoch FROM now() - COALESCE(started_at, queued_at)) * 1000)::integer
-            WHERE id = $1`,
-          [runId, JSON.stringify({ ...counts, parts: plan.parts })],
-        );
-      },
+      beforeCommit: (client, counts) => recordScoringRunSucceeded(client, runId, { ...counts, parts: plan.parts }),
     },
     scored,
   );
