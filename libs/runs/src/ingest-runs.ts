@@ -99,6 +99,18 @@ export async function recordRunSucceeded(client: PoolClient, id: string, counts:
   );
 }
 
+/**
+ * Keeps the metadata of the data set a part of the run was read with, beside the run, under the part's
+ * name (`metadata` is stored as JSON: the ingester's `DatasetMetadata`).
+ */
+export async function recordDatasetMetadata(pool: Pool, runId: string, part: string, metadata: object): Promise<void> {
+  await pool.query(`UPDATE ingest_runs SET dataset_metadata = dataset_metadata || jsonb_build_object($2::text, $3::jsonb) WHERE id = $1`, [
+    runId,
+    part,
+    JSON.stringify(metadata),
+  ]);
+}
+
 /** The outcome of a run that already ended well (succeeded or skipped), or null. */
 export async function finishedRun(pool: Pool, id: string): Promise<{ status: 'succeeded'; counts: IngestCounts } | { status: 'skipped'; reason: string } | null> {
   const { rows } = await pool.query<{ status: RunStatus; counts: IngestCounts; error: string | null }>(
