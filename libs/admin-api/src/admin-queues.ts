@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import IORedis, { Redis } from 'ioredis';
 import type { AppConfig } from '@bhis/config';
 import { CONFIG } from '@bhis/api-platform';
-import { openQueue, QueueName, QUEUES } from '@bhis/queue';
+import { ContractQueue, openQueue, QueueName, QUEUES } from '@bhis/queue';
 
 /** The queues the API produces to (admin triggers) and shows in the dashboard. */
 @Injectable()
@@ -13,11 +13,12 @@ export class AdminQueues implements OnApplicationShutdown {
 
   constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
 
-  get(name: QueueName): Queue {
+  get<Q extends QueueName>(name: Q): ContractQueue<Q> {
     this.connection ??= new IORedis(this.config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-    let queue = this.queues.get(name);
+    // a queue is stored under its own name only
+    let queue = this.queues.get(name) as ContractQueue<Q> | undefined;
     if (!queue) {
-      queue = openQueue(QUEUES[name], this.connection, this.config.REDIS_PREFIX);
+      queue = openQueue(name, this.connection, this.config.REDIS_PREFIX);
       this.queues.set(name, queue);
     }
     return queue;

@@ -1,10 +1,10 @@
-import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
+import type { ContractQueue } from '@bhis/queue';
 import { enqueueIngest, IngestRequestError } from './ingest-producer';
 
 describe('enqueueIngest', () => {
   // refused before anything is queued or written: neither the queue nor the database is touched
-  const untouched = { queue: {} as Queue, pool: {} as Pool };
+  const untouched = { queue: {} as ContractQueue<'ingest'>, pool: {} as Pool };
 
   it('refuses a source the registry does not have', async () => {
     await expect(enqueueIngest(untouched.queue, untouched.pool, { source: 'no_such_source', input: { kind: 'download' }, trigger: 'test' })).rejects.toThrow(

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
-import { DEFAULT_JOB_OPTIONS, IngestInput, IngestJob } from '@bhis/queue';
+import { ContractQueue, DEFAULT_JOB_OPTIONS, IngestInput, JobData } from '@bhis/queue';
 import { findSource } from '@bhis/sources';
 import { createRun } from './ingest-runs';
 
@@ -47,7 +46,7 @@ async function fingerprint(request: EnqueueIngest, observedOn: string): Promise<
  * Queues one ingest run with a deterministic job id, so the same run is never queued twice
  * (a second request returns the first run). `force` gives the run a fresh id.
  */
-export async function enqueueIngest(queue: Queue, pool: Pool, request: EnqueueIngest): Promise<EnqueuedIngest> {
+export async function enqueueIngest(queue: ContractQueue<'ingest'>, pool: Pool, request: EnqueueIngest): Promise<EnqueuedIngest> {
   if (!findSource(request.source)) throw new IngestRequestError(`Unknown source "${request.source}"`);
   if (request.input.kind === 'url' && !/^https?:\/\//.test(request.input.url)) {
     throw new IngestRequestError('The URL must be http(s)');
@@ -66,7 +65,7 @@ export async function enqueueIngest(queue: Queue, pool: Pool, request: EnqueueIn
   const runId = randomUUID();
   const inputText = request.input.kind === 'file' ? path.resolve(request.input.path) : request.input.kind === 'url' ? request.input.url : 'download';
   await createRun(pool, { id: runId, source: request.source, trigger: request.trigger, input: inputText, jobId });
-  const data: Extract<IngestJob, { name: 'ingest-source' }>['data'] = {
+  const data: JobData<'ingest', 'ingest-source'> = {
     runId,
     source: request.source,
     input: request.input.kind === 'file' ? { kind: 'file', path: path.resolve(request.input.path) } : request.input,
@@ -74,10 +73,10 @@ export async function enqueueIngest(queue: Queue, pool: Pool, request: EnqueueIn
     observedOn,
   };
   const job = await queue.add('ingest-source', data, { ...DEFAULT_JOB_OPTIONS, jobId });
-  if ((job.data as { runId: string }).runId !== runId) {
+  if (job.data.runId !== runId) {
     // another request queued the same run at the same moment: keep theirs
     await pool.query(`DELETE FROM ingest_runs WHERE id = $1`, [runId]);
-    return { runId: (job.data as { runId: string }).runId, jobId, created: false };
+    return { runId: job.data.runId, jobId, created: false };
   }
   return { runId, jobId, created: true };
 }

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
-import { DEFAULT_JOB_OPTIONS } from '@bhis/queue';
+import { ContractQueue, DEFAULT_JOB_OPTIONS } from '@bhis/queue';
 import { createScoringRun, deleteScoringRun } from './scoring-runs';
 
 export interface EnqueueScoring {
@@ -16,7 +15,7 @@ export interface EnqueueScoring {
  * Queues a scoring run. The job id is deterministic for (kind, as-of, BBLs, day) so the same run is
  * not queued twice; an incremental run asked for while another is queued joins it.
  */
-export async function enqueueScoring(queue: Queue, pool: Pool, request: EnqueueScoring): Promise<{ runId: string; jobId: string; created: boolean }> {
+export async function enqueueScoring(queue: ContractQueue<'scoring'>, pool: Pool, request: EnqueueScoring): Promise<{ runId: string; jobId: string; created: boolean }> {
   const asOf = request.asOf ?? new Date().toISOString().slice(0, 10);
   const key = createHash('sha1')
     .update([request.kind, asOf, (request.bbls ?? []).join(','), new Date().toISOString().slice(0, 10)].join('|'))
@@ -34,15 +33,15 @@ export async function enqueueScoring(queue: Queue, pool: Pool, request: EnqueueS
   const runId = randomUUID();
   await createScoringRun(pool, { id: runId, kind: request.bbls?.length ? 'incremental' : request.kind, asOf, trigger: request.trigger, jobId });
   const job = await queue.add('score', { runId, kind: request.kind, asOf, bbls: request.bbls }, { ...DEFAULT_JOB_OPTIONS, jobId });
-  if ((job.data as { runId: string }).runId !== runId) {
+  if (job.data.runId !== runId) {
     await deleteScoringRun(pool, runId);
-    return { runId: (job.data as { runId: string }).runId, jobId, created: false };
+    return { runId: job.data.runId, jobId, created: false };
   }
   return { runId, jobId, created: true };
 }
 
 /** Queues a backfill of the history: one point per month for the last `months` months before `asOf`. */
-export async function enqueueBackfill(queue: Queue, pool: Pool, request: { months: number; asOf?: string; trigger: EnqueueScoring['trigger'] }): Promise<{ runId: string; jobId: string; asOfDates: string[] }> {
+export async function enqueueBackfill(queue: ContractQueue<'scoring'>, pool: Pool, request: { months: number; asOf?: string; trigger: EnqueueScoring['trigger'] }): Promise<{ runId: string; jobId: string; asOfDates: string[] }> {
   const end = new Date(`${request.asOf ?? new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   const asOfDates: string[] = [];
   for (let i = request.months; i >= 1; i--) {

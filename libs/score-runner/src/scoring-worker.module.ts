@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DelayedError, Job, Queue, Worker } from 'bullmq';
+import { DelayedError, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { LockBusyError, pgPool, SessionLock } from '@bhis/db';
-import { DEFAULT_JOB_OPTIONS, openQueue, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
+import { ContractQueue, DEFAULT_JOB_OPTIONS, openQueue, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
 import { checkScoringUse } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
@@ -36,8 +36,8 @@ function messageOf(error: unknown): string {
 export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ScoringProcessor.name);
   private worker: Worker | undefined;
-  private webhooks: Queue | undefined;
-  private scoring: Queue | undefined;
+  private webhooks: ContractQueue<'webhooks'> | undefined;
+  private scoring: ContractQueue<'scoring'> | undefined;
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -182,7 +182,7 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
     await this.queue().add('score-finish', { runId }, { ...DEFAULT_JOB_OPTIONS, jobId: `score-finish.${runId}` });
   }
 
-  private queue(): Queue {
+  private queue(): ContractQueue<'scoring'> {
     if (!this.scoring) throw new Error('the scoring worker has not started');
     return this.scoring;
   }

@@ -1,5 +1,5 @@
-import type { JobsOptions, Queue } from 'bullmq';
-import { DEFAULT_JOB_OPTIONS, JobData } from '@bhis/queue';
+import type { JobsOptions } from 'bullmq';
+import { ContractQueue, DEFAULT_JOB_OPTIONS, JobData } from '@bhis/queue';
 
 /** One dispatch per scoring run: enqueueing the same run twice adds nothing. */
 export function dispatchJobId(scoringRunId: string): string {
@@ -27,7 +27,7 @@ const DELIVERY_JOB_OPTIONS: JobsOptions = {
  * Queues the webhook dispatch of a finished scoring run's grade crossings. Call it after the run's
  * `grade_crossings` rows are committed.
  */
-export async function enqueueCrossingDispatch(queue: Queue, scoringRunId: string): Promise<{ jobId: string }> {
+export async function enqueueCrossingDispatch(queue: ContractQueue<'webhooks'>, scoringRunId: string): Promise<{ jobId: string }> {
   const jobId = dispatchJobId(scoringRunId);
   const data: JobData<'webhooks', 'dispatch-crossings'> = { scoringRunId };
   await queue.add('dispatch-crossings', data, { ...DEFAULT_JOB_OPTIONS, jobId });
@@ -35,13 +35,13 @@ export async function enqueueCrossingDispatch(queue: Queue, scoringRunId: string
 }
 
 /** Queues attempt `attempt` of a delivery, optionally after a delay. */
-export async function enqueueDelivery(queue: Queue, deliveryId: string, attempt: number, delayMs = 0): Promise<void> {
+export async function enqueueDelivery(queue: ContractQueue<'webhooks'>, deliveryId: string, attempt: number, delayMs = 0): Promise<void> {
   const data: JobData<'webhooks', 'deliver'> = { deliveryId };
   await queue.add('deliver', data, { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(deliveryId, attempt), delay: Math.max(0, Math.round(delayMs)) });
 }
 
 /** Queues the first attempt of many deliveries at once. */
-export async function enqueueDeliveries(queue: Queue, deliveries: { id: string; attempt: number }[]): Promise<void> {
+export async function enqueueDeliveries(queue: ContractQueue<'webhooks'>, deliveries: { id: string; attempt: number }[]): Promise<void> {
   for (let i = 0; i < deliveries.length; i += 500) {
     await queue.addBulk(
       deliveries.slice(i, i + 500).map(({ id, attempt }) => ({

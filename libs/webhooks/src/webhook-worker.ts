@@ -1,7 +1,7 @@
-import { DelayedError, Job, Queue, Worker, WorkerOptions } from 'bullmq';
+import { DelayedError, Job, Worker, WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
-import { openQueue, QUEUES, startWorker } from '@bhis/queue';
+import { ContractQueue, openQueue, QUEUES, startWorker } from '@bhis/queue';
 import { attemptDelivery, DeliveryAttemptOptions } from './delivery-attempt';
 import { cancelPendingOfDisabledMonitors, deliveryKeyId, dispatchCrossings, findDueDeliveries } from './outbox';
 import { sealStoredSecrets } from './monitor-store';
@@ -54,7 +54,7 @@ const SWEEP_BATCH = 1_000;
  */
 export class WebhookWorker {
   private worker: Worker | undefined;
-  private queue: Queue | undefined;
+  private queue: ContractQueue<'webhooks'> | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<number> | undefined;
   private readonly attemptOptions: DeliveryAttemptOptions;

@@ -1,10 +1,10 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { openQueue, QueueName, QUEUES } from '@bhis/queue';
+import { ContractQueue, openQueue, QueueName } from '@bhis/queue';
 import { CliError, config } from './context';
 
 /** Runs `fn` with the named queues open, and closes them. */
-export async function withQueue<T>(name: QueueName, fn: (queue: Queue) => Promise<T>): Promise<T> {
+export async function withQueue<Q extends QueueName, T>(name: Q, fn: (queue: ContractQueue<Q>) => Promise<T>): Promise<T> {
   const connection = new IORedis(config().REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 3000, lazyConnect: true });
   try {
     await connection.connect();
@@ -12,7 +12,7 @@ export async function withQueue<T>(name: QueueName, fn: (queue: Queue) => Promis
     connection.disconnect();
     throw new CliError(`Cannot connect to Redis at ${config().REDIS_URL} (${(error as Error).message}).`);
   }
-  const queue = openQueue(QUEUES[name], connection, config().REDIS_PREFIX);
+  const queue = openQueue(name, connection, config().REDIS_PREFIX);
   try {
     return await fn(queue);
   } finally {
