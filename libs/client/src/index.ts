@@ -15,6 +15,10 @@ export type PortfolioAnalysis = Schemas['PortfolioAnalysisDto'];
 export type DataSourceStatus = Schemas['SourceDto'];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
 
+/**
+ * The API's base path, written out so that the client imports nothing of the service (the index of
+ * @bhis/envelope loads node:crypto); api-base-path.spec.ts holds it equal to `API_BASE_PATH` there.
+ */
 export const API_BASE_PATH = '/api/v1';
 
 /** `https://host` and `https://host/api/v1/` both name the API at `https://host/api/v1`. */
