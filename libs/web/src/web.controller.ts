@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, Public } from '@bhis/api-platform';
 import { renderMethodology } from '@bhis/scoring';
-import { docsScript, pageScriptSource } from './browser/page-script';
+import { docsScriptSource, pageScriptSource } from './browser/page-script';
 import { OPENAPI_DOCUMENT } from './generated/openapi-document';
 import { PAGE_CSP } from './pages/html';
 import { buildingPage, docsPage, homePage, methodologyPage, notFoundPage } from './pages/pages';
@@ -21,7 +21,7 @@ const BBL_PATTERN = /^[1-5](?!00000)\d{5}\d{4}$/;
 const WEB_ASSETS: Record<string, { type: string; body: string }> = {
   'site.css': { type: 'text/css; charset=utf-8', body: SITE_CSS },
   'app.js': { type: 'text/javascript; charset=utf-8', body: pageScriptSource() },
-  'docs.js': { type: 'text/javascript; charset=utf-8', body: `(${docsScript.toString()})();\n` },
+  'docs.js': { type: 'text/javascript; charset=utf-8', body: docsScriptSource() },
 };
 
 /** The files of swagger-ui-dist the /docs page loads, served from the installed package. */

@@ -1,15 +1,22 @@
 /// <reference lib="dom" />
+import { API_BASE_PATH, apiPath } from '@bhis/envelope';
 
 /*
  * The scripts of the pages. They run in the browser: the server sends the source of every function
  * in PAGE_SCRIPT_FUNCTIONS (see pageScriptSource), so these functions use only each other and
  * browser globals: no imports and no module-level values, which would not be sent. Interfaces and
- * types are erased and free to live here.
+ * types are erased and free to live here. What they need of the server's constants (the API's base
+ * path) is passed to the call that starts them, written into the served text.
  */
 
-interface Config {
+/** What the server put in `#bhis-config`: the demo key, and the BBL of a report page. */
+interface PageConfig {
   apiKey: string | null;
   bbl?: string;
+}
+interface Config extends PageConfig {
+  /** Where the API's endpoints are (`/api/v1`). */
+  apiBase: string;
 }
 interface Envelope<T> {
   data: T;
@@ -82,16 +89,15 @@ interface BuildingEvent {
 }
 
 /** The lookup and report pages: the search form when there is one, the report when the page names a BBL. */
-function pageScript(): void {
-  const config = readConfig();
+function pageScript(apiBase: string): void {
+  const config: Config = { ...readConfig(), apiBase };
   wireSearch(config);
   if (config.bbl) void loadReport(config, config.bbl);
 }
 
-/** The demo key (and the BBL of a report page) the server put in `#bhis-config`. */
-function readConfig(): Config {
+function readConfig(): PageConfig {
   const configElement = document.getElementById('bhis-config');
-  return configElement?.textContent ? (JSON.parse(configElement.textContent) as Config) : { apiKey: null };
+  return configElement?.textContent ? (JSON.parse(configElement.textContent) as PageConfig) : { apiKey: null };
 }
 
 // ---- DOM and formatting ----
@@ -146,7 +152,7 @@ function formatDate(iso: string | null): string {
 
 async function api<T>(config: Config, path: string): Promise<T> {
   if (!config.apiKey) throw new Error('This site has no demo API key configured.');
-  const response = await fetch(`/api/v1${path}`, { headers: { 'X-API-Key': config.apiKey, Accept: 'application/json' } });
+  const response = await fetch(`${config.apiBase}${path}`, { headers: { 'X-API-Key': config.apiKey, Accept: 'application/json' } });
   const body = (await response.json()) as Envelope<T>;
   if (!response.ok) throw new Error(body.error?.message ?? `The API answered ${response.status}.`);
   return body.data;
@@ -412,12 +418,17 @@ const PAGE_SCRIPT_FUNCTIONS: readonly ((...args: never[]) => unknown)[] = [
 
 /** The text of app.js: the functions in one scope of their own (no globals), then the call that starts the page. */
 export function pageScriptSource(): string {
-  return `(() => {\n${PAGE_SCRIPT_FUNCTIONS.map((f) => f.toString()).join('\n\n')}\n\n${pageScript.name}();\n})();\n`;
+  return `(() => {\n${PAGE_SCRIPT_FUNCTIONS.map((f) => f.toString()).join('\n\n')}\n\n${pageScript.name}(${JSON.stringify(API_BASE_PATH)});\n})();\n`;
 }
 
 /** Starts Swagger UI on /docs with the OpenAPI document of this deployment. */
-export function docsScript(): void {
+function docsScript(openApiUrl: string): void {
   const ui = (window as unknown as { SwaggerUIBundle?: (options: Record<string, unknown>) => unknown }).SwaggerUIBundle;
   if (!ui) return;
-  ui({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true, tryItOutEnabled: false });
+  ui({ url: openApiUrl, dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true, tryItOutEnabled: false });
+}
+
+/** The text of docs.js: docsScript, called with the path of the OpenAPI document. */
+export function docsScriptSource(): string {
+  return `(${docsScript.toString()})(${JSON.stringify(apiPath('/openapi.json'))});\n`;
 }

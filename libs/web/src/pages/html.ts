@@ -1,3 +1,5 @@
+import { apiPath } from '@bhis/envelope';
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(text: string): string {
@@ -69,7 +71,7 @@ ${options.body}
 </main>
 <footer class="site-footer"><div class="wrap">
 <p>Scores are built from New York City public records. They are a ranking signal, not a verdict: not a legal finding, a safety certification or a unit-level inspection.</p>
-<p><a href="/llms.txt">llms.txt</a> · <a href="/api-docs.md">api-docs.md</a> · <a href="/methodology.md">methodology.md</a> · <a href="/api/v1/openapi.json">OpenAPI</a></p>
+<p><a href="/llms.txt">llms.txt</a> · <a href="/api-docs.md">api-docs.md</a> · <a href="/methodology.md">methodology.md</a> · <a href="${apiPath('/openapi.json')}">OpenAPI</a></p>
 </div></footer>
 </body>
 </html>

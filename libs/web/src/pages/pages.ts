@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { apiPath } from '@bhis/envelope';
 import { escapeHtml, renderPage } from './html';
 
 const CAVEAT =
@@ -100,7 +101,7 @@ export function docsPage(): string {
     styles: ['/assets/swagger-ui/swagger-ui.css'],
     scripts: ['/assets/swagger-ui/swagger-ui-bundle.js', '/assets/web/docs.js'],
     body: `<h1>API reference</h1>
-<p>Rendered from the <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a>. Also as Markdown: <a href="/api-docs.md">api-docs.md</a>.</p>
+<p>Rendered from the <a href="${apiPath('/openapi.json')}">OpenAPI 3.1 document</a>. Also as Markdown: <a href="/api-docs.md">api-docs.md</a>.</p>
 <div id="swagger-ui"></div>`,
   });
 }

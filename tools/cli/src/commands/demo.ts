@@ -100,7 +100,7 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
         say('\nBuildings to look at:');
         for (const b of buildings) say(`  ${b.bbl}  ${b.grade} (${b.total_score})  ${b.address}  - ${b.why}`);
       }
-      say(`\nThe API is up at ${base}/api/v1 (docs: ${base}/docs).`);
+      say(`\nThe API is up at ${base}${API_BASE_PATH} (docs: ${base}/docs).`);
       say(`Demo key (read-only, ${cfg.RATE_LIMIT_DEMO_PER_MIN} requests/min): ${key}`);
       const example = buildings[0]?.bbl;
       say(`\n  curl -s -H "Authorization: Bearer ${key}" ${base}${API_BASE_PATH}/buildings/${example ?? '1000010001'}\n`);
