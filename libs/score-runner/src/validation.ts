@@ -85,7 +85,7 @@ const OUTCOMES_SQL = `
   JOIN buildings b ON b.bbl = c.bbl
   WHERE c.n >= greatest(3, ceil(0.15 * b.residential_units))`;
 
-/** HPD AEP selection criteria (sources.md), from events as of a date. */
+/** HPD AEP selection criteria (docs/methodology.md, Public anchors), from events as of a date. */
 const AEP_QUALIFYING_SQL = `
   WITH f AS (
     SELECT b.bbl, b.residential_units AS units,

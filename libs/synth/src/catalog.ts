@@ -15,7 +15,7 @@ export interface ViolationCode {
   readonly inUnit: boolean;
 }
 
-/** Water damage and mold are recognised by order number (583 leak, 550 mold), as sources.md advises. */
+/** Water damage and mold are recognised by order number (583 leak, 550 mold), as docs/data-sources.md advises. */
 export const VIOLATION_CODES: readonly ViolationCode[] = [
   { order: '508', cls: 'B', text: 'SECTION 27-2005 ADM CODE REPAIR THE BROKEN OR DEFECTIVE PLASTERED SURFACES AND PAINT IN A UNIFORM COLOR', category: 'PAINT/PLASTER', rentImpairing: false, weight: 14, inUnit: true },
   { order: '510', cls: 'A', text: 'SECTION 27-2013 ADM CODE PAINT WITH LIGHT COLORED PAINT TO THE SATISFACTION OF THIS DEPARTMENT', category: 'PAINT/PLASTER', rentImpairing: false, weight: 10, inUnit: true },
