@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '../..');
 const TEXT = /\.(ts|js|md|json|ya?ml)$/;
@@ -31,5 +31,17 @@ describe('documentation the code relies on lives in the repository', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('cites the design documents by their path, not by a bare file name', () => {
+    // a bare name is a link only where the citing file sits beside the document (a relative link inside docs/)
+    const bare = /(?<![\w./-])(sources|architecture|api-decisions|interface-spec)\.md\b/g;
+    const unresolved: string[] = [];
+    for (const { file, text } of texts) {
+      for (const [cited] of text.matchAll(bare)) {
+        if (!existsSync(join(ROOT, dirname(file), cited))) unresolved.push(`${file}: ${cited}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
   });
 });
