@@ -47,6 +47,8 @@ export class CityWriter implements RecordSink {
     headerDrift: boolean,
     gzip = false,
     olderLayouts = false,
+    /** with a day: write only the records new since that day or shown differently than on that day (a day's changes) */
+    private readonly changesSince: number | null = null,
   ) {
     const sinks = {} as Record<SourceKey, CsvSink>;
     for (const key of Object.keys(HEADERS) as SourceKey[]) {
@@ -62,72 +64,82 @@ export class CityWriter implements RecordSink {
     return day >= this.windowStart && day <= this.asOf;
   }
 
+  /**
+   * Appends a record dated `day`, rendered for the as-of date, when it is in the window; in a changes
+   * run only when it is new since `changesSince` or its file shows it differently than on that day.
+   * Returns whether it was written.
+   */
+  private emit(sink: CsvSink, day: number, render: (asOf: number) => string): boolean {
+    if (!this.keep(day)) return false;
+    const line = render(this.asOf);
+    const since = this.changesSince;
+    if (since !== null && day >= this.windowStart && day <= since && render(since) === line) return false;
+    sink.push(line);
+    return true;
+  }
+
   hpdViolation(r: HpdViolation): void {
-    if (this.keep(r.day)) this.sinks.hpd_violations.push(hpdViolationLine(this.building, r, this.asOf));
+    this.emit(this.sinks.hpd_violations, r.day, (at) => hpdViolationLine(this.building, r, at));
   }
   hpdComplaint(r: HpdComplaint): void {
-    if (!this.keep(r.day)) return;
     const sink = this.sinks.hpd_complaints;
-    sink.push(hpdComplaintLines(this.building, r, this.asOf));
-    sink.rows += r.problems.length - 1; // one line per problem
+    if (this.emit(sink, r.day, (at) => hpdComplaintLines(this.building, r, at))) sink.rows += r.problems.length - 1; // one line per problem
   }
   nyc311(r: Nyc311Request): void {
-    if (this.keep(r.day)) this.sinks[r.day < NYC311_CURRENT_FROM ? 'nyc311_2010_2019' : 'nyc311'].push(nyc311Line(this.building, r, this.asOf));
+    this.emit(this.sinks[r.day < NYC311_CURRENT_FROM ? 'nyc311_2010_2019' : 'nyc311'], r.day, (at) => nyc311Line(this.building, r, at));
   }
   dobComplaint(r: DobComplaint): void {
-    if (this.keep(r.day)) this.sinks.dob_complaints.push(dobComplaintLine(this.building, r, this.asOf));
+    this.emit(this.sinks.dob_complaints, r.day, (at) => dobComplaintLine(this.building, r, at));
   }
   dobViolation(r: DobViolation): void {
-    if (this.keep(r.day)) this.sinks.dob_violations.push(dobViolationLine(this.building, r, this.asOf));
+    this.emit(this.sinks.dob_violations, r.day, (at) => dobViolationLine(this.building, r, at));
   }
   ecbViolation(r: EcbViolation): void {
-    if (this.keep(r.day)) this.sinks.dob_ecb_violations.push(ecbViolationLine(this.building, r, this.asOf));
+    this.emit(this.sinks.dob_ecb_violations, r.day, (at) => ecbViolationLine(this.building, r, at));
   }
   dobSafetyViolation(r: DobSafetyViolation): void {
-    if (this.keep(r.day)) this.sinks.dob_safety_violations.push(dobSafetyViolationLine(this.building, r, this.asOf));
+    this.emit(this.sinks.dob_safety_violations, r.day, (at) => dobSafetyViolationLine(this.building, r, at));
   }
   jobFiling(r: JobFiling): void {
-    if (!this.keep(r.day)) return;
-    if (r.dobNow) this.sinks.dob_now_job_filings.push(dobNowJobLine(this.building, r, this.asOf));
-    else this.sinks.dob_job_filings.push(dobJobLine(this.building, r, this.asOf));
+    if (r.dobNow) this.emit(this.sinks.dob_now_job_filings, r.day, (at) => dobNowJobLine(this.building, r, at));
+    else this.emit(this.sinks.dob_job_filings, r.day, (at) => dobJobLine(this.building, r, at));
   }
   facadeFiling(r: FacadeFiling): void {
-    if (this.keep(r.day)) this.sinks.dob_facades.push(dobFacadeLine(this.building, r, this.asOf));
+    this.emit(this.sinks.dob_facades, r.day, (at) => dobFacadeLine(this.building, r, at));
   }
   emergencyRepair(r: EmergencyRepair): void {
-    if (!this.keep(r.day)) return;
-    if (r.kind === 'OMO') this.sinks.hpd_omo_charges.push(hpdOmoLine(this.building, r, this.asOf));
-    else this.sinks.hpd_hwo_charges.push(hpdHwoLine(this.building, r, this.asOf));
+    if (r.kind === 'OMO') this.emit(this.sinks.hpd_omo_charges, r.day, (at) => hpdOmoLine(this.building, r, at));
+    else this.emit(this.sinks.hpd_hwo_charges, r.day, (at) => hpdHwoLine(this.building, r, at));
   }
   aepEntry(r: AepEntry): void {
-    if (this.keep(r.day)) this.sinks.hpd_aep.push(hpdAepLine(this.building, r, this.asOf));
+    this.emit(this.sinks.hpd_aep, r.day, (at) => hpdAepLine(this.building, r, at));
   }
   ucpOrder(r: UcpOrder): void {
-    if (this.keep(r.day)) this.sinks.hpd_underlying_conditions.push(hpdUcpLine(this.building, r, this.asOf));
+    this.emit(this.sinks.hpd_underlying_conditions, r.day, (at) => hpdUcpLine(this.building, r, at));
   }
   hpdVacate(r: HpdVacate): void {
-    if (this.keep(r.day)) this.sinks.hpd_vacate_orders.push(hpdVacateLine(this.building, r, this.asOf));
+    this.emit(this.sinks.hpd_vacate_orders, r.day, (at) => hpdVacateLine(this.building, r, at));
   }
   fdnyVacate(r: FdnyVacate): void {
-    if (this.keep(r.day)) this.sinks.fdny_vacates.push(fdnyVacateLine(this.building, r, this.asOf));
+    this.emit(this.sinks.fdny_vacates, r.day, (at) => fdnyVacateLine(this.building, r, at));
   }
   dobVacate(r: DobVacate): void {
-    if (this.keep(r.day)) this.sinks.dob_vacate_orders.push(dobVacateLine(this.building, r));
+    this.emit(this.sinks.dob_vacate_orders, r.day, () => dobVacateLine(this.building, r));
   }
   taxLien(r: TaxLien): void {
-    if (this.keep(r.day)) this.sinks.dof_tax_liens.push(taxLienLine(this.building, r));
+    this.emit(this.sinks.dof_tax_liens, r.day, () => taxLienLine(this.building, r));
   }
   rodentInspection(r: RodentInspection): void {
-    if (this.keep(r.day)) this.sinks.dohmh_rodents.push(rodentLine(this.building, r));
+    this.emit(this.sinks.dohmh_rodents, r.day, () => rodentLine(this.building, r));
   }
   bedbugFiling(r: BedbugFiling): void {
-    if (this.keep(r.day)) this.sinks.hpd_bedbugs.push(hpdBedbugLine(this.building, r));
+    this.emit(this.sinks.hpd_bedbugs, r.day, () => hpdBedbugLine(this.building, r));
   }
   litigation(r: Litigation): void {
-    if (this.keep(r.day)) this.sinks.hpd_litigations.push(hpdLitigationLine(this.building, r, this.asOf));
+    this.emit(this.sinks.hpd_litigations, r.day, (at) => hpdLitigationLine(this.building, r, at));
   }
   eviction(r: Eviction): void {
-    if (this.keep(r.day)) this.sinks.evictions.push(evictionLine(this.building, r));
+    this.emit(this.sinks.evictions, r.day, () => evictionLine(this.building, r));
   }
 
   async drain(): Promise<void> {

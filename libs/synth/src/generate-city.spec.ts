@@ -24,13 +24,16 @@ describe('generateCity', () => {
   const dirB = join(root, 'b');
   const dirOtherSeed = join(root, 'c');
   const dirLater = join(root, 'later');
+  const dirChanges = join(root, 'changes');
   let report: CityReport;
+  let changes: CityReport;
 
   beforeAll(async () => {
     report = await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirA });
     await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirB });
     await generateCity({ buildings: BUILDINGS, seed: 43, outDir: dirOtherSeed });
     await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirLater, asOf: '2026-12-01' });
+    changes = await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirChanges, asOf: '2026-12-01', changesSince: '2026-11-01' });
   }, 120_000);
 
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -161,6 +164,27 @@ describe('generateCity', () => {
 
     const plutoBefore = readFileSync(join(dirA, 'pluto_latest.csv'), 'utf8');
     expect(readFileSync(join(dirLater, 'pluto_latest.csv'), 'utf8')).toBe(plutoBefore);
+  });
+
+  it('writes a refresh: exactly the event rows of the later snapshot that the earlier one lacks', () => {
+    const lines = (dir: string, file: string): string[] => readFileSync(join(dir, file), 'utf8').split('\n').slice(1).filter(Boolean);
+    const written = changes.files.filter((f) => f.source !== 'truth');
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.map((f) => f.source)).not.toEqual(expect.arrayContaining(['pluto']));
+    for (const { source } of written) expect(['pluto', 'hpd_jurisdiction', 'hpd_registrations', 'hpd_registration_contacts']).not.toContain(source);
+    expect(readdirSync(dirChanges).sort()).toEqual([...written.map((f) => f.file), 'truth.csv'].sort());
+    let rows = 0;
+    for (const source of (Object.keys(OUTPUT_FILES) as SourceKey[]).filter((s) => !['pluto', 'hpd_jurisdiction', 'hpd_registrations', 'hpd_registration_contacts'].includes(s))) {
+      const file = OUTPUT_FILES[source];
+      const earlier = new Set(lines(dirA, file));
+      const expected = lines(dirLater, file).filter((line) => !earlier.has(line));
+      const report = written.find((f) => f.source === source);
+      expect({ source, lines: report ? lines(dirChanges, file) : [] }).toEqual({ source, lines: expected });
+      rows += expected.length;
+    }
+    expect(changes.eventRows).toBe(rows);
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(report.eventRows / 5);
   });
 
   it('keeps every integer record id below 2^31, as the real data sets do', () => {

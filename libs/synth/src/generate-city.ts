@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildingAt, type Building } from './buildings';
 import { CityWriter } from './city-writer';
@@ -38,6 +38,13 @@ export interface GenerateCityOptions {
   readonly gzip?: boolean;
   /** write PLUTO, HPD violations, DOB safety violations, DOB NOW filings and rodent inspections in their oldest declared layouts */
   readonly olderLayouts?: boolean;
+  /**
+   * `YYYY-MM-DD` before the as-of date: write a refresh instead of a snapshot, only the event rows that
+   * are new since that day or that the file shows differently than on that day (a status changed).
+   * The building files (PLUTO, HPD jurisdiction, registrations, contacts) are left out, and so is
+   * any file without a changed row.
+   */
+  readonly changesSince?: string;
 }
 
 export interface SynthProgress {
@@ -111,6 +118,8 @@ interface CityPlan {
   lots: number;
   quirks: boolean;
   simulation: SimulationOptions;
+  /** day of the snapshot a changes run is the refresh of (null: a whole snapshot) */
+  changesSince: number | null;
 }
 
 function cityPlan(options: GenerateCityOptions): CityPlan {
@@ -123,6 +132,8 @@ function cityPlan(options: GenerateCityOptions): CityPlan {
   if (windowStart > asOf) throw new Error('the history must start before the as-of date');
   const habitable = options.buildings;
   const quirks = options.quirks ?? true;
+  const changesSince = options.changesSince ? parseIsoDay(options.changesSince) : null;
+  if (changesSince !== null && (changesSince >= asOf || changesSince < windowStart)) throw new Error('changes since must be a day before the as-of date, inside the history');
   return {
     seed,
     asOf,
@@ -131,6 +142,7 @@ function cityPlan(options: GenerateCityOptions): CityPlan {
     lots: habitable + Math.round(habitable * NON_HABITATIONAL_SHARE),
     quirks,
     simulation: { seed, firstMonth: monthIndexOf(windowStart), lastMonth: monthIndexOf(asOf + 365), rateScale: RATE_SCALE, quirks },
+    changesSince,
   };
 }
 
@@ -144,7 +156,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   const { seed, asOf, windowStart, habitable, lots, simulation } = plan;
 
   await mkdir(options.outDir, { recursive: true });
-  const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false, options.gzip ?? false, options.olderLayouts ?? false);
+  const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false, options.gzip ?? false, options.olderLayouts ?? false, plan.changesSince);
   const years = { first: ymdOf(windowStart).year, last: ymdOf(asOf).year };
   const truth = new CsvSink('truth.csv', join(options.outDir, 'truth.csv'), truthHeader(years.first, years.last));
   const sinks = writer.sinks;
@@ -163,7 +175,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
     const result = simulateBuilding(building, latent, simulation, writer, range, outcomes);
     idShare = Math.max(idShare, result.idsUsed / range.capacity);
     if (building.habitational) eventsPerBuilding[index] = countEvents() - eventsBefore;
-    writeReferenceRows(writer, building, result, plan);
+    if (plan.changesSince === null) writeReferenceRows(writer, building, result, plan);
     if (building.habitational) truth.push(truthLine(building, latent, result, years.first, years.last, asOf));
 
     if (index % BATCH === BATCH - 1) {
@@ -174,6 +186,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   }
   await writer.close();
   await truth.close();
+  if (plan.changesSince !== null) await removeUnchangedFiles(writer, options.outDir);
   if (onProgress) onProgress(progressOf(writer, lots, lots));
   return cityReport(options, plan, writer, truth, {
     eventsPerBuilding: distributionOf(eventsPerBuilding),
@@ -209,12 +222,14 @@ function cityReport(
   truth: CsvSink,
   measured: Pick<CityReport, 'eventsPerBuilding' | 'ids' | 'elapsedMs'>,
 ): CityReport {
-  const files: CityFileReport[] = (Object.keys(HEADERS) as SourceKey[]).map((source) => ({
-    source,
-    file: writer.sinks[source].fileName,
-    rows: writer.sinks[source].rows,
-    bytes: writer.sinks[source].bytes,
-  }));
+  const files: CityFileReport[] = (Object.keys(HEADERS) as SourceKey[])
+    .filter((source) => plan.changesSince === null || writer.sinks[source].rows > 0)
+    .map((source) => ({
+      source,
+      file: writer.sinks[source].fileName,
+      rows: writer.sinks[source].rows,
+      bytes: writer.sinks[source].bytes,
+    }));
   files.push({ source: 'truth', file: 'truth.csv', rows: truth.rows, bytes: truth.bytes });
   const cityFiles = files.filter((f) => f.source !== 'truth');
   return {
@@ -232,6 +247,11 @@ function cityReport(
     totalBytes: files.reduce((n, f) => n + f.bytes, 0),
     elapsedMs: measured.elapsedMs,
   };
+}
+
+/** A changes run keeps only the files with a changed row. */
+async function removeUnchangedFiles(writer: CityWriter, outDir: string): Promise<void> {
+  for (const sink of Object.values(writer.sinks)) if (sink.rows === 0) await rm(join(outDir, sink.fileName), { force: true });
 }
 
 function distributionOf(counts: Uint32Array): EventDistribution {

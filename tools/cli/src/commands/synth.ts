@@ -15,6 +15,20 @@ function isoDay(value: string): string {
   return value;
 }
 
+interface SynthOptions {
+  buildings: number;
+  seed: string;
+  out: string;
+  asOf?: string;
+  years?: number;
+  historyStart?: string;
+  headerDrift?: boolean;
+  olderLayouts?: boolean;
+  gzip?: boolean;
+  changesSince?: string;
+  json?: boolean;
+}
+
 export function synthCommand(): Command {
   return new Command('synth')
     .description('Write a synthetic city in the 25 real source formats (deterministic for a seed)')
@@ -27,8 +41,9 @@ export function synthCommand(): Command {
     .option('--header-drift', 'write the drifted ECB header variant')
     .option('--older-layouts', 'write PLUTO, HPD violations, DOB safety violations, DOB NOW filings and rodent inspections in their oldest declared layouts')
     .option('--gzip', 'write the source files gzip-compressed (.csv.gz); ingest reads them as they are')
+    .option('--changes-since <date>', 'write a refresh: only the event rows new since that date or changed since (same seed and history start as that snapshot)', isoDay)
     .option('--json', 'print the report as JSON')
-    .action(async (options: { buildings: number; seed: string; out: string; asOf?: string; years?: number; historyStart?: string; headerDrift?: boolean; olderLayouts?: boolean; gzip?: boolean; json?: boolean }) => {
+    .action(async (options: SynthOptions) => {
       const display = new ProgressDisplay(isInteractive(options.json), 'synth');
       const report = await generateCity(
         {
@@ -41,6 +56,7 @@ export function synthCommand(): Command {
           headerDrift: options.headerDrift,
           olderLayouts: options.olderLayouts,
           gzip: options.gzip,
+          changesSince: options.changesSince,
         },
         (p) => display.update({ done: p.done, total: p.total, unit: 'lots', bytes: p.bytes }),
       );
