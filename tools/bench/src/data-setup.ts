@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Pool } from 'pg';
 import { NodeProcess, postgresCpuSeconds, processCpuSeconds, readProcessMemory, sleep } from '@bhis/testing';
 import { runCliJsonTimed } from '@bhis/testing';
+import { PostgresWrites, readWriteCounters, readWriteSettings, writesBetween } from './postgres-writes';
 
 /** The synthetic city's report as printed by `bhis synth --json` (the fields the benchmark uses). */
 export interface CityReport {
@@ -22,14 +23,24 @@ export const BUILDINGS_PER_PERCENT = 4_450;
 export const CITY_SEED = '1';
 export const CITY_AS_OF = '2026-11-01';
 
-/** Generates the city (or reuses one generated earlier with the same size and seed). */
-export async function ensureCity(dir: string, buildings: number, gzip = false): Promise<{ report: CityReport; reused: boolean; command: string }> {
+/**
+ * Generates the city (or reuses one generated earlier with the same size, seed and date). With
+ * `changes`, the refresh of that city: the rows new or changed from `changes.since` to `changes.asOf`.
+ */
+export async function ensureCity(
+  dir: string,
+  buildings: number,
+  gzip = false,
+  changes?: { asOf: string; since: string },
+): Promise<{ report: CityReport; reused: boolean; command: string }> {
   const reportFile = `${dir}.synth.json`;
-  const args = ['synth', '--buildings', String(buildings), '--seed', CITY_SEED, '--as-of', CITY_AS_OF, '--out', dir, ...(gzip ? ['--gzip'] : []), '--json'];
+  const asOf = changes?.asOf ?? CITY_AS_OF;
+  const args = ['synth', '--buildings', String(buildings), '--seed', CITY_SEED, '--as-of', asOf, ...(changes ? ['--changes-since', changes.since] : []), '--out', dir, ...(gzip ? ['--gzip'] : []), '--json'];
   const command = `bhis ${args.join(' ')}`;
   if (existsSync(reportFile) && statSync(reportFile).size > 0) {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as CityReport;
-    if (report.buildings === buildings && String(report.seed) === CITY_SEED && report.files.every((f) => existsSync(path.resolve(dir, f.file)))) return { report, reused: true, command };
+    const same = report.buildings === buildings && String(report.seed) === CITY_SEED && report.asOf === asOf;
+    if (same && report.files.every((f) => existsSync(path.resolve(dir, f.file)))) return { report, reused: true, command };
   }
   const { value } = await runCliJsonTimed<CityReport>(args, {});
   writeFileSync(reportFile, JSON.stringify(value, null, 2));
@@ -71,6 +82,8 @@ export interface IngestResult {
   workerPeakRssBytes: number;
   /** CPU seconds used during the ingest by the ingest worker and by Postgres (absent in older results). */
   cpu?: { workerSeconds: number; postgresSeconds: number };
+  /** What Postgres wrote during the ingest (WAL, checkpoints) and its settings (absent in older results). */
+  postgresWrites?: PostgresWrites;
 }
 
 function rate(amount: number, seconds: number): number {
@@ -104,11 +117,13 @@ export class PeakRssSampler {
 }
 
 /** Ingests every file of the city through the real ingest worker (the CLI queues and waits). */
-export async function ingestCity(dir: string, env: Record<string, string>, worker: NodeProcess): Promise<IngestResult> {
-  const command = `bhis ingest --dir ${dir} --observed-on ${CITY_AS_OF} --json`;
+export async function ingestCity(dir: string, env: Record<string, string>, worker: NodeProcess, observedOn = CITY_AS_OF): Promise<IngestResult> {
+  const command = `bhis ingest --dir ${dir} --observed-on ${observedOn} --json`;
   const sampler = new PeakRssSampler(worker.pid);
+  const writesBefore = await readWriteCounters(env.DATABASE_URL);
   const cpuBefore = { worker: processCpuSeconds(worker.pid), postgres: postgresCpuSeconds() };
-  const { value, elapsedMs } = await runCliJsonTimed<IngestSummaryRow[]>(['ingest', '--dir', dir, '--observed-on', CITY_AS_OF, '--json'], env, [worker]);
+  const { value, elapsedMs } = await runCliJsonTimed<IngestSummaryRow[]>(['ingest', '--dir', dir, '--observed-on', observedOn, '--json'], env, [worker]);
+  const postgresWrites = writesBetween(writesBefore, await readWriteCounters(env.DATABASE_URL), await readWriteSettings(env.DATABASE_URL));
   const cpu = {
     workerSeconds: Math.round((processCpuSeconds(worker.pid) - cpuBefore.worker) * 10) / 10,
     postgresSeconds: Math.round((postgresCpuSeconds() - cpuBefore.postgres) * 10) / 10,
@@ -147,6 +162,7 @@ export async function ingestCity(dir: string, env: Record<string, string>, worke
     largestFile: largest?.file ?? '',
     workerPeakRssBytes,
     cpu,
+    postgresWrites,
   };
 }
 
@@ -202,15 +218,15 @@ export interface ScoringResult {
   workerPeakRssBytes: number;
 }
 
-async function score(args: string[], env: Record<string, string>, worker: NodeProcess): Promise<ScoringResult> {
+export async function score(args: string[], env: Record<string, string>, worker: NodeProcess, asOf = CITY_AS_OF): Promise<ScoringResult> {
   const sampler = new PeakRssSampler(worker.pid);
-  const { value } = await runCliJsonTimed<ScoreSummary>(['score', ...args, '--as-of', CITY_AS_OF, '--force', '--wait', '--json'], env, [worker]);
+  const { value } = await runCliJsonTimed<ScoreSummary>(['score', ...args, '--as-of', asOf, '--force', '--wait', '--json'], env, [worker]);
   const peak = await sampler.stop();
   if (value.status !== 'succeeded') throw new Error(`scoring run ${value.run_id} ${value.status}: ${value.error ?? ''}`);
   const seconds = value.seconds ?? 0;
   const buildings = value.buildings ?? 0;
   return {
-    command: `bhis score ${args.map((a) => `${a} `).join('')}--as-of ${CITY_AS_OF} --force --wait --json`,
+    command: `bhis score ${args.map((a) => `${a} `).join('')}--as-of ${asOf} --force --wait --json`,
     kind: value.kind,
     buildings,
     seconds,

@@ -12,7 +12,7 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return url.toString();
 }
 
-async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

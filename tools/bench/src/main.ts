@@ -14,10 +14,12 @@ import { NodeProcess } from '@bhis/testing';
 import { renderMarkdown } from './render';
 import { buildProjects, repoRoot } from '@bhis/testing';
 import { BenchmarkFile, BenchmarkRun, CitySummary } from './results';
+import { refreshCity } from './refresh';
 import { measureScaleOut } from './scale-out';
 
 interface BenchOptions {
   sizesOnly: boolean;
+  refresh: boolean;
   httpOnly: boolean;
   lookupOnly?: boolean;
   database?: string;
@@ -54,8 +56,11 @@ async function redisVersion(url: string): Promise<string> {
   }
 }
 
+/** The V8 heap cap the scoring worker runs with in docker-compose.yml (docs/scaling.md: its memory). */
+const SCORING_NODE_OPTIONS = '--max-old-space-size=1024';
+
 function startWorker(name: 'ingest' | 'scoring', env: Record<string, string>): NodeProcess {
-  return NodeProcess.app(name, { ...env, LOG_LEVEL: 'info' });
+  return NodeProcess.app(name, { ...env, LOG_LEVEL: 'info', ...(name === 'scoring' ? { NODE_OPTIONS: SCORING_NODE_OPTIONS } : {}) });
 }
 
 /** Measures the table and index sizes of an existing benchmark database again (the rest of its run stays). */
@@ -133,19 +138,20 @@ async function compareWorkers(options: BenchOptions, argv: string[]): Promise<vo
   log('wrote docs/benchmarks.json and docs/benchmarks.md');
 }
 
-type City = Awaited<ReturnType<typeof ensureCity>>;
+type City = Awaited<ReturnType<typeof ensureCity>> & { gzip: boolean };
 
 /** What a full run works on once the apps are built and the city is ready. */
 interface RunSetup {
   database: string;
   url: string;
   cityDir: string;
+  city: { buildings: number; gzip: boolean; rows: number };
   redisPrefix: string;
   env: Record<string, string>;
 }
 
 /** What a full run measures, in the order it measures it. */
-type Measurements = Pick<BenchmarkRun, 'ingest' | 'scoring' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
+type Measurements = Pick<BenchmarkRun, 'ingest' | 'scoring' | 'refresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
 
 /** What describes a full run besides its measurements. */
 type RunHeader = Pick<BenchmarkRun, 'startedAt' | 'command' | 'machine' | 'loadAverageAtStart' | 'database' | 'city'>;
@@ -175,7 +181,8 @@ async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<voi
   const machine = describeMachine({ postgres: await serverVersion(options.adminUrl), redis: await redisVersion(options.redisUrl) });
   const { city, cityDir } = await prepareCity(root, options);
   const redisPrefix = `bhis_bench_${randomBytes(4).toString('hex')}`;
-  const setup: RunSetup = { database, url, cityDir, redisPrefix, env: { DATABASE_URL: url, REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix } };
+  const cityShape = { buildings: city.report.buildings, gzip: city.gzip, rows: city.report.totalRows };
+  const setup: RunSetup = { database, url, cityDir, city: cityShape, redisPrefix, env: { DATABASE_URL: url, REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix } };
   const pool = new Pool({ connectionString: url, max: 2 });
   try {
     if (!options.reuseData) {
@@ -195,7 +202,7 @@ async function prepareCity(root: string, options: BenchOptions): Promise<{ city:
   const gzip = options.gzip ?? options.scale >= 10;
   const cityDir = path.join(options.dataDir ? path.resolve(options.dataDir) : path.join(root, 'data/bench'), `city-${options.scale}${gzip ? '-gz' : ''}`);
   log(`city: ${buildings} buildings in ${cityDir}${gzip ? ' (gzip)' : ''}`);
-  const city = await ensureCity(cityDir, buildings, gzip);
+  const city = { ...(await ensureCity(cityDir, buildings, gzip)), gzip };
   log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows, ${Math.round(city.report.totalBytes / 1e6)} MB`);
   return { city, cityDir };
 }
@@ -217,7 +224,7 @@ function citySummary(city: City): CitySummary {
 }
 
 async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool): Promise<Measurements> {
-  const { ingest, scoring } = await ingestAndScore(options, setup, pool);
+  const { ingest, scoring, refresh } = await ingestAndScore(options, setup, pool);
   const { csvCeiling, largestFileToCsvCopyRatio } = await measureLargestFileCeiling(setup, ingest);
   const copyCeiling = await measureEventsCopyCeiling(setup, options.scale);
   await pool.query('VACUUM (ANALYZE)');
@@ -225,11 +232,18 @@ async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool): 
   const storage = await eventStorage(pool);
   log(`storage: ${storage.eventBytesPerRow} bytes per event all-in; database ${storage.databaseBytesPerEvent} bytes per event`);
   const http = options.http ? await measureHttp(options, setup, pool) : null;
-  return { ingest, scoring, csvCeiling, largestFileToCsvCopyRatio, copyCeiling, tables, storage, http };
+  return { ingest, scoring, refresh, csvCeiling, largestFileToCsvCopyRatio, copyCeiling, tables, storage, http };
 }
 
-/** Ingest (or the figures of the earlier ingest with --reuse-data), then a full and an incremental scoring run, by the real workers. */
-async function ingestAndScore(options: BenchOptions, { cityDir, env }: RunSetup, pool: Pool): Promise<{ ingest: IngestResult; scoring: NonNullable<BenchmarkRun['scoring']> }> {
+/**
+ * Ingest (or the figures of the earlier ingest with --reuse-data), then a full and an incremental
+ * scoring run, then a refresh ingested and rescored, by the real workers.
+ */
+async function ingestAndScore(
+  options: BenchOptions,
+  { cityDir, city, env }: RunSetup,
+  pool: Pool,
+): Promise<Pick<Measurements, 'ingest' | 'scoring' | 'refresh'> & { ingest: IngestResult }> {
   const ingestWorker = startWorker('ingest', env);
   const scoringWorker = startWorker('scoring', env);
   try {
@@ -249,7 +263,9 @@ async function ingestAndScore(options: BenchOptions, { cityDir, env }: RunSetup,
     log(`scoring full: ${full.buildings} buildings in ${full.seconds} s`);
     const incremental = await scoreIncremental(pool, 0.02, env, scoringWorker);
     log(`scoring incremental: ${incremental.buildings} buildings in ${incremental.seconds} s`);
-    return { ingest, scoring: { full, incremental } };
+    const refresh = options.refresh && !options.reuseData ? await refreshCity(pool, { dir: cityDir, ...city }, env, { ingest: ingestWorker, scoring: scoringWorker }) : null;
+    if (refresh) log(`refresh: ${refresh.rows} rows ingested in ${refresh.ingestSeconds} s, ${refresh.scoring.buildings} buildings rescored in ${refresh.scoring.seconds} s`);
+    return { ingest, scoring: { full, incremental }, refresh };
   } finally {
     await ingestWorker.stop();
     await scoringWorker.stop();
@@ -306,6 +322,7 @@ function recordRun(root: string, scale: number, header: RunHeader, m: Measuremen
     loadAverageAtEnd: loadAverage(),
     storage: m.storage,
     scoring: m.scoring,
+    refresh: m.refresh,
     tables: m.tables,
     http: m.http ?? earlier?.http ?? null,
   };
@@ -333,6 +350,7 @@ const program = new Command('bench')
   .option('--connections <n>', 'concurrent HTTP connections', (v) => Math.max(1, Number(v)), 32)
   .option('--http-seconds <n>', 'seconds per HTTP scenario', (v) => Math.max(1, Number(v)), 12)
   .option('--no-http', 'skip the HTTP benchmarks')
+  .option('--no-refresh', 'skip the refresh (about 1% of the rows new or changed, ingested and rescored) after the city load')
   .option('--reuse-data', 'keep the database of an earlier run: no ingest (its figures are read back from ingest_runs); scoring, COPY and HTTP run again')
   .option('--no-build', 'use the existing builds of the apps')
   .option('--http-only', 'only run the HTTP benchmarks again, on the existing benchmark database')

@@ -2,6 +2,7 @@ import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './dat
 import type { IngestResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
 import type { BenchmarkFile, BenchmarkRun } from './results';
+import type { RefreshResult } from './refresh';
 import type { ScaleOutResult } from './scale-out';
 
 const FULL_CITY_BUILDINGS = 445_000;
@@ -37,12 +38,25 @@ function cpuSentence(i: IngestResult): string {
   );
 }
 
+/** What Postgres wrote during the ingest, and the settings that decide it. */
+function writesSentence(i: IngestResult): string {
+  const w = i.postgresWrites;
+  if (!w) return '';
+  const settings = Object.entries(w.settings).map(([name, value]) => `${name} ${value}`).join(', ');
+  return (
+    ` Postgres wrote ${num(Math.round(w.walBytes / 1e6))} MB of WAL (${num(w.walFullPageImages)} full-page images) during the ingest, ` +
+    `with ${w.checkpointsRequested} checkpoints forced by WAL volume and ${w.checkpointsTimed} timed; ` +
+    `${num(w.buffersWrittenByBackends)} pages written by the backends themselves, ${num(w.buffersWrittenByCheckpoints)} by checkpoints (settings: ${settings}).`
+  );
+}
+
 function ingestParts(i: IngestResult): string[] {
   return [
     `### Ingest (the real ingest worker, \`${i.command}\`)`,
     `Overall: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
       `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).` +
-      cpuSentence(i),
+      cpuSentence(i) +
+      writesSentence(i),
     table(
       ['source', 'file', 'rows', 'MB', 'seconds', 'rows/s', 'MB/s'],
       [...i.perSource].sort((a, b) => b.bytes - a.bytes).map((s) => [s.source, s.file, num(s.rows), mb(s.bytes), s.seconds, num(s.rowsPerSecond), s.megabytesPerSecond]),
@@ -88,6 +102,17 @@ function scoringParts({ full, incremental }: NonNullable<BenchmarkRun['scoring']
         [`incremental (${incremental.dirtyShare * 100}% of buildings marked changed)`, `\`${incremental.command}\``, num(incremental.buildings), incremental.seconds, num(incremental.buildingsPerSecond), mb(incremental.workerPeakRssBytes)],
       ],
     ),
+  ];
+}
+
+function refreshParts(r: RefreshResult): string[] {
+  return [
+    '### Refresh (a day of changes, ingested and rescored)',
+    `Written by \`${r.generationCommand}\`: ${num(r.rows)} rows in ${r.files} files, **${Math.round(r.shareOfCity * 10000) / 100}% of the city's rows** ` +
+      `(the synthetic city's changes from ${r.since} to ${r.asOf}: new records and records whose status changed). ` +
+      `Ingested by \`${r.ingestCommand}\` in ${num(r.ingestSeconds)} s (${num(r.inserted)} records inserted, ${num(r.updated)} updated, ${num(r.statusChanges)} status-change events), ` +
+      `then \`${r.scoring.command}\` rescored the ${num(r.scoring.buildings)} buildings it changed in ${r.scoring.seconds} s (scoring worker peak RSS ${mb(r.scoring.workerPeakRssBytes)} MB). ` +
+      `**Refresh, ingest plus rescoring: ${num(r.totalSeconds)} s.**`,
   ];
 }
 
@@ -154,6 +179,7 @@ function runSection(run: BenchmarkRun): string {
     ...(run.storage ? storageParts(run.storage) : []),
     ...(run.copyCeiling ? copyCeilingParts(run, run.copyCeiling) : []),
     ...(run.scoring ? scoringParts(run.scoring) : []),
+    ...(run.refresh ? refreshParts(run.refresh) : []),
     ...(run.tables.length > 0 ? diskParts(run.tables) : []),
     ...(run.http ? httpParts(run, run.http) : []),
   ].join('\n\n');

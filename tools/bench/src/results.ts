@@ -2,6 +2,7 @@ import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './dat
 import type { IngestResult, ScoringResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
 import type { MachineInfo } from './machine';
+import type { RefreshResult } from './refresh';
 import type { ScaleOutResult } from './scale-out';
 
 export interface CitySummary {
@@ -41,6 +42,8 @@ export interface BenchmarkRun {
   loadAverageAtEnd?: number[];
   storage?: EventStorage | null;
   scoring: { full: ScoringResult; incremental: ScoringResult & { dirtyShare: number } } | null;
+  /** a refresh (about 1% of the rows new or changed) ingested and rescored after the city load (absent in older results) */
+  refresh?: RefreshResult | null;
   tables: TableSize[];
   http: HttpBenchmark | null;
   /** set when the HTTP benchmarks were run again later with --http-only */
