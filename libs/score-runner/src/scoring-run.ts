@@ -7,11 +7,12 @@ import {
   countsOf,
   healthScoreFromDistribution,
   KNOWN_LIMIT_RULES,
+  PeerDistribution,
   scoreBuilding,
   SourceFreshnessMap,
 } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
-import { buildingDocumentText, documentWithHealthSql } from './building-document';
+import { StagedBuildingDocument, stagedBuildingDocument, withHealthScore } from './building-document';
 import { buildingInput, histogramByBbl, RunContext } from './building-input';
 import { areaComplaintPropensity, ChunkFeatures, readChunk } from './feature-queries';
 import type { ScoringCounts } from '@bhis/runs';
@@ -153,7 +154,7 @@ export async function scoreRange(
           await scores.write([
             facts.bbl, score.peer_group, score.total_score, score.grade, score.label, `{${score.flags.map((f) => `"${f}"`).join(',')}}`,
             score.components, componentScores, buildingCounts, score.confidence, score.explanation,
-            buildingDocumentText(facts, score, buildingCounts), monitorQuietOf(score),
+            stagedBuildingDocument(facts, score, buildingCounts), monitorQuietOf(score),
           ]);
           result.buildings += 1;
           result.grades[score.grade] = (result.grades[score.grade] ?? 0) + 1;
@@ -256,10 +257,37 @@ export async function switchInScores(pool: Pool, request: SwitchRequest, scored:
   return counts;
 }
 
-/** The peer pass: each staged building's health score within its peer group, into the run's health table. */
+/**
+ * The peer pass: each staged building's health score within its peer group and, for a run that writes
+ * the current scores, its document completed with it, into the run's health table.
+ */
 async function stageHealthScores(pool: Pool, request: SwitchRequest, source: string, health: string): Promise<void> {
-  // peer pass, in BBL order as the buildings were scored; buildings the model cannot know (public
-  // housing, unreliable unit counts) are ranked, but never ranked against
+  const distribution = await peerDistribution(pool, request, source);
+  const healthWriter = await CopyWriter.open(pool, health, async (client) => {
+    await client.query(`DROP TABLE IF EXISTS ${health}`);
+    await client.query(`CREATE UNLOGGED TABLE ${health} (bbl char(10) PRIMARY KEY, health_score smallint NOT NULL, document text)`);
+  });
+  try {
+    for (const table of request.tables) {
+      for await (const page of stagedPages(pool, table, request.writeCurrent)) {
+        for (const row of page) {
+          const healthScore = healthScoreFromDistribution(distribution, row.peer_group, row.total_score);
+          const document = row.document === null ? null : withHealthScore(JSON.parse(row.document) as StagedBuildingDocument, healthScore);
+          await healthWriter.write([row.bbl, healthScore, document]);
+        }
+      }
+    }
+    await healthWriter.close();
+  } catch (error) {
+    healthWriter.abort(error as Error);
+    throw error;
+  }
+}
+
+/** The run's distribution of total scores by peer group (with the unchanged scores when incremental). */
+async function peerDistribution(pool: Pool, request: SwitchRequest, source: string): Promise<PeerDistribution> {
+  // in BBL order as the buildings were scored; buildings the model cannot know (public housing,
+  // unreliable unit counts) are ranked, but never ranked against
   const staged = await pool.query<{ bbl: string; peer_group: string; total_score: number; in_peers: boolean }>(
     `SELECT bbl, peer_group, total_score, NOT (flags && $1::text[]) AS in_peers FROM ${source} s ORDER BY bbl`,
     [KNOWN_LIMIT_FLAGS],
@@ -279,17 +307,25 @@ async function stageHealthScores(pool: Pool, request: SwitchRequest, source: str
     );
     for (const r of others.rows) add(r.peer_group, r.total_score);
   }
-  const distribution = buildPeerDistribution(byGroup);
-  const healthWriter = await CopyWriter.open(pool, health, async (client) => {
-    await client.query(`DROP TABLE IF EXISTS ${health}`);
-    await client.query(`CREATE UNLOGGED TABLE ${health} (bbl char(10) PRIMARY KEY, health_score smallint NOT NULL)`);
-  });
-  try {
-    for (const r of staged.rows) await healthWriter.write([r.bbl, healthScoreFromDistribution(distribution, r.peer_group, r.total_score)]);
-    await healthWriter.close();
-  } catch (error) {
-    healthWriter.abort(error as Error);
-    throw error;
+  return buildPeerDistribution(byGroup);
+}
+
+/** What the peer pass reads of a staged table, page by page in BBL order; the document only when asked for. */
+async function* stagedPages(
+  pool: Pool,
+  table: string,
+  withDocuments: boolean,
+): AsyncGenerator<{ bbl: string; peer_group: string; total_score: number; document: string | null }[]> {
+  let after = '';
+  for (;;) {
+    const { rows } = await pool.query<{ bbl: string; peer_group: string; total_score: number; document: string | null }>(
+      `SELECT bbl, peer_group, total_score, ${withDocuments ? 'document' : 'NULL::text AS document'}
+         FROM ${table} WHERE bbl > $1 ORDER BY bbl LIMIT ${STAGED_PAGE_ROWS}`,
+      [after],
+    );
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1].bbl;
   }
 }
 
@@ -311,13 +347,12 @@ async function writeCurrentScores(client: PoolClient, request: SwitchRequest, so
      ON CONFLICT (run_id, bbl) DO NOTHING`,
     [request.runId, request.asOf, SCORER_ID],
   );
-    await client.query(
+  await client.query(
     `INSERT INTO building_scores AS b (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, peer_group,
                                        components, flags, scores, counts, confidence, explanation, document, updated_at)
      SELECT s.bbl, $1, $2, $3, s.total_score, h.health_score, s.grade, s.label, s.peer_group, s.components::jsonb, s.flags,
-            d.document::jsonb -> 'scores', s.counts::jsonb, s.confidence::jsonb, s.explanation, d.document, now()
+            h.document::jsonb -> 'scores', s.counts::jsonb, s.confidence::jsonb, s.explanation, h.document::json, now()
        FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
-      CROSS JOIN LATERAL (SELECT ${documentWithHealthSql('s.document', 'h.health_score')} AS document) d
      ON CONFLICT (bbl) DO UPDATE SET run_id = EXCLUDED.run_id, as_of = EXCLUDED.as_of, scorer_id = EXCLUDED.scorer_id,
        total_score = EXCLUDED.total_score, health_score = EXCLUDED.health_score, grade = EXCLUDED.grade,
        label = EXCLUDED.label, peer_group = EXCLUDED.peer_group, components = EXCLUDED.components, flags = EXCLUDED.flags,
@@ -367,6 +402,9 @@ export async function runScoring(pool: Pool, request: ScoringRequest): Promise<S
 }
 
 const KNOWN_LIMIT_FLAGS = KNOWN_LIMIT_RULES.map((rule) => rule.key);
+
+/** Staged rows the peer pass reads at a time (with their documents, a few MB). */
+const STAGED_PAGE_ROWS = 2000;
 
 /**
  * Why monitors should not hear of this building's grade change: the model cannot know it (monitors hear
