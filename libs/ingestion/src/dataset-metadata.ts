@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import { canonicalColumn, type SourceDefinition, type SourcePart } from '@bhis/sources';
 
 /** What the ingester keeps of a data set's metadata (`/api/views/ID.json`). */
@@ -46,13 +45,4 @@ export function checkSodaFields(source: SourceDefinition, part: SourcePart, meta
         `published fields: [${[...published].join(', ')}]`,
     );
   }
-}
-
-/** Keeps the metadata a run was read with, per part, beside the run. */
-export async function recordRunMetadata(pool: Pool, runId: string, part: string, meta: DatasetMetadata): Promise<void> {
-  await pool.query(`UPDATE ingest_runs SET dataset_metadata = dataset_metadata || jsonb_build_object($2::text, $3::jsonb) WHERE id = $1`, [
-    runId,
-    part,
-    JSON.stringify(meta),
-  ]);
 }

@@ -6,13 +6,13 @@ import type { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
 import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
 import { LoadInput, loadSource, SuspiciousDownloadError } from './load-source';
-import { checkSodaFields, fieldNameMap, recordRunMetadata, SodaFieldMismatchError } from './dataset-metadata';
+import { checkSodaFields, fieldNameMap, SodaFieldMismatchError } from './dataset-metadata';
 import { lockSource } from './source-lock';
 import { fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
 import { describeLoadFailure } from './load-failure';
-import { emptyCounts, finishedRun, finishRun, IngestCounts, LoadProgress, markRunning, recordProgress, recordRowsUpdatedAt } from '@bhis/runs';
+import { emptyCounts, finishedRun, finishRun, IngestCounts, LoadProgress, markRunning, recordDatasetMetadata, recordProgress, recordRowsUpdatedAt } from '@bhis/runs';
 
 export interface RunRequest {
   runId: string;
@@ -173,7 +173,7 @@ export class IngestService {
       newest = Math.max(newest, updatedAt ?? 0);
       if (updatedAt !== null && previous?.rows_updated_at && Number(previous.rows_updated_at) >= updatedAt) continue;
       loadedAny = true;
-      await recordRunMetadata(this.pool, options.runId, part.part, meta);
+      await recordDatasetMetadata(this.pool, options.runId, part.part, meta);
       const wholeReplace = source.refresh === 'whole_replace';
       const since = previous?.last_refreshed_at && !wholeReplace ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
       let counts: IngestCounts;
