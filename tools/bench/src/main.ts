@@ -189,9 +189,14 @@ async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<voi
       log(`database ${database}: recreate and migrate`);
       await recreateDatabase(options.adminUrl, database);
     }
-    const measurements = await measureCity(options, setup, pool);
-    const command = `npm run bench -- ${argv.join(' ')}`.trim();
-    recordRun(root, options.scale, { startedAt, command, machine, loadAverageAtStart, database, city: citySummary(city) }, measurements);
+    const header: RunHeader = { startedAt, command: `npm run bench -- ${argv.join(' ')}`.trim(), machine, loadAverageAtStart, database, city: citySummary(city) };
+    // a long run (the whole city takes hours) is written as each step ends, marked incomplete until the last
+    let measured: Measurements = { ingest: null, scoring: null, refresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, copyCeiling: null, tables: [], storage: null, http: null };
+    const progress: Progress = (step) => {
+      measured = { ...measured, ...step };
+      recordRun(root, options.scale, header, measured, true);
+    };
+    recordRun(root, options.scale, header, await measureCity(options, setup, pool, progress));
   } finally {
     await pool.end();
   }
@@ -223,8 +228,11 @@ function citySummary(city: City): CitySummary {
   };
 }
 
-async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool): Promise<Measurements> {
-  const { ingest, scoring, refresh } = await ingestAndScore(options, setup, pool);
+/** Records the steps measured so far. */
+type Progress = (step: Partial<Measurements>) => void;
+
+async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool, progress: Progress): Promise<Measurements> {
+  const { ingest, scoring, refresh } = await ingestAndScore(options, setup, pool, progress);
   const { csvCeiling, largestFileToCsvCopyRatio } = await measureLargestFileCeiling(setup, ingest);
   const copyCeiling = await measureEventsCopyCeiling(setup, options.scale);
   await pool.query('VACUUM (ANALYZE)');
@@ -243,6 +251,7 @@ async function ingestAndScore(
   options: BenchOptions,
   { cityDir, city, env }: RunSetup,
   pool: Pool,
+  progress: Progress,
 ): Promise<Pick<Measurements, 'ingest' | 'scoring' | 'refresh'> & { ingest: IngestResult }> {
   const ingestWorker = startWorker('ingest', env);
   const scoringWorker = startWorker('scoring', env);
@@ -258,13 +267,16 @@ async function ingestAndScore(
       ingest = await ingestCity(cityDir, env, ingestWorker);
     }
     log(`ingest: ${ingest.rows} rows in ${ingest.wallSeconds.toFixed(1)} s = ${ingest.rowsPerSecond} rows/s, ${ingest.megabytesPerSecond} MB/s`);
+    progress({ ingest });
     log('scoring: full');
     const full = await scoreFull(env, scoringWorker);
     log(`scoring full: ${full.buildings} buildings in ${full.seconds} s`);
     const incremental = await scoreIncremental(pool, 0.02, env, scoringWorker);
     log(`scoring incremental: ${incremental.buildings} buildings in ${incremental.seconds} s`);
+    progress({ scoring: { full, incremental } });
     const refresh = options.refresh && !options.reuseData ? await refreshCity(pool, { dir: cityDir, ...city }, env, { ingest: ingestWorker, scoring: scoringWorker }) : null;
     if (refresh) log(`refresh: ${refresh.rows} rows ingested in ${refresh.ingestSeconds} s, ${refresh.scoring.buildings} buildings rescored in ${refresh.scoring.seconds} s`);
+    progress({ refresh });
     return { ingest, scoring: { full, incremental }, refresh };
   } finally {
     await ingestWorker.stop();
@@ -302,7 +314,7 @@ async function measureHttp(options: BenchOptions, { url, redisPrefix }: RunSetup
 }
 
 /** Writes the run into docs/benchmarks.{json,md}; without HTTP figures of its own it keeps those of the run it replaces. */
-function recordRun(root: string, scale: number, header: RunHeader, m: Measurements): void {
+function recordRun(root: string, scale: number, header: RunHeader, m: Measurements, incomplete = false): void {
   const previous = readResults(root);
   const earlier = previous.runs[String(scale)];
   const result: BenchmarkRun = {
@@ -325,11 +337,12 @@ function recordRun(root: string, scale: number, header: RunHeader, m: Measuremen
     refresh: m.refresh,
     tables: m.tables,
     http: m.http ?? earlier?.http ?? null,
+    ...(incomplete ? { incomplete: true } : {}),
   };
   if (result.ingest && result.copyCeiling) result.ingestToCopyRatio = Math.round((result.ingest.rowsPerSecond / result.copyCeiling.rowsPerSecond) * 1000) / 1000;
   previous.runs[String(scale)] = result;
   writeResults(root, previous);
-  log('wrote docs/benchmarks.json and docs/benchmarks.md');
+  log(`wrote docs/benchmarks.json and docs/benchmarks.md${incomplete ? ' (the run so far)' : ''}`);
 }
 
 function readResults(root: string): BenchmarkFile {

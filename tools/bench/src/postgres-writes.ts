@@ -1,7 +1,7 @@
 import { withClient } from './database';
 
 /** The server settings that decide how a bulk load writes (docs/scaling.md, "Postgres for a city load"). */
-export const WRITE_SETTINGS = ['shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'wal_level', 'synchronous_commit'] as const;
+export const WRITE_SETTINGS = ['shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'wal_level', 'synchronous_commit', 'maintenance_work_mem'] as const;
 
 export interface PostgresWriteCounters {
   walBytes: number;
@@ -40,7 +40,7 @@ export function readWriteCounters(url: string): Promise<PostgresWriteCounters> {
 export function readWriteSettings(url: string): Promise<Record<string, string>> {
   return withClient(url, async (client) => {
     const { rows } = await client.query<{ name: string; value: string }>(
-      `SELECT name, setting || COALESCE(unit, '') AS value FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name`,
+      `SELECT name, current_setting(name) AS value FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name`,
       [WRITE_SETTINGS],
     );
     return Object.fromEntries(rows.map((r) => [r.name, r.value]));

@@ -173,6 +173,7 @@ function httpScenarioTable(h: HttpBenchmark): string {
 function runSection(run: BenchmarkRun): string {
   return [
     `## ${run.scalePercent}% of the city (${num(run.city.buildings)} buildings)`,
+    ...(run.incomplete ? ['**Incomplete:** written while the run was still going; the steps that follow the last one shown were not measured.'] : []),
     runFacts(run),
     ...(run.ingest ? ingestParts(run.ingest) : []),
     ...(run.csvCeiling ? csvCeilingParts(run, run.csvCeiling) : []),
@@ -198,6 +199,8 @@ function scaleCurve(runs: BenchmarkRun[]): string {
 }
 
 function fullCityEstimate(runs: BenchmarkRun[]): string {
+  const whole = runs.find((r) => r.scalePercent >= 100 && r.ingest);
+  if (whole) return `Measured, not extrapolated: see "100% of the city" below${whole.incomplete ? ' (a run still going when it was written)' : ''}.`;
   const basis = [...runs].filter((r) => r.ingest).sort((a, b) => b.scalePercent - a.scalePercent)[0];
   if (!basis?.ingest) return 'No ingest measurement yet.';
   const factor = FULL_CITY_BUILDINGS / basis.city.buildings;
@@ -253,7 +256,8 @@ export function renderMarkdown(file: BenchmarkFile): string {
     '',
     'Written by `npm run bench -- --scale <percent>` (the harness in `tools/bench`); the same numbers, machine-readable, are in `docs/benchmarks.json`. ' +
       'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01; reused when already generated), ingests it through the ' +
-      'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), measures the raw COPY ceiling and the disk size of every table ' +
+      'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), ingests and rescores a refresh (about 1% of the rows new or changed: ' +
+      '`bhis synth --changes-since`), measures the raw COPY ceiling and the disk size of every table ' +
       'and index, then loads the built API (a separate process, real keys and rate limiting, Redis and Postgres on loopback) with autocannon and compares it with a bare ' +
       'Express 5 app and a bare `node:http` server answering a JSON body of the same size. Benchmarks are separate from the tests (`npm test` never runs them).',
     '',

@@ -46,6 +46,8 @@ export interface BenchmarkRun {
   refresh?: RefreshResult | null;
   tables: TableSize[];
   http: HttpBenchmark | null;
+  /** written while the run was still going: the steps after the last one recorded are missing */
+  incomplete?: boolean;
   /** set when the HTTP benchmarks were run again later with --http-only */
   httpCommand?: string;
   httpAt?: string;
