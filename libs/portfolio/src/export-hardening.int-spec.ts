@@ -2,6 +2,7 @@ import { connect, Socket } from 'node:net';
 import { Pool } from 'pg';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { call, createKeys, PortfolioTestApi, startPortfolioApi } from './testing/portfolio-test-api';
+import { seedComponents, writeDocuments } from './testing/seed-buildings';
 
 const BUILDINGS = 10_000;
 
@@ -16,8 +17,10 @@ async function seed(pool: Pool): Promise<void> {
   await pool.query(`UPDATE buildings SET owner_name = '=HYPERLINK("http://evil.example","x")', address = '+1 TEST ST' WHERE bbl = '1000010001'`);
   await pool.query(
     `INSERT INTO building_scores (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, components, flags, scores, counts, confidence)
-     SELECT bbl, gen_random_uuid(), '2026-11-20', 'distress_v10_2', 50, 50, 'C', '-label', '{}', '{}', '{}', '{}', '{}' FROM buildings`,
+     SELECT bbl, gen_random_uuid(), '2026-11-20', 'distress_v10_2', 50, 50, 'C', '-label', $1, '{}', '{}', '{}', '{}' FROM buildings`,
+    [seedComponents(50, 'C')],
   );
+  await writeDocuments(pool);
 }
 
 /** Sends an export request on a raw socket and never reads the answer. */

@@ -2,6 +2,7 @@ import { Pool } from 'pg';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import type { PortfolioAnalysis } from './analyze/portfolio-analysis';
 import { call, createKeys, dataOf, PortfolioTestApi, startPortfolioApi } from './testing/portfolio-test-api';
+import { writeDocuments } from './testing/seed-buildings';
 
 const CITY_TENTH = 44_500;
 
@@ -25,6 +26,7 @@ async function seedCityTenth(pool: Pool): Promise<void> {
             '{}', '{"total_events": 12}', '{"score": 0.7, "tier": "medium"}'
        FROM (SELECT bbl, (hashtext(bbl) & 1023) % 101 AS s FROM buildings) x`,
   );
+  await writeDocuments(pool);
   await pool.query('ANALYZE buildings; ANALYZE building_scores');
 }
 

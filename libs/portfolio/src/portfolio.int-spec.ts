@@ -6,7 +6,7 @@ import type { PortfolioAnalysis } from './analyze/portfolio-analysis';
 import { CSV_COLUMNS } from './export/csv-columns';
 import type { SourceStatus } from './sources/source-status';
 import { call, createKeys, dataOf, errorOf, PortfolioTestApi, startPortfolioApi } from './testing/portfolio-test-api';
-import { seedBuildings } from './testing/seed-buildings';
+import { seedBuildings, seedComponents, writeDocuments } from './testing/seed-buildings';
 
 describe('portfolio analysis, CSV export and sources (real Postgres and Redis)', () => {
   let db: TestDatabase;
@@ -163,6 +163,21 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       expect(parseCsv(byOwner.text).slice(1).map((r) => r[0])).toEqual(['1000010001']);
     });
 
+    it('leaves out a score row that no run has written a document for, as the read API does', async () => {
+      await pool.query(`INSERT INTO buildings (bbl, borough, block, lot, address, address_search) VALUES ('4000010001', 4, 1, 1, '1 EMPTY ROAD', '1 EMPTY ROAD')`);
+      await pool.query(
+        `INSERT INTO building_scores (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, components, flags, scores, counts, confidence)
+         VALUES ('4000010001', gen_random_uuid(), '2026-11-20', 'distress_v10_2', 99, 1, 'F', 'Severe', '{}', '{}', '{}', '{}', '{}')`,
+      );
+      try {
+        const res = await call(api.url, key, 'POST', '/api/v1/export/csv', { bbls: ['4000010001', '1000010003'] });
+        expect(res.status).toBe(200);
+        expect(parseCsv(res.text).slice(1).map((r) => r[0])).toEqual(['1000010003']);
+      } finally {
+        await pool.query(`DELETE FROM buildings WHERE bbl = '4000010001'`);
+      }
+    });
+
     it('streams large exports through the cursor (more rows than one fetch)', async () => {
       await pool.query(
         `INSERT INTO buildings (bbl, borough, block, lot, address, address_search, residential_units)
@@ -171,15 +186,18 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       await pool.query(
         `INSERT INTO building_scores (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, components, flags, scores, counts, confidence)
          SELECT '3' || lpad(g::text, 5, '0') || '0001', gen_random_uuid(), '2026-11-20', 'distress_v10_2', g % 100, 100 - g % 100,
-                'C', 'Fair', '{}', '{}', '{}', '{}', '{}' FROM generate_series(1, 1200) g`,
+                'C', 'Fair', $1, '{}', '{}', '{}', '{}' FROM generate_series(1, 1200) g`,
+        [seedComponents(50, 'C')],
       );
+      await writeDocuments(pool);
       const bbls = Array.from({ length: 1200 }, (_, i) => `3${String(i + 1).padStart(5, '0')}0001`);
       const res = await call(api.url, key, 'POST', '/api/v1/export/csv', { bbls });
       const rows = parseCsv(res.text);
       expect(rows).toHaveLength(1201);
       expect(rows[1][0]).toBe(bbls[0]);
       expect(rows[1200][0]).toBe(bbls[1199]);
-      expect(rows[1][CSV_COLUMNS.indexOf('living_conditions_score')]).toBe('');
+      expect(rows[1][CSV_COLUMNS.indexOf('total_score')]).toBe('1');
+      expect(rows[1200][CSV_COLUMNS.indexOf('living_conditions_score')]).toBe('50');
     });
 
     it('gives its connection back when clients leave before or during an export', async () => {

@@ -1,4 +1,4 @@
-import { buildingDocument, countsOf, type BuildingScore, type DocumentFacts } from '@bhis/scoring';
+import { buildingDocument, COUNT_KEYS, countsOf, type BuildingScore, type DocumentFacts } from '@bhis/scoring';
 import { StagedBuildingDocument, stagedBuildingDocument, withHealthScore } from './building-document';
 
 const FACTS: DocumentFacts = {
@@ -32,6 +32,10 @@ const SCORE = {
 
 describe('the building document of a scoring run', () => {
   const counts = countsOf([]);
+
+  it('has every count of COUNT_KEYS, in its order', () => {
+    expect(Object.keys(counts)).toEqual(COUNT_KEYS);
+  });
 
   it('is staged without its health score', () => {
     expect(stagedBuildingDocument(FACTS, SCORE, counts).scores.health_score).toBeNull();

@@ -29,6 +29,17 @@ export interface BuildingCounts {
   total_events: number;
 }
 
+/** The keys of `BuildingCounts` in the order of docs/interface-spec.md (2.4): the one list of them, e.g. for CSV columns. */
+export const COUNT_KEYS: readonly (keyof BuildingCounts)[] = [
+  'hpd_violations_total',
+  'hpd_violations_open',
+  'hpd_class_c_open',
+  'dob_violations_total',
+  'complaints_311',
+  'permits',
+  'total_events',
+];
+
 const DOB_VIOLATIONS = new Set(['dob_violation', 'ecb_violation', 'dob_safety_violation']);
 const PERMITS = new Set(['dob_job_filing', 'dob_now_job_filing']);
 

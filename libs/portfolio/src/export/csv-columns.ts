@@ -1,15 +1,5 @@
 import { COMPONENT_KEYS } from '@bhis/domain';
-
-/** The counts of spec 2.4, in column order. */
-export const COUNT_KEYS = [
-  'hpd_violations_total',
-  'hpd_violations_open',
-  'hpd_class_c_open',
-  'dob_violations_total',
-  'complaints_311',
-  'permits',
-  'total_events',
-] as const;
+import { COUNT_KEYS, type BuildingDocument } from '@bhis/scoring';
 
 export const CSV_COLUMNS: readonly string[] = [
   'bbl',
@@ -31,22 +21,9 @@ export const CSV_COLUMNS: readonly string[] = [
   'as_of',
 ];
 
+/** A row of the export query: the building document the scoring worker stored (null if empty), and its as-of date. */
 export interface ExportRow {
-  bbl: string;
-  address: string;
-  borough: number;
-  zipcode: string | null;
-  residential_units: number | null;
-  owner_name: string | null;
-  total_score: number;
-  health_score: number;
-  grade: string;
-  label: string;
-  components: Record<string, { score?: number } | undefined> | null;
-  counts: Record<string, number | undefined> | null;
-  confidence: { score?: number; tier?: string } | null;
-  flags: string[] | null;
-  scorer_id: string;
+  document: BuildingDocument | null;
   as_of: string;
 }
 
@@ -60,29 +37,30 @@ export function neutralizeCell(cell: Cell): Cell {
   return typeof cell === 'string' && FORMULA_START.test(cell) ? `'${cell}` : cell;
 }
 
-/** One CSV record, in the order of CSV_COLUMNS (empty cells for missing values), formula-safe. */
-export function toCsvRecord(row: ExportRow): Cell[] {
-  return rawRecord(row).map(neutralizeCell);
+/** One CSV record, in the order of CSV_COLUMNS (empty cells for null values), formula-safe. */
+export function toCsvRecord(document: BuildingDocument, asOf: string): Cell[] {
+  return rawRecord(document, asOf).map(neutralizeCell);
 }
 
-function rawRecord(row: ExportRow): Cell[] {
+function rawRecord(document: BuildingDocument, asOf: string): Cell[] {
+  const { scores, counts, confidence } = document;
   return [
-    row.bbl,
-    row.address,
-    row.borough,
-    row.zipcode,
-    row.residential_units,
-    row.owner_name,
-    row.total_score,
-    row.health_score,
-    row.grade,
-    row.label,
-    ...COMPONENT_KEYS.map((key) => row.components?.[key]?.score ?? null),
-    ...COUNT_KEYS.map((key) => row.counts?.[key] ?? null),
-    row.confidence?.score ?? null,
-    row.confidence?.tier ?? null,
-    (row.flags ?? []).join(';'),
-    row.scorer_id,
-    row.as_of,
+    document.bbl,
+    document.address,
+    document.borough,
+    document.zipcode,
+    document.residential_units,
+    document.owner_name,
+    scores.total_score,
+    scores.health_score,
+    scores.grade,
+    scores.label,
+    ...COMPONENT_KEYS.map((key) => scores.components[key].score),
+    ...COUNT_KEYS.map((key) => counts[key]),
+    confidence.score,
+    confidence.tier,
+    scores.flags.join(';'),
+    scores.scorer_id,
+    asOf,
   ];
 }

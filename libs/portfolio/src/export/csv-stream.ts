@@ -63,8 +63,9 @@ export async function streamCsv(pool: ReadPool, query: SqlQuery, res: Response, 
     csv.pipe(res);
 
     while (batch.length > 0 && !aborted) {
-      for (const row of batch) {
-        if (!csv.write(toCsvRecord(row))) {
+      for (const { document, as_of } of batch) {
+        if (document === null) continue;
+        if (!csv.write(toCsvRecord(document, as_of))) {
           const waited = await drainOrClose(csv, res, Math.min(limits.writeTimeoutMs, deadline - Date.now()));
           if (waited === 'timeout') aborted = true;
         }

@@ -9,9 +9,11 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-const COLUMNS = `b.bbl::text AS bbl, b.address, b.borough, b.zipcode, b.residential_units, b.owner_name,
-  s.total_score, s.health_score, s.grade::text AS grade, s.label, s.components, s.counts, s.confidence, s.flags,
-  s.scorer_id, to_char(s.as_of, 'YYYY-MM-DD') AS as_of`;
+/**
+ * The stored building document and its as-of date (the document does not carry it). An empty document
+ * ('{}', a score row no run has written one for) comes back null: not scored, as the read API treats it.
+ */
+const COLUMNS = `CASE WHEN s.document::text <> '{}' THEN s.document END AS document, to_char(s.as_of, 'YYYY-MM-DD') AS as_of`;
 
 const FILTERS = ['address', 'borough', 'zipcode', 'grade', 'owner', 'building_class', 'min_score', 'max_score'] as const;
 
@@ -30,7 +32,7 @@ export function buildExportQuery(request: ExportRequestDto): SqlQuery {
     const { valid } = partitionBbls(request.bbls);
     return {
       text: `SELECT ${COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS r(bbl, ord)
-               JOIN building_scores s ON s.bbl = r.bbl::char(10) JOIN buildings b ON b.bbl = s.bbl
+               JOIN building_scores s ON s.bbl = r.bbl::char(10)
               ORDER BY r.ord`,
       values: [valid],
     };
