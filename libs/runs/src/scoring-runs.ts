@@ -36,6 +36,28 @@ export async function finishScoringRun(
   );
 }
 
+/** A run split into parts keeps its plan (clock, context, ranges) so that every part scores alike; its progress starts at 0. */
+export async function recordScoringPlan(client: PoolClient, runId: string, plan: object, progress: { total: number; parts: number }): Promise<void> {
+  await client.query(
+    `UPDATE scoring_runs SET plan = $2, counts = jsonb_build_object('progress', jsonb_build_object('scored', 0, 'total', $3::int, 'parts', $4::int))
+      WHERE id = $1`,
+    [runId, JSON.stringify(plan), progress.total, progress.parts],
+  );
+}
+
+/** A run split into parts: buildings scored by all its parts so far. Only while it runs (the finish writes the final counts). */
+export async function recordScoringPartsProgress(pool: Pool, runId: string): Promise<void> {
+  await pool.query(
+    `UPDATE scoring_runs r SET counts = jsonb_set(r.counts, '{progress}', jsonb_build_object(
+            'scored', (SELECT COALESCE(sum(p.scored), 0) FROM scoring_run_parts p WHERE p.run_id = r.id),
+            'total', (r.plan->>'total')::int,
+            'parts', (r.plan->>'parts')::int,
+            'parts_done', (SELECT count(*) FROM scoring_run_parts p WHERE p.run_id = r.id AND p.status = 'done')))
+      WHERE r.id = $1 AND r.status IN ('running', 'retrying')`,
+    [runId],
+  );
+}
+
 /** A part of a retrying run starts again: the run is running again. */
 export async function resumeScoringRun(pool: Pool, runId: string): Promise<void> {
   await pool.query(`UPDATE scoring_runs SET status = 'running', error = NULL WHERE id = $1 AND status = 'retrying'`, [runId]);

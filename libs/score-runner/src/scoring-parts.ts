@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { inTransaction, sessionLock, SessionLock } from '@bhis/db';
 import type { SourceFreshnessMap } from '@bhis/scoring';
 import { combineRanges, dropRunStaging, RunStart, ScoredRange, scoreRange, stagingTables, startRun, switchInScores } from './scoring-run';
-import { failScoringRun, markScoringRunRetrying, recordScoringRunSucceeded, resumeScoringRun, ScoringCounts } from '@bhis/runs';
+import { failScoringRun, markScoringRunRetrying, recordScoringPartsProgress, recordScoringPlan, recordScoringRunSucceeded, resumeScoringRun, ScoringCounts } from '@bhis/runs';
 
 /**
  * A full run split into parts by BBL range, so that every scoring worker takes parts of one run:
@@ -88,26 +88,9 @@ export async function planFullRun(pool: Pool, runId: string, asOf: string, maxPa
       sources: start.context.sources,
       propensityByZip: [...start.context.propensityByZip.entries()],
     };
-    await client.query(
-      `UPDATE scoring_runs SET plan = $2, counts = jsonb_build_object('progress', jsonb_build_object('scored', 0, 'total', $3::int, 'parts', $4::int))
-        WHERE id = $1`,
-      [runId, JSON.stringify(stored), total, count],
-    );
+    await recordScoringPlan(client, runId, stored, { total, parts: count });
     return fromStored(stored);
   });
-}
-
-/** The run's progress: buildings scored by all its parts so far. Only while it runs (the finish writes the final counts). */
-async function recordRunProgress(pool: Pool, runId: string): Promise<void> {
-  await pool.query(
-    `UPDATE scoring_runs r SET counts = jsonb_set(r.counts, '{progress}', jsonb_build_object(
-            'scored', (SELECT COALESCE(sum(p.scored), 0) FROM scoring_run_parts p WHERE p.run_id = r.id),
-            'total', (r.plan->>'total')::int,
-            'parts', (r.plan->>'parts')::int,
-            'parts_done', (SELECT count(*) FROM scoring_run_parts p WHERE p.run_id = r.id AND p.status = 'done')))
-      WHERE r.id = $1 AND r.status IN ('running', 'retrying')`,
-    [runId],
-  );
 }
 
 export async function allPartsDone(pool: Pool, runId: string): Promise<boolean> {
@@ -154,7 +137,7 @@ export async function scorePart(pool: Pool, runId: string, part: number, options
       lastWrite = Date.now();
       void pool
         .query(`UPDATE scoring_run_parts SET scored = $3 WHERE run_id = $1 AND part = $2 AND status = 'running'`, [runId, part, n])
-        .then(() => recordRunProgress(pool, runId))
+        .then(() => recordScoringPartsProgress(pool, runId))
         .catch(() => undefined);
     },
   });
@@ -168,7 +151,7 @@ export async function scorePart(pool: Pool, runId: string, part: number, options
     await pool.query(`DROP TABLE IF EXISTS ${stagingTables(runId, plan.parts).scores[part]}`);
     return 'run-ended';
   }
-  await recordRunProgress(pool, runId);
+  await recordScoringPartsProgress(pool, runId);
   return 'scored';
 }
 
