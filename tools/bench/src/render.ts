@@ -68,7 +68,7 @@ function csvCeilingParts(run: BenchmarkRun, c: CsvCopyCeiling): string[] {
   const largest = run.ingest?.perSource.find((s) => s.file === run.ingest?.largestFile);
   return [
     '### Ceiling: raw COPY of the largest file',
-    `\`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of ${c.file.split('/').pop()} as it is (${mb(c.bytes)} MB on disk) into an UNLOGGED table of text columns, ` +
+    `\`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of ${c.firstRowsOnly ? `the first ${num(c.rows)} rows of ` : ''}${c.file.split('/').pop()} as it is (${mb(c.bytes)} MB on disk) into an UNLOGGED table of text columns, ` +
       `right after the ingest: **${num(c.rows)} rows in ${num(c.seconds)} s = ${num(c.rowsPerSecond)} rows/s**. ` +
       (largest && run.largestFileToCsvCopyRatio != null
         ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling.`
