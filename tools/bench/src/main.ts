@@ -63,7 +63,7 @@ function startWorker(name: 'ingest' | 'scoring', env: Record<string, string>): N
   return NodeProcess.app(name, { ...env, LOG_LEVEL: 'info', ...(name === 'scoring' ? { NODE_OPTIONS: SCORING_NODE_OPTIONS } : {}) });
 }
 
-/** Measures the table and index sizes of an existing benchmark database again (the rest of its run stays). */
+/** Measures the table and index sizes and the bytes per event of an existing benchmark database again (the rest of its run stays). */
 async function remeasureSizes(options: BenchOptions): Promise<void> {
   const root = repoRoot();
   const results = readResults(root);
@@ -72,6 +72,7 @@ async function remeasureSizes(options: BenchOptions): Promise<void> {
   const pool = new Pool({ connectionString: databaseUrl(options.adminUrl, run.database), max: 1 });
   try {
     run.tables = await tableSizes(pool);
+    run.storage = await eventStorage(pool);
   } finally {
     await pool.end();
   }
@@ -369,7 +370,7 @@ const program = new Command('bench')
   .option('--http-only', 'only run the HTTP benchmarks again, on the existing benchmark database')
   .option('--lookup-only', 'with --http-only: only the lookup (200, 401, 429) and the bare servers it is compared with')
   .option('--database <name>', 'the benchmark database (default bhis_bench_<scale>)')
-  .option('--sizes-only', 'only measure the table and index sizes of the existing benchmark database again')
+  .option('--sizes-only', 'only measure the table and index sizes (and bytes per event) of the existing benchmark database again')
   .option('--data-dir <dir>', 'where the synthetic city is written (default data/bench in the repository)')
   .option('--workers <n>', 'only compare one ingest and one scoring worker with N of each on the same city (fresh databases bhis_bench_<scale>_workers<n>)', (v) => {
     const n = Number(v);
