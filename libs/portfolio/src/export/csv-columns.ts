@@ -21,9 +21,9 @@ export const CSV_COLUMNS: readonly string[] = [
   'as_of',
 ];
 
-/** A row of the export query: the building document the scoring worker stored (null if empty), and its as-of date. */
+/** A row of the export query: the building document the scoring worker stored, and its as-of date. */
 export interface ExportRow {
-  document: BuildingDocument | null;
+  document: BuildingDocument;
   as_of: string;
 }
 

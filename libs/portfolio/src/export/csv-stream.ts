@@ -64,7 +64,6 @@ export async function streamCsv(pool: ReadPool, query: SqlQuery, res: Response, 
 
     while (batch.length > 0 && !aborted) {
       for (const { document, as_of } of batch) {
-        if (document === null) continue;
         if (!csv.write(toCsvRecord(document, as_of))) {
           const waited = await drainOrClose(csv, res, Math.min(limits.writeTimeoutMs, deadline - Date.now()));
           if (waited === 'timeout') aborted = true;

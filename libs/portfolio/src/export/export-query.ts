@@ -9,11 +9,11 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-/**
- * The stored building document and its as-of date (the document does not carry it). An empty document
- * ('{}', a score row no run has written one for) comes back null: not scored, as the read API treats it.
- */
-const COLUMNS = `CASE WHEN s.document::text <> '{}' THEN s.document END AS document, to_char(s.as_of, 'YYYY-MM-DD') AS as_of`;
+/** The stored building document and its as-of date (the document does not carry it). */
+const COLUMNS = `s.document, to_char(s.as_of, 'YYYY-MM-DD') AS as_of`;
+
+/** A score row no run has written a document for ('{}') is not scored, as the read API treats it: never exported, never priced. */
+const HAS_DOCUMENT = `s.document::text <> '{}'`;
 
 const FILTERS = ['address', 'borough', 'zipcode', 'grade', 'owner', 'building_class', 'min_score', 'max_score'] as const;
 
@@ -33,6 +33,7 @@ export function buildExportQuery(request: ExportRequestDto): SqlQuery {
     return {
       text: `SELECT ${COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS r(bbl, ord)
                JOIN building_scores s ON s.bbl = r.bbl::char(10)
+              WHERE ${HAS_DOCUMENT}
               ORDER BY r.ord`,
       values: [valid],
     };
@@ -40,7 +41,7 @@ export function buildExportQuery(request: ExportRequestDto): SqlQuery {
   if (used.length === 0) {
     throw new ApiError('invalid_request', `Send "bbls" or at least one search filter (${FILTERS.join(', ')}).`);
   }
-  const where: string[] = [];
+  const where: string[] = [HAS_DOCUMENT];
   const values: unknown[] = [];
   const param = (value: unknown) => {
     values.push(value);
