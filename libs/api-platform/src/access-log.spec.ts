@@ -21,6 +21,8 @@ async function serve(level: pino.Level, status: number, path = '/x?q=1'): Promis
       auth: { state: 'valid', key: { id: 'k', name: 'n', kind: 'live', prefix: 'sk_live_AbCdEfGh', scopes: [], rateLimitPerMin: null } },
       rateLimit: null,
       cost: 1,
+      handedOn: true,
+      onFinish: [],
     };
     next();
   });

@@ -1,9 +1,9 @@
 import { HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiError, ERROR_CODES, ErrorCode, errorEnvelope, isErrorCode } from '@bhis/envelope';
+import { ApiError, ERROR_CODES, ErrorBody, ErrorCode, isErrorCode, metaText } from '@bhis/envelope';
 import { platformState } from './request-context';
 import { endJsonText } from './json-text';
-import { writeRateLimitHeaders } from './rate-limit-headers';
+import { writeRateLimitHeaders } from './response-head';
 
 /** Connection-level failures of Postgres or Redis: the service is unavailable, not broken. */
 const UNAVAILABLE_CODES = new Set([
@@ -83,17 +83,14 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
     res.end();
     return;
   }
-  writeRateLimitHeaders(res, state.rateLimit);
-  for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
-  res.setHeader('Cache-Control', 'no-store');
+  if (state.handedOn) writeRateLimitHeaders(res, state.rateLimit);
+  const headers: string[] = [];
+  const own = error.options.headers;
+  if (own) for (const name in own) headers.push(name, own[name] as string);
+  headers.push('Cache-Control', 'no-store');
   const code = isErrorCode(error.code) ? error.code : 'internal_error';
   const status = ERROR_CODES[code].status;
-  const envelope = errorEnvelope(state, {
-    code,
-    message: error.message,
-    status,
-    doc_url: docUrlFor(code),
-    ...(error.options.details ? { details: error.options.details } : {}),
-  });
-  endJsonText(req, res, status, JSON.stringify(envelope));
+  const body: ErrorBody = { code, message: error.message, status, doc_url: docUrlFor(code), ...(error.options.details ? { details: error.options.details } : {}) };
+  // the text of errorEnvelope(state, body)
+  endJsonText(req, res, status, `{"error":${JSON.stringify(body)},"meta":${metaText(state)}}`, headers);
 }

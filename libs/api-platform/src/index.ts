@@ -13,6 +13,7 @@ export * from './request-context';
 export * from './route-costs';
 export * from './route-shortcuts';
 export * from './json-text';
+export * from './response-head';
 export * from './request-charges';
 export * from './body-reader';
 export * from './scope.guard';

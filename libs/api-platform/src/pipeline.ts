@@ -12,6 +12,7 @@ import type { RequestCharges } from './request-charges';
 import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 import { noteResponse } from './http-server-limits';
+import { applyPlatformHeaders } from './response-head';
 
 export interface PipelineDeps {
   keys: ApiKeyStore;
@@ -24,30 +25,38 @@ export interface PipelineDeps {
   onFinish?: ResponseFinished[];
 }
 
-const HSTS = 'max-age=63072000; includeSubDomains';
-
-/** Gives every request its id, timer and security headers, and calls `onFinish` once it is answered. */
+/**
+ * Gives every request its id and timer. Its headers (request id, security headers) are written with
+ * the answer, or set when the request goes on to the router (`handOn`).
+ */
 function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
-  // one listener function for every response (no closure per request); `res.req` is set by the front door
-  const finished = function (this: Response): void {
-    for (const done of onFinish) done(this.req, this);
-  };
-  return (req, res, next) => {
+  return (req, _res, next) => {
     const state: PlatformRequestState = {
       requestId: newRequestId(),
       startedAt: process.hrtime.bigint(),
       auth: { state: 'none' },
       rateLimit: null,
       cost: 0,
+      handedOn: false,
+      onFinish,
     };
     (req as PlatformRequest).platform = state;
-    res.setHeader('X-Request-Id', state.requestId);
-    res.setHeader('Strict-Transport-Security', HSTS);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    if (onFinish.length > 0) res.on('finish', finished);
     next();
   };
+}
+
+/** The one `finish` listener of every response that goes on to the router (no closure per request; `res.req` is set by the front door). */
+function finished(this: Response): void {
+  for (const done of (this.req as PlatformRequest).platform.onFinish) done(this.req, this);
+}
+
+/** Hands a request on to the Express app, with the platform's headers set on its response. */
+function handOn(app: Express, req: Request, res: Response): void {
+  const state = (req as PlatformRequest).platform;
+  state.handedOn = true;
+  applyPlatformHeaders(res, state);
+  if (state.onFinish.length > 0) res.on('finish', finished);
+  (app as unknown as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
 }
 
 /** The key of a request: a Bearer token, X-API-Key, or the password of HTTP Basic auth (what a browser can send). */
@@ -117,9 +126,10 @@ function admit(deps: PipelineDeps, req: Request, res: Response, next: NextFuncti
   next();
 }
 
-async function refuse(req: Request, res: Response, error: unknown): Promise<void> {
-  if (hasBody(req)) await drainRequest(req);
-  sendError(req, res, toApiError(error));
+/** Answers a refused request, once its body (if any) has been read and thrown away. */
+function refuse(req: Request, res: Response, error: unknown): Promise<void> | void {
+  if (!hasBody(req)) return sendError(req, res, toApiError(error));
+  return drainRequest(req).then(() => sendError(req, res, toApiError(error)));
 }
 
 async function admitAfter(work: () => Promise<void>, deps: PipelineDeps, req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -217,7 +227,6 @@ function compressionWhenAccepted(): RequestHandler {
  */
 export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), compressionWhenAccepted(), authenticateAndLimit(deps)];
-  const handOn = app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
   return (incoming, outgoing) => {
     const req = Object.setPrototypeOf(incoming, app.request) as Request;
     const res = Object.setPrototypeOf(outgoing, app.response) as Response;
@@ -228,7 +237,7 @@ export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessa
     let step = 0;
     const next = (): void => {
       const handler = steps[step++];
-      if (!handler) return handOn(incoming, outgoing);
+      if (!handler) return handOn(app, req, res);
       try {
         const done: unknown = handler(req, res, next);
         if (done instanceof Promise) done.catch((error: unknown) => failed(req, res, error));

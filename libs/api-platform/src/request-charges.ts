@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ApiError } from '@bhis/envelope';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter';
-import { writeRateLimitHeaders } from './rate-limit-headers';
+import { writeRateLimitHeaders } from './response-head';
 import { platformState } from './request-context';
 
 export interface RateLimits {
@@ -54,7 +54,8 @@ export class RequestCharges {
     const state = platformState(req);
     state.rateLimit = decision.status;
     state.cost += units;
-    if (!res.headersSent) {
+    // before the router the headers are written with the answer (response-head.ts)
+    if (state.handedOn && !res.headersSent) {
       res.setHeader('X-RateLimit-Cost', String(state.cost));
       writeRateLimitHeaders(res, decision.status);
     }

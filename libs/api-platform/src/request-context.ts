@@ -17,6 +17,13 @@ export interface PlatformRequestState extends RequestContext {
   cost: number;
   /** The route of a request answered by the pipeline before the router (for the metrics). */
   route?: string;
+  /**
+   * Whether the request went on to the Express router. Before that, the platform's headers are only
+   * kept here and written with the answer (response-head.ts); from then on they are set on the response.
+   */
+  handedOn: boolean;
+  /** What runs once the response is sent (access log, metrics). */
+  onFinish: readonly ResponseFinished[];
 }
 
 export type PlatformRequest = Request & { platform: PlatformRequestState };

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import { errorEnvelope, successEnvelope } from './envelope';
+import { buildMeta, errorEnvelope, metaText, successEnvelope } from './envelope';
 import { ERROR_CODES } from './error-codes';
 import { newRequestId, REQUEST_ID_PATTERN } from './request-id';
 
@@ -37,6 +37,16 @@ describe('envelope', () => {
   it('covers every error code of docs/interface-spec.md', () => {
     for (const code of ['invalid_bbl', 'invalid_request', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'building_not_found', 'rate_limit_exceeded', 'internal_error']) {
       expect(ERROR_CODES).toHaveProperty(code);
+    }
+  });
+
+  it('metaText is the text JSON.stringify makes of buildMeta, with and without a rate limit', () => {
+    const contexts = [ctx, { requestId: newRequestId(), rateLimit: null }, { requestId: 'req_"odd\\', rateLimit: { limit: 0, remaining: Number.NaN, reset_at: 'x"y' } }];
+    for (const context of contexts) {
+      const text = metaText(context);
+      const { timestamp } = JSON.parse(text) as { timestamp: string };
+      expect(timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(text).toBe(JSON.stringify(buildMeta(context, new Date(timestamp))));
     }
   });
 });

@@ -78,6 +78,24 @@ export function buildMeta(ctx: RequestContext, now?: Date): Meta {
   };
 }
 
+function numberText(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
+}
+
+/**
+ * `JSON.stringify(buildMeta(ctx))`, written out: every response carries a meta, and building the
+ * object to serialise it was garbage on every request. The texts it puts in without escaping are
+ * made by the service (ISO times); the request id goes through JSON.stringify.
+ */
+export function metaText(ctx: RequestContext): string {
+  const limit = ctx.rateLimit;
+  const rateLimit =
+    limit === null
+      ? 'null'
+      : `{"limit":${numberText(limit.limit)},"remaining":${numberText(limit.remaining)},"reset_at":${JSON.stringify(limit.reset_at)}}`;
+  return `{"request_id":${JSON.stringify(ctx.requestId)},"api_version":"${API_VERSION}","timestamp":"${timestampNow()}","rate_limit":${rateLimit}}`;
+}
+
 export function successEnvelope<T>(
   ctx: RequestContext,
   data: T,

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { endJsonText, platformState } from '@bhis/api-platform';
-import { buildMeta, Links, Pagination } from '@bhis/envelope';
+import { endJsonText, endResponse, platformState } from '@bhis/api-platform';
+import { Links, metaText, Pagination } from '@bhis/envelope';
 
 /**
  * Daily data, per-key responses: browsers and client caches may keep a response for 5 minutes and then
@@ -45,8 +45,7 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 }
 
 function envelopeText(req: Request, body: RawEnvelope, paginationText: string, linksText: string): string {
-  const meta = JSON.stringify(buildMeta(platformState(req)));
-  return `{"data":${body.data},"meta":${meta},"pagination":${paginationText},"_links":${linksText}}`;
+  return `{"data":${body.data},"meta":${metaText(platformState(req))},"pagination":${paginationText},"_links":${linksText}}`;
 }
 
 /** Sends a cacheable GET response with an ETag, or 304 when the client already has this version. */
@@ -54,21 +53,15 @@ export function sendCacheable(req: Request, res: Response, body: RawEnvelope): v
   const paginationText = JSON.stringify(body.pagination);
   const linksText = JSON.stringify(body.links);
   const etag = etagOf(body, paginationText, linksText);
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', CACHE_CONTROL_DAILY_DATA);
-  // Accept-Encoding: named whether or not this response was compressed (compression adds it only when it is asked for)
-  res.setHeader('Vary', 'Authorization, X-API-Key, Accept-Encoding');
-  if (matchesIfNoneMatch(req.get('if-none-match'), etag)) {
-    res.status(304).end();
-    return;
-  }
-  endJsonText(req, res, 200, envelopeText(req, body, paginationText, linksText));
+  // Vary names Accept-Encoding whether or not this response was compressed (compression adds it only when it is asked for)
+  const headers = ['ETag', etag, 'Cache-Control', CACHE_CONTROL_DAILY_DATA, 'Vary', 'Authorization, X-API-Key, Accept-Encoding'];
+  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) endResponse(req, res, 304, headers, null);
+  else endJsonText(req, res, 200, envelopeText(req, body, paginationText, linksText), headers);
 }
 
 /** Sends a response that is not cached (answers to POST requests). */
 export function sendUncached(req: Request, res: Response, body: RawEnvelope): void {
-  res.setHeader('Cache-Control', 'no-store');
-  endJsonText(req, res, 200, envelopeText(req, body, JSON.stringify(body.pagination), JSON.stringify(body.links)));
+  endJsonText(req, res, 200, envelopeText(req, body, JSON.stringify(body.pagination), JSON.stringify(body.links)), ['Cache-Control', 'no-store']);
 }
 
 /** Adds `"name": valueText` to a JSON object's text (an object without members included). */
