@@ -61,7 +61,9 @@ describe('front door', () => {
       const { port } = server.address() as AddressInfo;
       const res = await fetch(`http://127.0.0.1:${port}/ok`);
       expect(res.status).toBe(429);
-      expect(Object.fromEntries(res.headers)).toMatchObject({
+      const headers: Record<string, string> = {};
+      res.headers.forEach((value, name) => (headers[name] = value));
+      expect(headers).toMatchObject({
         'x-request-id': expect.stringMatching(/^req_/) as unknown,
         'strict-transport-security': 'max-age=63072000; includeSubDomains',
         'x-content-type-options': 'nosniff',
