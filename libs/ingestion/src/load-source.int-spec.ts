@@ -128,7 +128,7 @@ describe('loading every source from its real file format', () => {
     const fingerprint = async () =>
       (
         await pool.query(
-          `SELECT count(*)::int AS n, md5(string_agg(source_record_id || event_type || coalesce(status, '') || coalesce(description, ''), ','
+          `SELECT count(*)::int AS n, md5(string_agg(source_record_id || event_type || coalesce(status::text, '') || coalesce(description, ''), ','
                                                   ORDER BY source_record_id, event_type)) AS digest
              FROM events WHERE source = 'hpd_violations'`,
         )

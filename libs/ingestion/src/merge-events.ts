@@ -21,7 +21,7 @@ export interface EventMergeCounts {
   latestRecordDate: string | null;
 }
 
-const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity)`;
+const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity::text)`;
 
 /**
  * Merges a run's staged events into `events` (inside the caller's transaction):
@@ -206,11 +206,11 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
   const changeRows = statusChangeRows();
   const changes = await client.query<{ bbl: string }>(
     `WITH rules(event_type, new_status, change_type) AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))
+       SELECT * FROM unnest($1::event_type[], $2::event_status[], $3::event_type[]))
      INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
                          closed_on, description, attributes, scoring_excluded)
      SELECT c.bbl, c.source, c.source_record_id || '@' || $4::text, r.change_type, c.category, 'info', c.status, $4::date,
-            NULL, left(c.event_type || ' ' || c.source_record_id || ': ' || coalesce(c.stored_status, 'unknown') || ' -> '
+            NULL, left(c.event_type || ' ' || c.source_record_id || ': ' || coalesce(c.stored_status::text, 'unknown') || ' -> '
                        || c.status || ' (first seen ' || $4::text || ')', 500),
             jsonb_build_object('record_id', c.source_record_id, 'record_event_type', c.event_type,
                                'previous_status', c.stored_status, 'new_status', c.status, 'first_seen_on', $4::text),

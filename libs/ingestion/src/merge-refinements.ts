@@ -76,7 +76,7 @@ async function keepLatestFilings(client: PoolClient, staging: string, merged: st
     await client.query(
     `UPDATE ${merged} m SET category = s.category, severity = s.severity, status = s.status, occurred_on = s.occurred_on,
             closed_on = s.closed_on, description = s.description, attributes = s.attributes, record = s.record, scoring_excluded = s.scoring_excluded
-       FROM (SELECT DISTINCT ON (bbl, source, source_record_id, event_type) * FROM ${staging} WHERE source = ANY($1::text[])
+       FROM (SELECT DISTINCT ON (bbl, source, source_record_id, event_type) * FROM ${staging} WHERE source = ANY($1::event_source[])
               ORDER BY bbl, source, source_record_id, event_type, occurred_on DESC NULLS LAST, line_no DESC) s
       WHERE m.n > 1 AND m.bbl = s.bbl AND m.source = s.source AND m.source_record_id = s.source_record_id AND m.event_type = s.event_type`,
     [LATEST_FILING_WINS],
@@ -84,7 +84,7 @@ async function keepLatestFilings(client: PoolClient, staging: string, merged: st
   }
   await client.query(
     `DELETE FROM ${merged} m USING events e
-      WHERE m.source = ANY($1::text[]) AND ${storedRecord} AND e.occurred_on > m.occurred_on`,
+      WHERE m.source = ANY($1::event_source[]) AND ${storedRecord} AND e.occurred_on > m.occurred_on`,
     [LATEST_FILING_WINS],
   );
 }

@@ -7,8 +7,9 @@ import { CopyWriter } from '@bhis/db';
  * A killed run leaves them behind; `sweepStaging` drops those of runs that are no longer running.
  */
 const COLUMNS = {
-  events: `line_no integer NOT NULL, bbl char(10) NOT NULL, source text NOT NULL, source_record_id text NOT NULL,
-      event_type text NOT NULL, category text NOT NULL, severity text NOT NULL, status text,
+  // the codes have the types of events (migration 1763702400000-event-code-types): a value that is not a label fails the COPY
+  events: `line_no integer NOT NULL, bbl char(10) NOT NULL, source event_source NOT NULL, source_record_id text NOT NULL,
+      event_type event_type NOT NULL, category event_category NOT NULL, severity event_severity NOT NULL, status event_status,
       occurred_on date, closed_on date, description text, attributes jsonb NOT NULL, record bytea, scoring_excluded boolean NOT NULL,
       file_rows integer NOT NULL, lists_ordered boolean NOT NULL`,
   rejected: `line_no integer, reason text NOT NULL, raw text NOT NULL`,

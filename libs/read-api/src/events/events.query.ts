@@ -23,9 +23,10 @@ export function eventsStatement(bbl: string, filters: EventFilters, position: Cu
   const v = new StatementValues();
   const bblParam = v.add(bbl, '::bpchar');
   const where = [`bbl = ${bblParam}`];
-  if (filters.sources) where.push(`source = ANY(${v.add(filters.sources, '::text[]')})`);
-  if (filters.categories) where.push(`category = ANY(${v.add(filters.categories, '::text[]')})`);
-  if (filters.severities) where.push(`severity = ANY(${v.add(filters.severities, '::text[]')})`);
+  // the codes are enums (migration 1763702400000-event-code-types): every value the parameters let through is a label
+  if (filters.sources) where.push(`source = ANY(${v.add(filters.sources, '::event_source[]')})`);
+  if (filters.categories) where.push(`category = ANY(${v.add(filters.categories, '::event_category[]')})`);
+  if (filters.severities) where.push(`severity = ANY(${v.add(filters.severities, '::event_severity[]')})`);
   if (filters.since) where.push(`occurred_on >= ${v.add(filters.since, '::date')}`);
   if (filters.until) where.push(`occurred_on <= ${v.add(filters.until, '::date')}`);
   const datesBounded = filters.since !== null || filters.until !== null;
