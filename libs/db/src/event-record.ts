@@ -7,7 +7,8 @@ import { RecordDeflate } from './record-deflate';
  * The compact form of an event's attributes (docs/adr/0011-event-storage-and-load-path.md).
  *
  * `events.attributes` (jsonb) keeps only what SQL reads or writes: the money amounts the scorer
- * sums, the list attributes the merge concatenates, the 311 duplicate mark and the vanished date.
+ * sums, the list attributes the merge concatenates and the vanished date (the 311 duplicate mark,
+ * written by the merge, has a column of its own: `events.duplicate_of_hpd_complaint`).
  * Every other attribute goes into `events.record` (bytea): the JSON of those attributes, keys in
  * jsonb order, compressed with raw deflate and a preset dictionary of the event's source. Byte 0
  * names the dictionary (0: none, 1: the source's first dictionary), so a later dictionary can be
@@ -276,12 +277,21 @@ function expandedProblemsText(text: string): string {
   return `[${elements.join(', ')}]`;
 }
 
+/** The attribute a 311 request marked as a duplicate of an HPD complaint had, now a column of its own. */
+export const DUPLICATE_MARK = 'duplicate_of_hpd_complaint';
+
+/** The attributes of its record and the duplicate mark of its column: what a stored event holds outside its jsonb. */
+function outsideJsonb(recorded: Record<string, unknown> | null, duplicateOf: string | null): Record<string, unknown> | null {
+  return duplicateOf === null ? recorded : { ...recorded, [DUPLICATE_MARK]: duplicateOf };
+}
+
 /**
  * The attributes of a stored event as jsonb text, exactly as `attributes::text` printed them when
  * they were kept whole: the jsonb part as Postgres printed it (compact problems printed whole),
- * merged with the attributes of its record (readRecord).
+ * merged with the attributes of its record (readRecord) and its duplicate mark (`events.duplicate_of_hpd_complaint`).
  */
-export function attributesText(jsonb: string, recorded: Record<string, unknown> | null): string {
+export function attributesText(jsonb: string, inRecord: Record<string, unknown> | null, duplicateOf: string | null = null): string {
+  const recorded = outsideJsonb(inRecord, duplicateOf);
   const problems = jsonb.includes('"problems": [');
   if (!recorded && !problems) return jsonb;
   const members = jsonb === '{}' ? [] : topLevelMembers(jsonb);
@@ -294,7 +304,7 @@ export function attributesText(jsonb: string, recorded: Record<string, unknown> 
 }
 
 /** The whole attributes of a stored event as an object. */
-export function eventAttributes(source: string, jsonb: Record<string, unknown>, record: Buffer | null): Record<string, unknown> {
+export function eventAttributes(source: string, jsonb: Record<string, unknown>, record: Buffer | null, duplicateOf: string | null = null): Record<string, unknown> {
   const whole = Array.isArray(jsonb['problems']) ? { ...jsonb, problems: jsonb['problems'].map(expandProblem) } : jsonb;
-  return record ? { ...whole, ...readRecord(source, record).attributes } : whole;
+  return { ...whole, ...outsideJsonb(record ? readRecord(source, record).attributes : null, duplicateOf) };
 }

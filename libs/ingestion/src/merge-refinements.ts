@@ -75,7 +75,8 @@ async function keepLatestFilings(client: PoolClient, staging: string, merged: st
   if (merged !== staging) {
     await client.query(
     `UPDATE ${merged} m SET category = s.category, severity = s.severity, status = s.status, occurred_on = s.occurred_on,
-            closed_on = s.closed_on, description = s.description, attributes = s.attributes, record = s.record, scoring_excluded = s.scoring_excluded
+            closed_on = s.closed_on, description = s.description, attributes = s.attributes, record = s.record, scoring_excluded = s.scoring_excluded,
+            duplicate_of_hpd_complaint = s.duplicate_of_hpd_complaint
        FROM (SELECT DISTINCT ON (bbl, source, source_record_id, event_type) * FROM ${staging} WHERE source = ANY($1::event_source[])
               ORDER BY bbl, source, source_record_id, event_type, occurred_on DESC NULLS LAST, line_no DESC) s
       WHERE m.n > 1 AND m.bbl = s.bbl AND m.source = s.source AND m.source_record_id = s.source_record_id AND m.event_type = s.event_type`,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Pool } from 'pg';
 import { CATEGORIES, EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from '@bhis/domain';
-import { EVENT_CODE_TYPES } from '@bhis/db';
+import { attributesText, EVENT_CODE_TYPES, readRecord } from '@bhis/db';
 import { getSource, SOURCES } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { syncSourceCatalog } from '@bhis/runs';
@@ -14,8 +14,12 @@ const MIGRATION = 'EventCodeTypes1763702400000';
 const RUN = '00000000-0000-0000-0000-00000000c0de';
 const bytewise = (values: readonly string[]) => [...values].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 
-/** The five codes of an event are enums (migration 1763702400000-event-code-types). */
-describe('event code types', () => {
+/**
+ * How events are stored (docs/adr/0011-event-storage-and-load-path.md): the five codes are enums
+ * (migration 1763702400000-event-code-types), the 311 duplicate mark a column of its own
+ * (1763702500000-duplicate-mark-column).
+ */
+describe('event storage', () => {
   let db: TestDatabase;
   let pool: Pool;
 
@@ -57,7 +61,7 @@ describe('event code types', () => {
 
   it('refuses a value that is not a label where it is written, naming the type and the value', async () => {
     const staging = await openStaging(pool, 'events', RUN);
-    await staging.write([1, '1000010001', 'hpd_violations', 'r1', 'not_an_event_type', 'other', 'low', null, null, null, null, '{}', null, false, 1, true]);
+    await staging.write([1, '1000010001', 'hpd_violations', 'r1', 'not_an_event_type', 'other', 'low', null, null, null, null, '{}', null, false, 1, true, null]);
     await expect(staging.close()).rejects.toThrow('invalid input value for enum event_type: "not_an_event_type"');
     await dropStaging(pool, RUN);
     await expect(
@@ -88,5 +92,27 @@ describe('event code types', () => {
     expect(await snapshot()).toEqual(loaded);
     const again = await loadFile(pool, getSource('hpd_violations'), fixture('hpd_violations.csv'), '2026-11-02');
     expect(again.counts.events).toMatchObject({ inserted: 0, updated: 0, status_changes: 0 });
+  });
+
+  it('moves the 311 duplicate marks into their column and back: the attributes print the same', async () => {
+    // loaded by the test above; the 311 requests marked as a merge of HPD complaints marks them
+    const marks = await pool.query(`UPDATE events SET scoring_excluded = true, duplicate_of_hpd_complaint = '3' || id WHERE source = 'nyc311'`);
+    expect(marks.rowCount).toBeGreaterThan(0);
+    const printed = async (withColumn: boolean) =>
+      (
+        await pool.query(
+          `SELECT source, attributes::text AS attributes, record, ${withColumn ? 'duplicate_of_hpd_complaint' : 'NULL'} AS dup FROM events ORDER BY id`,
+        )
+      ).rows.map((r) => attributesText(r.attributes, r.record && readRecord(r.source, r.record).attributes, r.dup));
+    const snapshot = async () => (await pool.query(`SELECT to_jsonb(e) AS row FROM events e ORDER BY id`)).rows;
+    const stored = await snapshot();
+    const before = await printed(true);
+    expect(before.filter((text) => text.includes('"duplicate_of_hpd_complaint": "3')).length).toBe(marks.rowCount);
+    await runMigrationStep(pool, 'DuplicateMarkColumn1763702500000', 'down');
+    expect(await printed(false)).toEqual(before);
+    await runMigrationStep(pool, 'DuplicateMarkColumn1763702500000', 'up');
+    expect(await snapshot()).toEqual(stored);
+    const marked = await pool.query(`SELECT count(*)::int AS n FROM events WHERE attributes ? 'duplicate_of_hpd_complaint'`);
+    expect(marked.rows[0].n).toBe(0);
   });
 });
