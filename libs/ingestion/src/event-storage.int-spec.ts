@@ -17,7 +17,8 @@ const bytewise = (values: readonly string[]) => [...values].sort((a, b) => Buffe
 /**
  * How events are stored (docs/adr/0011-event-storage-and-load-path.md): the five codes are enums
  * (migration 1763702400000-event-code-types), the 311 duplicate mark a column of its own
- * (1763702500000-duplicate-mark-column).
+ * (1763702500000-duplicate-mark-column), a compact complaint problem one jsonb string
+ * (1763702600000-complaint-problem-strings).
  */
 describe('event storage', () => {
   let db: TestDatabase;
@@ -114,5 +115,21 @@ describe('event storage', () => {
     expect(await snapshot()).toEqual(stored);
     const marked = await pool.query(`SELECT count(*)::int AS n FROM events WHERE attributes ? 'duplicate_of_hpd_complaint'`);
     expect(marked.rows[0].n).toBe(0);
+  });
+
+  it('turns compact complaint problems into strings and back: the same ids and records, printed the same', async () => {
+    const complaints = async () =>
+      (await pool.query(`SELECT source, attributes::text AS attributes, record FROM events WHERE event_type = 'hpd_complaint' ORDER BY id`)).rows;
+    const printed = (rows: { source: string; attributes: string; record: Buffer | null }[]) =>
+      rows.map((r) => attributesText(r.attributes, r.record && readRecord(r.source, r.record).attributes));
+    const loaded = await complaints();
+    expect(loaded.filter((r) => /"problems": \["-?[0-9]+ /.test(r.attributes)).length).toBeGreaterThan(5);
+    await runMigrationStep(pool, 'ComplaintProblemStrings1763702600000', 'down');
+    const arrays = await complaints();
+    expect(arrays.filter((r) => /"problems": \[\[-?[0-9]+, "/.test(r.attributes)).length).toBeGreaterThan(5);
+    expect(arrays.every((r) => !r.attributes.includes('"problems": ["'))).toBe(true);
+    expect(printed(arrays)).toEqual(printed(loaded));
+    await runMigrationStep(pool, 'ComplaintProblemStrings1763702600000', 'up');
+    expect(await complaints()).toEqual(loaded);
   });
 });

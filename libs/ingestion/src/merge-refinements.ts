@@ -8,8 +8,11 @@ import type { PoolClient } from 'pg';
 export const LATEST_FILING_WINS: readonly string[] = ['hpd_bedbugs'];
 
 const arrayOf = (expression: string) => `CASE WHEN jsonb_typeof(${expression}) = 'array' THEN ${expression} ELSE '[]'::jsonb END`;
-/** A stored problem's id: the first element of a compact problem, or `problem_id` of one kept whole (event-record.ts in @bhis/db). */
-const PROBLEM_ID = `COALESCE(p ->> 'problem_id', CASE WHEN jsonb_typeof(p) = 'array' THEN p ->> 0 END)`;
+/**
+ * A stored problem's id: what precedes the space of a compact problem (`"<id> <record>"`), the first
+ * element of one compacted before (`[id, "<record>"]`), or `problem_id` of one kept whole (event-record.ts in @bhis/db).
+ */
+const PROBLEM_ID = `COALESCE(p ->> 'problem_id', CASE jsonb_typeof(p) WHEN 'string' THEN split_part(p #>> '{}', ' ', 1) WHEN 'array' THEN p ->> 0 END)`;
 const storedRecord = `e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id AND e.event_type = m.event_type`;
 
 /**
