@@ -48,9 +48,9 @@ describe('event storage', () => {
       severity: SEVERITIES,
       status: EVENT_STATUSES,
     };
-    for (const [column, { type, labels: declared }] of Object.entries(EVENT_CODE_TYPES)) {
+    for (const [column, { type }] of Object.entries(EVENT_CODE_TYPES)) {
+      // labels added by later migrations count too: the database's labels are compared, in their order
       const stored = await labels(type);
-      expect(stored).toEqual([...declared]);
       expect(stored).toEqual(bytewise(vocabulary[column as keyof typeof EVENT_CODE_TYPES]));
       // an enum sorts by its labels' order: the same order as their text under the C collation
       const sorted = await pool.query<{ label: string }>(`SELECT l AS label FROM unnest($1::${type}[]) l ORDER BY l`, [bytewise(stored).reverse()]);

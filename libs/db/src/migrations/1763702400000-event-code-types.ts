@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * of every row and ~26 of every entry of the unique record key index. As enums they take 4 bytes
  * each (docs/adr/0011-event-storage-and-load-path.md). Labels are declared in byte order, so an
  * enum sorts as its text did under the C collation; a label added later goes where it sorts
- * (`ALTER TYPE ... ADD VALUE '...' BEFORE '...'`), and `event-code-types.int-spec.ts` checks that the
- * labels are the vocabulary of `@bhis/domain` and the source registry.
+ * (`ALTER TYPE ... ADD VALUE '...' BEFORE '...'`), and `libs/ingestion/src/event-storage.int-spec.ts`
+ * checks that the labels are the vocabulary of `@bhis/domain` and the source registry.
  *
  * A value that is not a label fails where it is written (the COPY into staging, an INSERT), naming
  * the type and the value. Converting rewrites `events` and rebuilds its indexes.
