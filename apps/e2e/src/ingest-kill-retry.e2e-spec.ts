@@ -28,7 +28,7 @@ async function seedUniverse(pool: Pool): Promise<void> {
 async function fingerprint(pool: Pool): Promise<{ events: number; digest: string; rejected: number }> {
   const { rows } = await pool.query(
     `SELECT count(*)::int AS events,
-            md5(string_agg(bbl || source_record_id || event_type || severity || coalesce(status, '') || coalesce(occurred_on::text, '') || coalesce(description, '') || attributes::text || coalesce(encode(record, 'hex'), ''),
+            md5(string_agg(bbl || source_record_id || event_type || severity || coalesce(status::text, '') || coalesce(occurred_on::text, '') || coalesce(description, '') || attributes::text || coalesce(encode(record, 'hex'), '') || coalesce(duplicate_of_hpd_complaint, ''),
                            ',' ORDER BY bbl, source_record_id, event_type)) AS digest
        FROM events`,
   );

@@ -7,7 +7,8 @@ import { RecordDeflate } from './record-deflate';
  * The compact form of an event's attributes (docs/adr/0011-event-storage-and-load-path.md).
  *
  * `events.attributes` (jsonb) keeps only what SQL reads or writes: the money amounts the scorer
- * sums, the list attributes the merge concatenates, the 311 duplicate mark and the vanished date.
+ * sums, the list attributes the merge concatenates and the vanished date (the 311 duplicate mark,
+ * written by the merge, has a column of its own: `events.duplicate_of_hpd_complaint`).
  * Every other attribute goes into `events.record` (bytea): the JSON of those attributes, keys in
  * jsonb order, compressed with raw deflate and a preset dictionary of the event's source. Byte 0
  * names the dictionary (0: none, 1: the source's first dictionary), so a later dictionary can be
@@ -196,23 +197,36 @@ export function readRecord(source: string, record: Buffer): RecordContents {
 /** The dictionary of compact problems (a name of its own in RECORD_DICTIONARIES, not a source). */
 const PROBLEMS = 'hpd_complaint_problems';
 
+/** A compact problem: its whole-number id, a space and the base64 of its record. */
+const COMPACT_PROBLEM = /^(-?\d+) ([A-Za-z0-9+/]+={0,2})$/;
+
 /**
- * An HPD complaint's problem in stored form: `[problem_id, "<base64 of a record>"]`, the record holding
- * the rest of the problem. The merge keys problems by id in SQL (merge-refinements.ts), so the id
- * stays readable; the rest (~280 characters of JSON, ~330 bytes of jsonb) takes ~40. A problem
- * without a whole-number id, or with numbers jsonb would print differently, stays as it is.
+ * An HPD complaint's problem in stored form: the string `"<problem_id> <base64 of a record>"`, the
+ * record holding the rest of the problem. The merge keys problems by id in SQL (merge-refinements.ts),
+ * so the id stays readable; the rest (~280 characters of JSON, ~330 bytes of jsonb) takes ~40, and
+ * one jsonb string costs ~16 bytes less than the `[problem_id, "<record>"]` stored before
+ * (docs/adr/0011-event-storage-and-load-path.md). A problem without a whole-number id, or with
+ * numbers jsonb would print differently, stays as it is (an object: never a string).
  */
 export function compactProblem(problem: unknown): unknown {
   if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) return problem;
   const { problem_id: id, ...rest } = problem as Record<string, unknown>;
   if (!Number.isSafeInteger(id) || Object.keys(rest).length === 0 || !renderedAlike(rest)) return problem;
-  return [id, encodeRecord(PROBLEMS, rest).toString('base64')];
+  return `${id as number} ${encodeRecord(PROBLEMS, rest).toString('base64')}`;
+}
+
+/** The id and record text of a problem in compact form (a string, or the array stored before), else null. */
+function compactParts(stored: unknown): [number, string] | null {
+  if (Array.isArray(stored)) return stored as [number, string];
+  const match = typeof stored === 'string' ? COMPACT_PROBLEM.exec(stored) : null;
+  return match ? [Number(match[1]), match[2]] : null;
 }
 
 /** A problem as it was published, from its stored form (compact or not). */
 export function expandProblem(stored: unknown): unknown {
-  if (!Array.isArray(stored)) return stored;
-  const [id, text] = stored as [number, string];
+  const parts = compactParts(stored);
+  if (!parts) return stored;
+  const [id, text] = parts;
   return { problem_id: id, ...readRecord(PROBLEMS, Buffer.from(text, 'base64')).attributes };
 }
 
@@ -272,16 +286,29 @@ function arrayElements(text: string): string[] {
 /** A `problems` text with its compact problems printed whole (the others as Postgres printed them). */
 function expandedProblemsText(text: string): string {
   if (!text.startsWith('[')) return text;
-  const elements = arrayElements(text).map((element) => (element.startsWith('[') ? jsonbText(expandProblem(JSON.parse(element))) : element));
+  const elements = arrayElements(text).map((element) => {
+    if (!element.startsWith('[') && !element.startsWith('"')) return element;
+    const parts = compactParts(JSON.parse(element));
+    return parts ? jsonbText(expandProblem(parts)) : element;
+  });
   return `[${elements.join(', ')}]`;
+}
+
+/** The attribute a 311 request marked as a duplicate of an HPD complaint had, now a column of its own. */
+export const DUPLICATE_MARK = 'duplicate_of_hpd_complaint';
+
+/** The attributes of its record and the duplicate mark of its column: what a stored event holds outside its jsonb. */
+function outsideJsonb(recorded: Record<string, unknown> | null, duplicateOf: string | null): Record<string, unknown> | null {
+  return duplicateOf === null ? recorded : { ...recorded, [DUPLICATE_MARK]: duplicateOf };
 }
 
 /**
  * The attributes of a stored event as jsonb text, exactly as `attributes::text` printed them when
  * they were kept whole: the jsonb part as Postgres printed it (compact problems printed whole),
- * merged with the attributes of its record (readRecord).
+ * merged with the attributes of its record (readRecord) and its duplicate mark (`events.duplicate_of_hpd_complaint`).
  */
-export function attributesText(jsonb: string, recorded: Record<string, unknown> | null): string {
+export function attributesText(jsonb: string, inRecord: Record<string, unknown> | null, duplicateOf: string | null = null): string {
+  const recorded = outsideJsonb(inRecord, duplicateOf);
   const problems = jsonb.includes('"problems": [');
   if (!recorded && !problems) return jsonb;
   const members = jsonb === '{}' ? [] : topLevelMembers(jsonb);
@@ -294,7 +321,7 @@ export function attributesText(jsonb: string, recorded: Record<string, unknown> 
 }
 
 /** The whole attributes of a stored event as an object. */
-export function eventAttributes(source: string, jsonb: Record<string, unknown>, record: Buffer | null): Record<string, unknown> {
+export function eventAttributes(source: string, jsonb: Record<string, unknown>, record: Buffer | null, duplicateOf: string | null = null): Record<string, unknown> {
   const whole = Array.isArray(jsonb['problems']) ? { ...jsonb, problems: jsonb['problems'].map(expandProblem) } : jsonb;
-  return record ? { ...whole, ...readRecord(source, record).attributes } : whole;
+  return { ...whole, ...outsideJsonb(record ? readRecord(source, record).attributes : null, duplicateOf) };
 }

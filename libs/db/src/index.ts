@@ -6,6 +6,7 @@ export * from './database-admin';
 export * from './entities/api-key.entity';
 export { MIGRATIONS } from './migrations';
 export { EVENT_PARTITIONS } from './migrations/1763700100000-data-model';
+export { EVENT_CODE_TYPES } from './migrations/1763702400000-event-code-types';
 export * from './change-listener';
 export * from './notified-cache';
 export * from './read-replicas';

@@ -22,7 +22,7 @@ describe('rebuilding the indexes of events after a first load', () => {
     await pool.query(
       `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, description)
        SELECT lpad((1000000000 + (g % 3000) * 1000)::text, 10, '0'), 'hpd_violations', (g * 7919 % 1000003)::text, 'hpd_violation',
-              'housing_conditions', 'serious', 'open', date '2020-01-01' + (g % 2000), 'violation ' || g
+              'habitability', 'high', 'open', date '2020-01-01' + (g % 2000), 'violation ' || g
          FROM generate_series(1, 60000) g ORDER BY md5(g::text)`,
     );
     expect(await eventsEmpty(pool)).toBe(false);

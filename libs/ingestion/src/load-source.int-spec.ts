@@ -128,7 +128,7 @@ describe('loading every source from its real file format', () => {
     const fingerprint = async () =>
       (
         await pool.query(
-          `SELECT count(*)::int AS n, md5(string_agg(source_record_id || event_type || coalesce(status, '') || coalesce(description, ''), ','
+          `SELECT count(*)::int AS n, md5(string_agg(source_record_id || event_type || coalesce(status::text, '') || coalesce(description, ''), ','
                                                   ORDER BY source_record_id, event_type)) AS digest
              FROM events WHERE source = 'hpd_violations'`,
         )
@@ -213,7 +213,7 @@ describe('loading every source from its real file format', () => {
     expect(counts.loaded).toBe(1);
     expect(counts.events.duplicates_311).toBe(1);
     const stored = await pool.query(
-      `SELECT scoring_excluded, attributes->>'duplicate_of_hpd_complaint' AS dup FROM events WHERE source = 'nyc311' AND source_record_id = $1`,
+      `SELECT scoring_excluded, duplicate_of_hpd_complaint AS dup FROM events WHERE source = 'nyc311' AND source_record_id = $1`,
       [key],
     );
     expect(stored.rows).toEqual([{ scoring_excluded: true, dup: complaintId }]);

@@ -21,7 +21,7 @@ export interface EventMergeCounts {
   latestRecordDate: string | null;
 }
 
-const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity)`;
+const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity::text)`;
 
 /**
  * Merges a run's staged events into `events` (inside the caller's transaction):
@@ -121,14 +121,15 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
   await client.query(`
     CREATE TEMP TABLE merged ON COMMIT DROP AS
     SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
-           s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, s.file_rows::bigint AS n, s.lists_ordered
+           s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, s.duplicate_of_hpd_complaint, s.file_rows::bigint AS n,
+           s.lists_ordered
       FROM ${table} s
      WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
                          AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
     UNION ALL
     SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
-           k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded, k.n,
-           false
+           k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded,
+           s.duplicate_of_hpd_complaint, k.n, false
       FROM leaders k
       JOIN ${table} s ON s.ctid = k.lead
       LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
@@ -136,7 +137,10 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
   return 'merged';
 }
 
-/** 3. 311 requests that are also HPD complaints: the links are kept, the 311 copies marked; returns how many were marked. */
+/**
+ * 3. 311 requests that are also HPD complaints: the links are kept, the 311 copies marked (the complaint's
+ * id in `duplicate_of_hpd_complaint`, which the API prints among the attributes); returns how many were marked.
+ */
 async function markDuplicates311(client: PoolClient, merged: string): Promise<number> {
   await client.query(`
     INSERT INTO complaint_311_links (unique_key, hpd_complaint_id, bbl)
@@ -146,15 +150,25 @@ async function markDuplicates311(client: PoolClient, merged: string): Promise<nu
     ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl
       WHERE (complaint_311_links.hpd_complaint_id, complaint_311_links.bbl) IS DISTINCT FROM (EXCLUDED.hpd_complaint_id, EXCLUDED.bbl)`);
   const dup311 = await client.query(`
-    UPDATE ${merged} m SET scoring_excluded = true, attributes = m.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
+    UPDATE ${merged} m SET scoring_excluded = true, duplicate_of_hpd_complaint = l.hpd_complaint_id
       FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);
   const dup311Stored = await client.query(`
-    UPDATE events e SET scoring_excluded = true,
-           attributes = e.attributes || jsonb_build_object('duplicate_of_hpd_complaint', l.hpd_complaint_id)
+    UPDATE events e SET scoring_excluded = true, duplicate_of_hpd_complaint = l.hpd_complaint_id
       FROM complaint_311_links l, ${merged} m
      WHERE m.event_type = 'hpd_complaint' AND l.hpd_complaint_id = m.source_record_id
        AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`);
   return (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0);
+}
+
+/** The columns a merge writes besides the record key (and compares, on a refresh). */
+const WRITTEN = ['category', 'severity', 'status', 'occurred_on', 'closed_on', 'description', 'attributes', 'record', 'scoring_excluded', 'duplicate_of_hpd_complaint'];
+const KEY = ['bbl', 'source', 'source_record_id', 'event_type'];
+
+/** Writes the rows `from` selects into `events`, a stored record replaced by the row of the same key. */
+function upsertFrom(from: string): string {
+  return `INSERT INTO events (${[...KEY, ...WRITTEN].join(', ')})
+    SELECT ${[...KEY, ...WRITTEN].join(', ')} FROM ${from}
+    ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${WRITTEN.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
 }
 
 /**
@@ -162,16 +176,7 @@ async function markDuplicates311(client: PoolClient, merged: string): Promise<nu
  * (records already there, which only a hand-made table can have, are overwritten and counted as written).
  */
 async function writeFirstLoad(client: PoolClient, merged: string): Promise<ActionCounts> {
-  const written = await client.query(`
-    INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                        closed_on, description, attributes, record, scoring_excluded)
-    SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
-           description, attributes, record, scoring_excluded
-      FROM ${merged}
-    ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
-      category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
-      occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded`);
+  const written = await client.query(upsertFrom(merged));
   await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
   return { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
 }
@@ -191,12 +196,10 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
   await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
   await client.query(`
     CREATE TEMP TABLE compared ON COMMIT DROP AS
-    SELECT m.bbl, m.source, m.source_record_id, m.event_type, m.category, m.severity, m.status, m.occurred_on,
-           m.closed_on, m.description, m.attributes, m.record, m.scoring_excluded,
+    SELECT ${[...KEY, ...WRITTEN].map((c) => `m.${c}`).join(', ')},
            e.status AS stored_status, e.bbl IS NOT NULL AS stored,
            CASE WHEN e.bbl IS NULL THEN 'insert'
-                WHEN (e.category, e.severity, e.status, e.occurred_on, e.closed_on, e.description, e.attributes, e.record, e.scoring_excluded)
-                     IS DISTINCT FROM (m.category, m.severity, m.status, m.occurred_on, m.closed_on, m.description, m.attributes, m.record, m.scoring_excluded)
+                WHEN (${WRITTEN.map((c) => `e.${c}`).join(', ')}) IS DISTINCT FROM (${WRITTEN.map((c) => `m.${c}`).join(', ')})
                 THEN 'update' ELSE 'same' END AS action
       FROM ${merged} m
       LEFT JOIN events e ON e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id
@@ -206,11 +209,11 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
   const changeRows = statusChangeRows();
   const changes = await client.query<{ bbl: string }>(
     `WITH rules(event_type, new_status, change_type) AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))
+       SELECT * FROM unnest($1::event_type[], $2::event_status[], $3::event_type[]))
      INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
                          closed_on, description, attributes, scoring_excluded)
      SELECT c.bbl, c.source, c.source_record_id || '@' || $4::text, r.change_type, c.category, 'info', c.status, $4::date,
-            NULL, left(c.event_type || ' ' || c.source_record_id || ': ' || coalesce(c.stored_status, 'unknown') || ' -> '
+            NULL, left(c.event_type || ' ' || c.source_record_id || ': ' || coalesce(c.stored_status::text, 'unknown') || ' -> '
                        || c.status || ' (first seen ' || $4::text || ')', 500),
             jsonb_build_object('record_id', c.source_record_id, 'record_event_type', c.event_type,
                                'previous_status', c.stored_status, 'new_status', c.status, 'first_seen_on', $4::text),
@@ -224,16 +227,7 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
   );
 
   // 5. write new and changed rows; their buildings need rescoring
-  await client.query(`
-    INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                        closed_on, description, attributes, record, scoring_excluded)
-    SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
-           description, attributes, record, scoring_excluded
-      FROM compared WHERE action <> 'same'
-    ON CONFLICT (bbl, source, source_record_id, event_type) DO UPDATE SET
-      category = EXCLUDED.category, severity = EXCLUDED.severity, status = EXCLUDED.status,
-      occurred_on = EXCLUDED.occurred_on, closed_on = EXCLUDED.closed_on, description = EXCLUDED.description,
-      attributes = EXCLUDED.attributes, record = EXCLUDED.record, scoring_excluded = EXCLUDED.scoring_excluded`);
+  await client.query(upsertFrom(`compared WHERE action <> 'same'`));
   await client.query(`
     INSERT INTO dirty_buildings (bbl)
     SELECT bbl FROM compared WHERE action <> 'same' UNION SELECT unnest($1::char(10)[])

@@ -8,8 +8,11 @@ import type { PoolClient } from 'pg';
 export const LATEST_FILING_WINS: readonly string[] = ['hpd_bedbugs'];
 
 const arrayOf = (expression: string) => `CASE WHEN jsonb_typeof(${expression}) = 'array' THEN ${expression} ELSE '[]'::jsonb END`;
-/** A stored problem's id: the first element of a compact problem, or `problem_id` of one kept whole (event-record.ts in @bhis/db). */
-const PROBLEM_ID = `COALESCE(p ->> 'problem_id', CASE WHEN jsonb_typeof(p) = 'array' THEN p ->> 0 END)`;
+/**
+ * A stored problem's id: what precedes the space of a compact problem (`"<id> <record>"`), the first
+ * element of one compacted before (`[id, "<record>"]`), or `problem_id` of one kept whole (event-record.ts in @bhis/db).
+ */
+const PROBLEM_ID = `COALESCE(p ->> 'problem_id', CASE jsonb_typeof(p) WHEN 'string' THEN split_part(p #>> '{}', ' ', 1) WHEN 'array' THEN p ->> 0 END)`;
 const storedRecord = `e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id AND e.event_type = m.event_type`;
 
 /**
@@ -75,8 +78,9 @@ async function keepLatestFilings(client: PoolClient, staging: string, merged: st
   if (merged !== staging) {
     await client.query(
     `UPDATE ${merged} m SET category = s.category, severity = s.severity, status = s.status, occurred_on = s.occurred_on,
-            closed_on = s.closed_on, description = s.description, attributes = s.attributes, record = s.record, scoring_excluded = s.scoring_excluded
-       FROM (SELECT DISTINCT ON (bbl, source, source_record_id, event_type) * FROM ${staging} WHERE source = ANY($1::text[])
+            closed_on = s.closed_on, description = s.description, attributes = s.attributes, record = s.record, scoring_excluded = s.scoring_excluded,
+            duplicate_of_hpd_complaint = s.duplicate_of_hpd_complaint
+       FROM (SELECT DISTINCT ON (bbl, source, source_record_id, event_type) * FROM ${staging} WHERE source = ANY($1::event_source[])
               ORDER BY bbl, source, source_record_id, event_type, occurred_on DESC NULLS LAST, line_no DESC) s
       WHERE m.n > 1 AND m.bbl = s.bbl AND m.source = s.source AND m.source_record_id = s.source_record_id AND m.event_type = s.event_type`,
     [LATEST_FILING_WINS],
@@ -84,7 +88,7 @@ async function keepLatestFilings(client: PoolClient, staging: string, merged: st
   }
   await client.query(
     `DELETE FROM ${merged} m USING events e
-      WHERE m.source = ANY($1::text[]) AND ${storedRecord} AND e.occurred_on > m.occurred_on`,
+      WHERE m.source = ANY($1::event_source[]) AND ${storedRecord} AND e.occurred_on > m.occurred_on`,
     [LATEST_FILING_WINS],
   );
 }

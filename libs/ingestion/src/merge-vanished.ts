@@ -39,7 +39,7 @@ export async function closeVanished(
            scoring_excluded = true,
            attributes = e.attributes || jsonb_build_object('vanished_on', $3::text),
            row_hash = 'vanished'
-          WHERE e.source = $1 AND e.event_type = ANY($2::text[]) AND NOT (e.attributes ? 'vanished_on')
+          WHERE e.source = $1 AND e.event_type = ANY($2::event_type[]) AND NOT (e.attributes ? 'vanished_on')
             AND EXISTS (SELECT 1 FROM ${staging.events})
             AND NOT EXISTS (SELECT 1 FROM ${staging.events} s WHERE s.bbl = e.bbl AND s.source = e.source
                               AND s.source_record_id = e.source_record_id AND s.event_type = e.event_type)

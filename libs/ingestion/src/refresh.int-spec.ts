@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { csvToSodaRows, getSource } from '@bhis/sources';
-import { eventAttributes, MIGRATIONS } from '@bhis/db';
+import { eventAttributes } from '@bhis/db';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { loadSource } from './load-source';
 import { loadFile, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { runMigrationStep } from './testing/migrations';
 import { createRun, syncSourceCatalog } from '@bhis/runs';
 
 const fixture = (name: string) => path.join(SHARED_FIXTURES, name);
@@ -205,20 +206,12 @@ describe('refreshing stored records', () => {
     await seedUniverseFor(pool, source, file);
     await loadFile(pool, source, file);
     // as stored before the export dropped its ticket id, and before attributes were compacted
-    const migration = (name: string) => new (MIGRATIONS.find((m) => m.name === name) as new () => { up(q: unknown): Promise<void>; down(q: unknown): Promise<void> })();
-    const client = await pool.connect();
-    const runner = { query: async (sql: string, values?: unknown[]) => (await client.query(sql, values)).rows };
-    await client.query('BEGIN');
-    await migration('CompactEventRecords1763701900000').down(runner);
-    await client.query('COMMIT');
-    await client.query(
+    await runMigrationStep(pool, 'CompactEventRecords1763701900000', 'down');
+    await pool.query(
       `UPDATE events SET source_record_id = attributes ->> 'job_ticket_id', attributes = attributes - 'job_ticket_id' WHERE source = 'dohmh_rodents'`,
     );
-    await migration('RodentInspectionKeys1763701500000').up(runner);
-    await client.query('BEGIN');
-    await migration('CompactEventRecords1763701900000').up(runner);
-    await client.query('COMMIT');
-    client.release();
+    await runMigrationStep(pool, 'RodentInspectionKeys1763701500000', 'up');
+    await runMigrationStep(pool, 'CompactEventRecords1763701900000', 'up');
     const stored = await pool.query(`SELECT source_record_id, attributes, record FROM events WHERE source = 'dohmh_rodents' ORDER BY 1`);
     expect(stored.rows.every((r) => r.record !== null && !('job_ticket_id' in r.attributes))).toBe(true);
     const rows = stored.rows.map((r) => ({ source_record_id: r.source_record_id, ticket: eventAttributes('dohmh_rodents', r.attributes, r.record)['job_ticket_id'] }));
@@ -232,20 +225,9 @@ describe('refreshing stored records', () => {
     const snapshot = async () =>
       (await pool.query(`SELECT source, source_record_id, attributes::text AS attributes, record, description FROM events ORDER BY 1, 2`)).rows;
     const loaded = await snapshot();
-    const migration = new (MIGRATIONS.find((m) => m.name === name) as new () => { up(q: unknown): Promise<void>; down(q: unknown): Promise<void> })();
-    const client = await pool.connect();
-    const runner = { query: async (sql: string, values?: unknown[]) => (await client.query(sql, values)).rows };
-    try {
-      await client.query('BEGIN');
-      await migration.down(runner);
-      await client.query('COMMIT');
-      check(await snapshot());
-      await client.query('BEGIN');
-      await migration.up(runner);
-      await client.query('COMMIT');
-    } finally {
-      client.release();
-    }
+    await runMigrationStep(pool, name, 'down');
+    check(await snapshot());
+    await runMigrationStep(pool, name, 'up');
     expect(await snapshot()).toEqual(loaded);
   };
 
@@ -254,11 +236,11 @@ describe('refreshing stored records', () => {
     const file = fixture('hpd_complaints_and_problems.csv');
     await seedUniverseFor(pool, source, file);
     await loadFile(pool, source, file);
-    const compact = await pool.query(`SELECT 1 FROM events WHERE source = 'hpd_complaints' AND attributes::text LIKE '%"problems": [[%'`);
+    const compact = await pool.query(`SELECT 1 FROM events WHERE source = 'hpd_complaints' AND attributes::text LIKE '%"problems": ["%'`);
     expect(compact.rowCount).toBeGreaterThan(0);
     await downAndUp('CompactComplaintProblems1763702100000', (rows) => {
       expect(rows.some((r) => r.attributes.includes('"problem_id"'))).toBe(true);
-      expect(rows.every((r) => !r.attributes.includes('"problems": [['))).toBe(true);
+      expect(rows.every((r) => !r.attributes.includes('"problems": ["'))).toBe(true);
     });
   });
 

@@ -44,7 +44,7 @@ function eventRow({ line, event: e, rows, listsOrdered }: StagedEvent): unknown[
   // the description is kept in the compact record (docs/adr/0011-event-storage-and-load-path.md)
   const { sql, record } = splitAttributes(e.source, e.attributes, e.description);
   return [line, e.bbl, e.source, e.source_record_id, e.event_type, e.category, e.severity, e.status, e.occurred_on,
-    e.closed_on, null, sql, recordCopyText(record), e.scoring_excluded, rows, listsOrdered];
+    e.closed_on, null, sql, recordCopyText(record), e.scoring_excluded, rows, listsOrdered, null];
 }
 
 /** A parse of the input, and how many bytes of it have been read so far. */

@@ -7,10 +7,11 @@ import { CopyWriter } from '@bhis/db';
  * A killed run leaves them behind; `sweepStaging` drops those of runs that are no longer running.
  */
 const COLUMNS = {
-  events: `line_no integer NOT NULL, bbl char(10) NOT NULL, source text NOT NULL, source_record_id text NOT NULL,
-      event_type text NOT NULL, category text NOT NULL, severity text NOT NULL, status text,
+  // the codes have the types of events (migration 1763702400000-event-code-types): a value that is not a label fails the COPY
+  events: `line_no integer NOT NULL, bbl char(10) NOT NULL, source event_source NOT NULL, source_record_id text NOT NULL,
+      event_type event_type NOT NULL, category event_category NOT NULL, severity event_severity NOT NULL, status event_status,
       occurred_on date, closed_on date, description text, attributes jsonb NOT NULL, record bytea, scoring_excluded boolean NOT NULL,
-      file_rows integer NOT NULL, lists_ordered boolean NOT NULL`,
+      file_rows integer NOT NULL, lists_ordered boolean NOT NULL, duplicate_of_hpd_complaint text`,
   rejected: `line_no integer, reason text NOT NULL, raw text NOT NULL`,
   pluto: `line_no integer NOT NULL, bbl char(10) NOT NULL, borough smallint NOT NULL, block integer NOT NULL, lot integer NOT NULL,
       house_number text, street_name text, address text, address_search text, zipcode text, residential_units integer,

@@ -187,13 +187,13 @@ describe('events and trajectory (real Postgres and Redis)', () => {
       try {
         // a change Postgres does not announce shows that the page comes from memory
         await client.query('ALTER TABLE events DISABLE TRIGGER events_changed');
-        await client.query(`UPDATE events SET status = 'cached?' WHERE bbl = $1 AND source = 'dob_violations'`, [BUSY]);
+        await client.query(`UPDATE events SET status = 'dismissed' WHERE bbl = $1 AND source = 'dob_violations'`, [BUSY]);
         expect(await statuses()).toEqual(before);
       } finally {
         await client.query('ALTER TABLE events ENABLE TRIGGER events_changed');
       }
-      await client.query(`UPDATE events SET status = 'announced' WHERE bbl = $1 AND source = 'dob_violations'`, [BUSY]);
-      const announced = ['announced', 'announced', 'announced'];
+      await client.query(`UPDATE events SET status = 'rescinded' WHERE bbl = $1 AND source = 'dob_violations'`, [BUSY]);
+      const announced = ['rescinded', 'rescinded', 'rescinded'];
       const seen = await poll('the announced change', async () => {
         const now = await statuses();
         return now.join() === announced.join() ? now : null;

@@ -115,11 +115,11 @@ export async function areaComplaintPropensity(pool: Pool, asOf: string): Promise
   const { rows } = await pool.query<AreaReporting>(
     `SELECT b.zipcode,
             count(*) FILTER (WHERE e.event_type IN ('hpd_complaint', 'complaint_311'))::float8 AS complaints,
-            count(*) FILTER (WHERE e.event_type = ANY($2::text[]))::float8 AS conditions
+            count(*) FILTER (WHERE e.event_type = ANY($2::event_type[]))::float8 AS conditions
        FROM events e JOIN buildings b ON b.bbl = e.bbl
       WHERE b.zipcode IS NOT NULL AND NOT e.scoring_excluded
         AND e.occurred_on > ($1::date - interval '1 year') AND e.occurred_on <= $1::date
-        AND (e.event_type IN ('hpd_complaint', 'complaint_311') OR e.event_type = ANY($2::text[]))
+        AND (e.event_type IN ('hpd_complaint', 'complaint_311') OR e.event_type = ANY($2::event_type[]))
       GROUP BY b.zipcode`,
     [asOf, CONDITION_TYPES],
   );

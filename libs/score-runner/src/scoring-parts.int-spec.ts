@@ -44,7 +44,7 @@ describe('a full run split into parts (real Postgres)', () => {
     await pool.query(
       `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, attributes)
        SELECT b.bbl, 'hpd_violations', b.bbl || '-' || j, 'hpd_violation', 'habitability',
-              CASE WHEN j % 3 = 0 THEN 'critical' ELSE 'high' END, CASE WHEN j % 2 = 0 THEN 'open' ELSE 'closed' END,
+              (CASE WHEN j % 3 = 0 THEN 'critical' ELSE 'high' END)::event_severity, (CASE WHEN j % 2 = 0 THEN 'open' ELSE 'closed' END)::event_status,
               date '2026-06-01' - (j * 37 % 900), '{}'
          FROM buildings b CROSS JOIN LATERAL generate_series(1, abs(hashtext(b.bbl)) % 25) j`,
     );

@@ -93,8 +93,9 @@ export async function seedCity(databaseUrl: string, buildings: readonly SeededBu
       await client.query(
         `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
                              description, attributes, row_hash)
-         SELECT $1::text, ($2::text[])[1 + i % 4], 'rec-' || $1::text || '-' || i, 'hpd_violation', ($3::text[])[1 + i % 4],
-                CASE WHEN i % 3 = 0 THEN 'high' ELSE 'medium' END, CASE WHEN i % 2 = 0 THEN 'open' ELSE 'closed' END,
+         SELECT $1::text, ($2::event_source[])[1 + i % 4], 'rec-' || $1::text || '-' || i, 'hpd_violation', ($3::event_category[])[1 + i % 4],
+                (CASE WHEN i % 3 = 0 THEN 'high' ELSE 'medium' END)::event_severity,
+                (CASE WHEN i % 2 = 0 THEN 'open' ELSE 'closed' END)::event_status,
                 DATE '2026-11-15' - i * 9, NULL, 'Seeded record ' || i || ': water leak at ceiling, apartment ' || (i + 1) || 'B',
                 jsonb_build_object('building_id', 800100), md5($1::text || i::text)
            FROM generate_series(0, $4::int - 1) AS i`,

@@ -17,6 +17,9 @@ import { ScoringRunParts1763702000000 } from './1763702000000-scoring-run-parts'
 import { CompactComplaintProblems1763702100000 } from './1763702100000-compact-complaint-problems';
 import { DescriptionsInRecords1763702200000 } from './1763702200000-descriptions-in-records';
 import { DropEventTimestamps1763702300000 } from './1763702300000-drop-event-timestamps';
+import { EventCodeTypes1763702400000 } from './1763702400000-event-code-types';
+import { DuplicateMarkColumn1763702500000 } from './1763702500000-duplicate-mark-column';
+import { ComplaintProblemStrings1763702600000 } from './1763702600000-complaint-problem-strings';
 
 /** Every migration, in order. New migrations are appended here. */
-export const MIGRATIONS = [ApiKeys1763700000000, DataModel1763700100000, IngestSupport1763700200000, ScoreDocuments1763700300000, Monitors1763700400000, ReadApiIndexes1763700500000, DropUnusedEventIndex1763700600000, ChangeNotifications1763700700000, ManagementProgram1763700800000, RunDatasetMetadata1763701400000, RodentInspectionKeys1763701500000, RevokedKeyMonitors1763701600000, CompactEvents1763701700000, VanishedRegistrations1763701800000, CompactEventRecords1763701900000, ScoringRunParts1763702000000, CompactComplaintProblems1763702100000, DescriptionsInRecords1763702200000, DropEventTimestamps1763702300000];
+export const MIGRATIONS = [ApiKeys1763700000000, DataModel1763700100000, IngestSupport1763700200000, ScoreDocuments1763700300000, Monitors1763700400000, ReadApiIndexes1763700500000, DropUnusedEventIndex1763700600000, ChangeNotifications1763700700000, ManagementProgram1763700800000, RunDatasetMetadata1763701400000, RodentInspectionKeys1763701500000, RevokedKeyMonitors1763701600000, CompactEvents1763701700000, VanishedRegistrations1763701800000, CompactEventRecords1763701900000, ScoringRunParts1763702000000, CompactComplaintProblems1763702100000, DescriptionsInRecords1763702200000, DropEventTimestamps1763702300000, EventCodeTypes1763702400000, DuplicateMarkColumn1763702500000, ComplaintProblemStrings1763702600000];

@@ -27,7 +27,7 @@ const ENDPOINT = 'events';
 
 function eventJson(bbl: string, row: EventRow): string {
   const recorded = row.record ? readRecord(row.source, row.record) : null;
-  const attributes = attributesText(row.attributes, recorded?.attributes ?? null);
+  const attributes = attributesText(row.attributes, recorded?.attributes ?? null, row.duplicate_of_hpd_complaint);
   const hpdBuildingId = recorded && row.hpd_building_id === null ? buildingIdText(recorded.attributes['building_id']) : row.hpd_building_id;
   const head = JSON.stringify({
     id: row.id,

@@ -3,12 +3,13 @@ import { namedStatement, StatementValues } from '../shared/statement';
 import type { EventFilters } from './events-params';
 
 /** Read as typed columns inside the page (so ORDER BY and the keyset compare dates and bigints)... */
-const COLUMNS = `id, source, source_record_id, category, severity, event_type, status, occurred_on, closed_on, description, attributes, record`;
+const COLUMNS = `id, source, source_record_id, category, severity, event_type, status, occurred_on, closed_on, description, attributes, record,
+  duplicate_of_hpd_complaint`;
 
 /** ...and turned into text once, outside. */
 const OUTPUT = `e.id::text AS id, e.source, e.source_record_id, e.category, e.severity, e.event_type, e.status,
        e.occurred_on::text AS occurred_on, e.closed_on::text AS closed_on, e.description,
-       e.attributes->>'building_id' AS hpd_building_id, e.attributes::text AS attributes, e.record`;
+       e.attributes->>'building_id' AS hpd_building_id, e.attributes::text AS attributes, e.record, e.duplicate_of_hpd_complaint`;
 
 /** Newest first, the order of events_timeline_idx (bbl, occurred_on DESC NULLS LAST, id DESC). */
 const ORDER = 'occurred_on DESC NULLS LAST, id DESC';
@@ -23,9 +24,10 @@ export function eventsStatement(bbl: string, filters: EventFilters, position: Cu
   const v = new StatementValues();
   const bblParam = v.add(bbl, '::bpchar');
   const where = [`bbl = ${bblParam}`];
-  if (filters.sources) where.push(`source = ANY(${v.add(filters.sources, '::text[]')})`);
-  if (filters.categories) where.push(`category = ANY(${v.add(filters.categories, '::text[]')})`);
-  if (filters.severities) where.push(`severity = ANY(${v.add(filters.severities, '::text[]')})`);
+  // the codes are enums (migration 1763702400000-event-code-types): every value the parameters let through is a label
+  if (filters.sources) where.push(`source = ANY(${v.add(filters.sources, '::event_source[]')})`);
+  if (filters.categories) where.push(`category = ANY(${v.add(filters.categories, '::event_category[]')})`);
+  if (filters.severities) where.push(`severity = ANY(${v.add(filters.severities, '::event_severity[]')})`);
   if (filters.since) where.push(`occurred_on >= ${v.add(filters.since, '::date')}`);
   if (filters.until) where.push(`occurred_on <= ${v.add(filters.until, '::date')}`);
   const datesBounded = filters.since !== null || filters.until !== null;

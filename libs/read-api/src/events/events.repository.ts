@@ -21,6 +21,8 @@ export interface EventRow {
   attributes: string;
   /** The compact record of the other attributes (event-record.ts in @bhis/db). */
   record: Buffer | null;
+  /** A 311 request's mark as a duplicate of an HPD complaint, printed among the attributes. */
+  duplicate_of_hpd_complaint: string | null;
 }
 
 export type EventsPage = { found: false } | { found: true; rows: EventRow[]; hasMore: boolean };

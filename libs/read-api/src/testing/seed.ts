@@ -108,8 +108,8 @@ export async function seedEvents(client: Client, bbl: string, count: number): Pr
   await client.query(
     `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
                          description, attributes, row_hash)
-     SELECT $1, ($2::text[])[1 + i % 5], 'rec-' || i, 'hpd_violation', ($3::text[])[1 + (i / 5) % 5], ($4::text[])[1 + (i / 25) % 5],
-            CASE WHEN i % 2 = 0 THEN 'open' ELSE 'closed' END,
+     SELECT $1, ($2::event_source[])[1 + i % 5], 'rec-' || i, 'hpd_violation', ($3::event_category[])[1 + (i / 5) % 5],
+            ($4::event_severity[])[1 + (i / 25) % 5], (CASE WHEN i % 2 = 0 THEN 'open' ELSE 'closed' END)::event_status,
             CASE WHEN i % 10 = 9 THEN NULL ELSE DATE '2025-12-31' - (i / 3) END,
             NULL, 'seeded event ' || i,
             jsonb_build_object('building_id', 800000 + i % 3, 'n', i), md5(i::text)
