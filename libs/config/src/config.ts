@@ -89,9 +89,8 @@ const schema = z.object({
   /** A worker touches this file every 10 s while it reaches Postgres and Redis (the container healthcheck reads its age). */
   WORKER_HEARTBEAT_FILE: z.string().min(1).optional(),
   /**
-   * Files one ingest worker reads, parses and stages at once (one per core). It runs one job more
-   * than that: a load waiting for its turn to merge (merges take turns, one transaction at a time)
-   * gives its staging slot to the next file.
+   * Ingest jobs one ingest worker runs at once: with 2, it reads and parses a file while the
+   * previous one is merged (merges take turns, one transaction at a time).
    */
   INGEST_CONCURRENCY: int(1, 8).default(2),
   /**

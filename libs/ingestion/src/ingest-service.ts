@@ -5,13 +5,12 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
 import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
-import { LoadInput, LoadOptions, loadSource, SuspiciousDownloadError } from './load-source';
+import { LoadInput, loadSource, SuspiciousDownloadError } from './load-source';
 import { checkSodaFields, fieldNameMap, SodaFieldMismatchError } from './dataset-metadata';
 import { lockSource } from './source-lock';
 import { fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
-import { StagingSlots } from './staging-slots';
 import { describeLoadFailure } from './load-failure';
 import { emptyCounts, finishedRun, finishRun, IngestCounts, LoadProgress, markRunning, recordDatasetMetadata, recordProgress, recordRowsUpdatedAt } from '@bhis/runs';
 
@@ -73,14 +72,11 @@ export interface IngestServiceOptions {
    * previous data). On by default; off only where tiny sample sets are served.
    */
   enforceMinimumRows?: boolean;
-  /** Loads that stage a file at once (staging-slots.ts); unbounded by default. */
-  stagingSlots?: number;
 }
 
 /** Runs ingest jobs: resolves the input (file, URL, download), loads it and records the run. */
 export class IngestService {
   private readonly enforceMinimumRows: boolean;
-  private readonly stagingSlots: StagingSlots | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -88,7 +84,6 @@ export class IngestService {
     options: IngestServiceOptions = {},
   ) {
     this.enforceMinimumRows = options.enforceMinimumRows ?? true;
-    this.stagingSlots = options.stagingSlots === undefined ? undefined : new StagingSlots(options.stagingSlots);
   }
 
   /**
@@ -132,7 +127,7 @@ export class IngestService {
   }
 
   private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
-    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, stagingSlots: this.stagingSlots };
+    const options = { runId: request.runId, observedOn: request.observedOn, onProgress };
     const { input } = request;
     // a file or a URL is one load: the run's success commits with it
     if (input.kind === 'file') {
@@ -161,7 +156,7 @@ export class IngestService {
    * otherwise the whole CSV export is loaded. Sets the city replaces whole are always read whole, and
    * their records missing from the export are closed as vanished.
    */
-  private async download(source: SourceDefinition, options: Pick<LoadOptions, 'runId' | 'observedOn' | 'onProgress' | 'stagingSlots'>): Promise<RunResult> {
+  private async download(source: SourceDefinition, options: { runId: string; observedOn: string; onProgress: (p: LoadProgress) => void }): Promise<RunResult> {
     const state = await this.pool.query<{ rows_updated_at: string | null; last_refreshed_at: Date | null }>(
       `SELECT rows_updated_at, last_refreshed_at FROM sources WHERE key = $1`,
       [source.key],

@@ -36,7 +36,6 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     this.service = new IngestService(
       pool,
       new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: downloadPolicyFor(this.config) }),
-      { stagingSlots: this.config.INGEST_CONCURRENCY },
     );
     this.scoringQueue = openQueue(QUEUES.scoring, this.redis, this.config.REDIS_PREFIX);
     this.ingestQueue = openQueue(QUEUES.ingest, this.redis, this.config.REDIS_PREFIX);
@@ -55,9 +54,7 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
       {
         connection: this.redis,
         prefix: this.config.REDIS_PREFIX,
-        // one job more than staging slots: a load that waits for its turn to merge holds no staging
-        // slot, so the next file is read and staged meanwhile (staging-slots.ts)
-        concurrency: this.config.INGEST_CONCURRENCY + 1,
+        concurrency: this.config.INGEST_CONCURRENCY,
         onFailed: (job, error) => this.logger.error(`ingest job ${job?.id} failed (attempt ${job?.attemptsMade}): ${error.message}`),
         // a long file holds its lock; a killed worker's job is picked up again after this
         workerOptions: { lockDuration: this.config.WORKER_LOCK_MS, stalledInterval: this.config.WORKER_LOCK_MS / 2, maxStalledCount: 5 },

@@ -10,7 +10,6 @@ import { loadResolver } from './resolver';
 import { openReading, stageRecords, type StagedTables } from './stage-records';
 import { dropStaging, type StagingKind } from './staging';
 import { stageInThread, stagingThreadAvailable } from './staging-thread';
-import type { StagingSlots } from './staging-slots';
 
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
@@ -28,14 +27,12 @@ export interface LoadOptions {
   /** This load is the whole run: its success is recorded in the load's transaction. */
   completesRun?: boolean;
   onProgress?: (progress: LoadProgress) => void;
-  /** Bounds the loads that stage a file at once (staging-slots.ts); the merge is waited for without a slot. */
-  stagingSlots?: StagingSlots;
 }
 
 export class SuspiciousDownloadError extends Error {}
 
 /** Advisory lock key of the merge transaction ('bhis' in ASCII). */
-export const MERGE_LOCK = 0x62686973;
+const MERGE_LOCK = 0x62686973;
 
 /**
  * Loads one file (or a page stream of SODA rows) of a source: parse and normalize, COPY into staging
@@ -44,14 +41,7 @@ export const MERGE_LOCK = 0x62686973;
  */
 export async function loadSource(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions): Promise<IngestCounts> {
   const totalBytes = input.kind === 'csv' ? input.totalBytes : null;
-  const release = await options.stagingSlots?.acquire();
-  let stagedRun: { staged: StagedTables; parsed: ParseSummary };
-  try {
-    stagedRun = await stage(pool, source, input, options, totalBytes);
-  } finally {
-    release?.();
-  }
-  const { staged, parsed } = stagedRun;
+  const { staged, parsed } = await stage(pool, source, input, options, totalBytes);
   const counters = parsed.counters;
   if (options.enforceMinimumRows && counters.read < source.minimumRows) {
     await dropStaging(pool, options.runId);
