@@ -8,6 +8,7 @@ import { getSource, HeaderMismatchError } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { syncSourceCatalog } from '@bhis/runs';
+import { anyRecordStored } from './merge-events';
 
 describe('loading every source from its real file format', () => {
   let db: TestDatabase;
@@ -217,6 +218,25 @@ describe('loading every source from its real file format', () => {
       [key],
     );
     expect(stored.rows).toEqual([{ scoring_excluded: true, dup: complaintId }]);
+  });
+
+  it('tells whether any record of a merged set is stored already (a later file with none is written without comparison)', async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `CREATE TEMP TABLE probe ON COMMIT DROP AS
+         SELECT bbl, source, source_record_id || '-new' AS source_record_id, event_type FROM events WHERE source = 'nyc311'`,
+      );
+      const probed = await client.query('SELECT count(*)::int AS n FROM probe');
+      expect(probed.rows[0].n).toBeGreaterThan(0);
+      expect(await anyRecordStored(client, 'probe')).toBe(false);
+      await client.query(`INSERT INTO probe SELECT bbl, source, source_record_id, event_type FROM events WHERE source = 'nyc311' LIMIT 1`);
+      expect(await anyRecordStored(client, 'probe')).toBe(true);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 
   it('stores the HPD management program of a building (NYCHA public housing)', async () => {

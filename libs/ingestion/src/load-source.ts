@@ -10,6 +10,7 @@ import { loadResolver } from './resolver';
 import { openReading, stageRecords, type StagedTables } from './stage-records';
 import { dropStaging, type StagingKind } from './staging';
 import { stageInThread, stagingThreadAvailable } from './staging-thread';
+import { waitForSourceLoad } from './source-lock';
 
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
@@ -31,6 +32,14 @@ export interface LoadOptions {
 
 export class SuspiciousDownloadError extends Error {}
 
+/**
+ * A source whose merge waits for a load of another source under way. The 311 requests merge after
+ * the HPD complaints: the complaints' links (complaint_311_links) then mark the 311 duplicates as they
+ * are written, instead of the complaints merge rewriting every stored 311 row it marks, which leaves
+ * their old versions behind (ADR 0011). Only the merge waits: both files are read and staged at once.
+ */
+const MERGES_AFTER: Readonly<Record<string, string>> = { nyc311: 'hpd_complaints' };
+
 /** Advisory lock key of the merge transaction ('bhis' in ASCII). */
 const MERGE_LOCK = 0x62686973;
 
@@ -49,6 +58,8 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       `${source.key}: only ${counters.read} records, fewer than the ${source.minimumRows} expected; the previous data is kept`,
     );
   }
+  const mergeAfter = MERGES_AFTER[source.key];
+  if (mergeAfter) await waitForSourceLoad(pool, mergeAfter);
   options.onProgress?.({ phase: 'merging', rows: counters.read, bytes: parsed.bytes, total_bytes: totalBytes });
   try {
     return await inTransaction(pool, (client) => mergeStaged(client, source, staged, parsed, options));

@@ -32,7 +32,8 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
  * 3. 311 requests that are also HPD complaints are kept as evidence but marked as duplicates;
  * 4. status changes against the stored records become events dated `observedOn`;
  * 5. the upsert writes new and changed rows only (compared column by column), and marks their buildings dirty.
- * A first load (`firstLoad`: the source was never loaded) has nothing to compare with and writes every record.
+ * A first load (`firstLoad`: the source was never loaded), or a load of which no record is stored yet, has
+ * nothing to compare with and writes every record.
  */
 export async function mergeEvents(client: PoolClient, source: string, table: string, observedOn: string, firstLoad = false): Promise<EventMergeCounts> {
   await client.query(`SET LOCAL work_mem = '128MB'`);
@@ -51,7 +52,11 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
       : `SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM ${merged}`,
   );
   const duplicates311 = links311 ? await markDuplicates311(client, merged) : 0;
-  const actionCounts = firstLoad ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn);
+  // a later file of a loaded source often brings only records never stored (the 311 requests since
+  // 2020 after those of 2010-2019): it is written as a first load is, for the comparison of millions
+  // of rows would spill both sides of its hash join to disk
+  const nothingToCompare = firstLoad || !(await anyRecordStored(client, merged));
+  const actionCounts = nothingToCompare ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn);
   const latest = await client.query<{ latest: string | null }>(
     `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
     [observedOn],
@@ -158,6 +163,18 @@ async function markDuplicates311(client: PoolClient, merged: string): Promise<nu
      WHERE m.event_type = 'hpd_complaint' AND l.hpd_complaint_id = m.source_record_id
        AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`);
   return (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0);
+}
+
+/**
+ * Whether any merged record is stored already. Planned as a nested loop of index probes that stops at
+ * the first stored record (~2.5 us per record that is not stored), never as a hash join.
+ */
+export async function anyRecordStored(client: PoolClient, merged: string): Promise<boolean> {
+  const { rows } = await client.query<{ stored: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM ${merged} m JOIN events e ON e.bbl = m.bbl AND e.source = m.source
+                      AND e.source_record_id = m.source_record_id AND e.event_type = m.event_type) AS stored`,
+  );
+  return rows[0].stored;
 }
 
 /** The columns a merge writes besides the record key (and compares, on a refresh). */

@@ -3,7 +3,7 @@ import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService } from './ingest-service';
 import { SocrataClient } from './socrata';
-import { lockSource, SourceBusyError } from './source-lock';
+import { lockSource, SourceBusyError, sourceLoadUnderWay } from './source-lock';
 import { LOCAL_DOWNLOADS } from './testing/fake-open-data';
 import { fixtureFiles, seedUniverseFor } from './testing/fixtures';
 import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
@@ -76,5 +76,29 @@ describe('one load per source at a time, and a finished run never loaded again',
     const loaded = outcomes.filter((o) => o.status === 'fulfilled');
     expect(busy).toHaveLength(1);
     expect(loaded).toHaveLength(1);
+  });
+  it('merges 311 requests only after a load of HPD complaints under way, staging them meanwhile', async () => {
+    const requests = fixtureFiles().find((f) => f.source.key === 'nyc311') ?? (() => { throw new Error('no nyc311 fixture'); })();
+    await seedUniverseFor(pool, requests.source, requests.file);
+    const complaints = await lockSource(pool, 'hpd_complaints', { wait: false });
+    expect(await sourceLoadUnderWay(pool, 'hpd_complaints')).toBe(true);
+    expect(await sourceLoadUnderWay(pool, 'hpd_violations')).toBe(false);
+    const runId = await createRun(pool, { source: 'nyc311', trigger: 'test', input: requests.file });
+    let finished = false;
+    const loading = service.run({ ...request(runId), source: 'nyc311', input: { kind: 'file' as const, path: requests.file } }).then((result) => {
+      finished = true;
+      return result;
+    });
+    try {
+      // staged, then waiting for its turn to merge
+      for (let i = 0; i < 100 && (await getRun(pool, runId))?.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(finished).toBe(false);
+      expect((await getRun(pool, runId))?.status).toBe('running');
+    } finally {
+      await complaints.release();
+    }
+    expect(await sourceLoadUnderWay(pool, 'hpd_complaints')).toBe(false);
+    expect((await loading).status).toBe('succeeded');
   });
 });

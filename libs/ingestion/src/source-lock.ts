@@ -20,3 +20,22 @@ export async function lockSource(pool: Pool, source: string, options: { wait: bo
     throw error;
   }
 }
+
+/**
+ * Whether a load of the source is under way: its load lock is held, by any worker. A worker that
+ * dies releases the lock with its connection, so a crashed load is never waited for.
+ */
+export async function sourceLoadUnderWay(pool: Pool, source: string): Promise<boolean> {
+  const { rows } = await pool.query<{ held: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+                      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                      AND classid::bigint = $1 AND objid::bigint = (hashtext($2)::bigint & 4294967295)) AS held`,
+    [SOURCE_LOCK_CLASS, source],
+  );
+  return rows[0].held;
+}
+
+/** Waits until no load of the source is under way (polled: waiting must not take the source's lock). */
+export async function waitForSourceLoad(pool: Pool, source: string, pollMs = 1000): Promise<void> {
+  while (await sourceLoadUnderWay(pool, source)) await new Promise((resolve) => setTimeout(resolve, pollMs));
+}
