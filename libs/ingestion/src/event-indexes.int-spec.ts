@@ -35,5 +35,12 @@ describe('rebuilding the indexes of events after a first load', () => {
     );
     expect(Number(rows[0].n)).toBe(20);
     expect(rows[0].valid).toBe(true);
+    // and the planner has statistics of every partition that holds events
+    const analyzed = await pool.query<{ partitions: string; analyzed: string }>(
+      `SELECT count(*) AS partitions, count(*) FILTER (WHERE s.last_analyze IS NOT NULL) AS analyzed
+         FROM pg_inherits i JOIN pg_stat_user_tables s ON s.relid = i.inhrelid WHERE i.inhparent = 'events'::regclass`,
+    );
+    expect(Number(analyzed.rows[0].partitions)).toBeGreaterThan(1);
+    expect(analyzed.rows[0].analyzed).toBe(analyzed.rows[0].partitions);
   });
 });
