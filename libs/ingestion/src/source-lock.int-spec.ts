@@ -77,6 +77,7 @@ describe('one load per source at a time, and a finished run never loaded again',
     expect(busy).toHaveLength(1);
     expect(loaded).toHaveLength(1);
   });
+
   it('merges 311 requests only after a load of HPD complaints under way, staging them meanwhile', async () => {
     const requests = fixtureFiles().find((f) => f.source.key === 'nyc311') ?? (() => { throw new Error('no nyc311 fixture'); })();
     await seedUniverseFor(pool, requests.source, requests.file);
