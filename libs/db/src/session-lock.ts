@@ -40,3 +40,14 @@ export async function sessionLock(pool: Pool, lockClass: number, key: string, op
     },
   };
 }
+
+/** Whether any session of this database holds the lock `(lockClass, hashtext(key))` (pg_locks shows a key as unsigned). */
+export async function sessionLockHeld(pool: Pool, lockClass: number, key: string): Promise<boolean> {
+  const { rows } = await pool.query<{ held: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+                      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                      AND classid::bigint = $1 AND objid::bigint = (hashtext($2)::bigint & 4294967295)) AS held`,
+    [lockClass, key],
+  );
+  return rows[0].held;
+}

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { LockBusyError, sessionLock, SessionLock } from '@bhis/db';
+import { LockBusyError, sessionLock, SessionLock, sessionLockHeld } from '@bhis/db';
 
 /** Advisory lock class of the per-source load lock ('bhsl' in ASCII); the object is the source key's hash. */
 const SOURCE_LOCK_CLASS = 0x6268736c;
@@ -26,13 +26,7 @@ export async function lockSource(pool: Pool, source: string, options: { wait: bo
  * dies releases the lock with its connection, so a crashed load is never waited for.
  */
 export async function sourceLoadUnderWay(pool: Pool, source: string): Promise<boolean> {
-  const { rows } = await pool.query<{ held: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
-                      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                      AND classid::bigint = $1 AND objid::bigint = (hashtext($2)::bigint & 4294967295)) AS held`,
-    [SOURCE_LOCK_CLASS, source],
-  );
-  return rows[0].held;
+  return sessionLockHeld(pool, SOURCE_LOCK_CLASS, source);
 }
 
 /** Waits until no load of the source is under way (polled: waiting must not take the source's lock). */
