@@ -269,6 +269,26 @@ describe('API platform (real Postgres and Redis)', () => {
     }
   });
 
+  it('charges requests without a key to the client address: X-Forwarded-For counts only from a trusted proxy', async () => {
+    const limits = { ...env, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_ANONYMOUS_PER_MIN: '2' };
+    const direct = await startTestApi(limits);
+    const proxied = await startTestApi({ ...limits, REDIS_PREFIX: testRedisPrefix(), TRUST_PROXY: 'loopback' });
+    const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
+    try {
+      // a client that names a new address each time is still the one address it connects from
+      for (const address of ['203.0.113.1', '203.0.113.2']) expect((await call(direct, '/api/v1/health', from(address))).status).toBe(200);
+      expectErrorEnvelope(await call(direct, '/api/v1/health', from('203.0.113.3')), 429, 'rate_limit_exceeded');
+
+      // behind a trusted proxy each forwarded address has its own allowance
+      for (let i = 0; i < 2; i++) expect((await call(proxied, '/api/v1/health', from('203.0.113.1'))).status).toBe(200);
+      expectErrorEnvelope(await call(proxied, '/api/v1/health', from('203.0.113.1')), 429, 'rate_limit_exceeded');
+      expect((await call(proxied, '/api/v1/health', from('203.0.113.2'))).status).toBe(200);
+    } finally {
+      await direct.close();
+      await proxied.close();
+    }
+  });
+
   it('records last_used_at in batches, not per request', async () => {
     const pg = new Client({ connectionString: db.url });
     await pg.connect();

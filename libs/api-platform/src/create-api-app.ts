@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DynamicModule, Type } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer, NestFactory, Reflector } from '@nestjs/core';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import createExpress from 'express';
 import { Logger } from 'nestjs-pino';
 import type pino from 'pino';
@@ -12,6 +12,7 @@ import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
 import { hardenHttpServer } from './http-server-limits';
 import { installPipeline } from './pipeline';
+import { PlatformExpressAdapter } from './platform-http-server';
 import { KeyedRoutes } from './keyed-routes';
 import { RequestCharges } from './request-charges';
 import { RouteShortcuts } from './route-shortcuts';
@@ -34,7 +35,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   const instance = createExpress();
   instance.set('case sensitive routing', true);
   instance.set('strict routing', true);
-  const app = await NestFactory.create<NestExpressApplication>(rootModule, new ExpressAdapter(instance), {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, new PlatformExpressAdapter(instance), {
     bodyParser: false,
     bufferLogs: true,
     httpsOptions,

@@ -10,7 +10,7 @@ import type { PlatformRequest, ResponseFinished } from './request-context';
 /** The front door with stand-ins for the key store and the charges: only what a request without a key needs. */
 function serve(charge: (req: PlatformRequest) => Promise<void>, onFinish: ResponseFinished[] = []): Promise<Server> {
   const keys = {} as ApiKeyStore;
-  const charges = { chargeFromMemory: () => false, charge } as unknown as RequestCharges;
+  const charges = { chargeFromMemory: () => 'undecided', charge } as unknown as RequestCharges;
   const app = express();
   app.get('/ok', (_req, res) => res.json({ ok: true }));
   const server = createServer(frontDoor(app, { keys, charges, onFinish }));

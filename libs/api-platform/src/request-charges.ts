@@ -4,6 +4,11 @@ import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 import { writeRateLimitHeaders } from './response-head';
 import { platformState } from './request-context';
 
+const REMEMBERED_REFUSALS = 1000;
+
+/** What the rate limiter decided from memory: charged, refused (the 429 to answer), or undecided (the asynchronous `charge` decides). */
+export type MemoryCharge = 'charged' | 'undecided' | ApiError;
+
 export interface RateLimits {
   live: number;
   demo: number;
@@ -18,6 +23,9 @@ export interface RateLimits {
  * (or, for a filtered export, the row count) is known. A refused step answers 429.
  */
 export class RequestCharges {
+  /** The 429s of recent refusals by limit, cost and wait: a client that keeps sending past its limit costs no new error each time. */
+  private readonly refusals = new Map<string, ApiError>();
+
   constructor(
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimits,
@@ -27,30 +35,31 @@ export class RequestCharges {
     const { auth } = platformState(req);
     return auth.state === 'valid'
       ? { identity: `key:${auth.key.id}`, limit: auth.key.rateLimitPerMin ?? this.limits[auth.key.kind] }
-      : { identity: `ip:${req.ip ?? 'unknown'}`, limit: this.limits.anonymous };
+      : { identity: `ip:${clientAddress(req)}`, limit: this.limits.anonymous };
   }
 
   /** Adds `units` to the request's cost; throws rate_limit_exceeded when they are not available. */
   async charge(req: Request, res: Response, units: number): Promise<void> {
     if (units <= 0) return;
     const { identity, limit } = this.target(req);
-    this.settle(req, res, units, limit, await this.limiter.consume(identity, limit, units));
+    const refusal = this.settle(req, res, units, limit, await this.limiter.consume(identity, limit, units));
+    if (refusal) throw refusal;
   }
 
   /**
-   * `charge` when the rate limiter can decide from memory (the key's lease): true once charged (or
-   * throws the refusal); false when it needs the asynchronous `charge`.
+   * `charge` when the rate limiter can decide from memory (the key's lease). The refusal is returned,
+   * not thrown: a 429 at the front door costs no throw (V8 records where every throw happened).
    */
-  chargeFromMemory(req: Request, res: Response, units: number): boolean {
-    if (units <= 0) return true;
+  chargeFromMemory(req: Request, res: Response, units: number): MemoryCharge {
+    if (units <= 0) return 'charged';
     const { identity, limit } = this.target(req);
     const decision = this.limiter.consumeFromMemory(identity, limit, units);
-    if (!decision) return false;
-    this.settle(req, res, units, limit, decision);
-    return true;
+    if (!decision) return 'undecided';
+    return this.settle(req, res, units, limit, decision) ?? 'charged';
   }
 
-  private settle(req: Request, res: Response, units: number, limit: number, decision: RateLimitDecision): void {
+  /** Records the charge on the request; the refusal when the units are not available. */
+  private settle(req: Request, res: Response, units: number, limit: number, decision: RateLimitDecision): ApiError | null {
     const state = platformState(req);
     state.rateLimit = decision.status;
     state.cost += units;
@@ -59,24 +68,40 @@ export class RequestCharges {
       res.setHeader('X-RateLimit-Cost', String(state.cost));
       writeRateLimitHeaders(res, decision.status);
     }
-    if (!decision.allowed) {
-      state.cost -= units;
-      throw new ApiError(
-        'rate_limit_exceeded',
-        `Rate limit of ${limit} units per minute exceeded (this request costs ${state.cost + units}). Retry in ${decision.retryAfterSeconds} s.`,
-        { headers: { 'Retry-After': String(decision.retryAfterSeconds), 'X-RateLimit-Cost': String(state.cost + units) } },
-      );
+    if (decision.allowed) return null;
+    state.cost -= units;
+    return this.refusal(limit, state.cost + units, decision.retryAfterSeconds);
+  }
+
+  private refusal(limit: number, cost: number, retryAfterSeconds: number): ApiError {
+    const key = `${limit}:${cost}:${retryAfterSeconds}`;
+    let error = this.refusals.get(key);
+    if (!error) {
+      if (this.refusals.size >= REMEMBERED_REFUSALS) this.refusals.clear();
+      error = new ApiError('rate_limit_exceeded', `Rate limit of ${limit} units per minute exceeded (this request costs ${cost}). Retry in ${retryAfterSeconds} s.`, {
+        headers: { 'Retry-After': String(retryAfterSeconds), 'X-RateLimit-Cost': String(cost) },
+      });
+      this.refusals.set(key, error);
     }
+    return error;
   }
 
   /** Whether the client address has used up its invalid-key attempts (checked before any key lookup). */
   async authFailuresExhausted(req: Request): Promise<{ retryAfterSeconds: number } | null> {
     // when Redis is unreachable the check is skipped rather than refusing every key
-    const left = await this.limiter.remaining(`authfail:${req.ip ?? 'unknown'}`, this.limits.authFailures).catch(() => null);
+    const left = await this.limiter.remaining(`authfail:${clientAddress(req)}`, this.limits.authFailures).catch(() => null);
     return !left || left.remaining > 0 ? null : { retryAfterSeconds: left.retryAfterSeconds };
   }
 
   async recordAuthFailure(req: Request): Promise<void> {
-    await this.limiter.consume(`authfail:${req.ip ?? 'unknown'}`, this.limits.authFailures, 1);
+    await this.limiter.consume(`authfail:${clientAddress(req)}`, this.limits.authFailures, 1);
   }
+}
+
+/**
+ * The client's address: Express's `req.ip` when a proxy is trusted (X-Forwarded-For through trusted
+ * hops), else the socket's own address, which is what `req.ip` answers then, without parsing the header.
+ */
+function clientAddress(req: Request): string {
+  return (req.app.get('trust proxy') === false ? req.socket.remoteAddress : req.ip) ?? 'unknown';
 }
