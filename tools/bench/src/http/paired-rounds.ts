@@ -22,10 +22,11 @@ export interface PairedRounds {
   median: number;
 }
 
-// 9, not 5: on this VM single rounds of one build ranged from 0.54 to 1.05 of Express, and the median
-// of five moved by a tenth between identical runs
-export const PAIRED_ROUNDS = 9;
-export const PAIRED_SECONDS = 4;
+// 21 rounds of 2 s, not 9 of 4 s: the two loads of a round are compared at closer moments, and more
+// rounds give the median more to stand on. Rounds of 4 s of one build ranged from 0.68 to 1.17 of
+// Express on this VM, and the median of 9 moved by up to a tenth between identical runs
+export const PAIRED_ROUNDS = 21;
+export const PAIRED_SECONDS = 2;
 
 async function requestsPerSecond(target: PairedTarget, connections: number, seconds: number): Promise<number> {
   const result = await runLoad({ name: 'paired round', baseUrl: target.baseUrl, connections, durationSeconds: seconds, headers: target.headers, request: target.request });
