@@ -102,6 +102,26 @@ describe('scoring runs (real Postgres)', () => {
     expect(staging.rows[0].n).toBe(0);
   });
 
+  it('fails a run whose read of a later chunk fails, with its error, and leaves no staging table', async () => {
+    // the third chunk's histogram fails while the chunks before it are read ahead and scored
+    let histogramReads = 0;
+    const failing = new Proxy(pool, {
+      get(target, property) {
+        if (property === 'query') {
+          return (config: unknown, values?: unknown[]) => {
+            if ((config as { name?: string }).name === 'score_histogram' && ++histogramReads === 3) return Promise.reject(new Error('read of chunk 3 failed'));
+            return target.query(config as string, values);
+          };
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    await expect(runScoring(failing, { runId: randomUUID(), kind: 'full', asOf: AS_OF, writeCurrent: true, chunkSize: 7 })).rejects.toThrow('read of chunk 3 failed');
+    const staging = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename ~ '^scoring_(stg|health)_'`);
+    expect(staging.rows[0].n).toBe(0);
+  });
+
   it('keeps serving the previous run until the new one commits, then records grade crossings', async () => {
     const before = await pool.query(`SELECT run_id, grade FROM building_scores WHERE bbl = $1`, [CLEAN]);
     await seedEvents(pool, CLEAN, [

@@ -29,6 +29,9 @@ export interface ScoringRequest {
   onProgress?: (progress: { scored: number; total: number }) => void;
 }
 
+/** Chunks whose features are read while the current one is scored (docs/benchmarks.md: scoring waits on Postgres). */
+const READ_AHEAD = 2;
+
 /** Tolerated share of buildings that fail to score before the whole run is failed. */
 const MAX_FAILED_SHARE = 0.01;
 
@@ -133,17 +136,25 @@ export async function scoreRange(
       counts json NOT NULL, confidence json NOT NULL, explanation json NOT NULL, document text NOT NULL, quiet text)`);
   });
   const result: ScoredRange = { buildings: 0, failed: 0, failures: [], grades: {} };
+  // the targets of each chunk are listed in order (keyset pagination, a quick index scan) and their
+  // features read READ_AHEAD chunks ahead: Postgres takes longer to read a chunk than this process
+  // takes to score it, so two reads run at once on the two cores while a chunk is scored
+  let targets = nextTargets(pool, selection, start.startedAt, range.after, range.last, chunkSize);
+  const readAhead = (): Promise<{ bbls: string[]; features: ChunkFeatures } | null> => {
+    const listed = targets;
+    targets = listed.then((bbls) => (bbls.length === 0 ? [] : nextTargets(pool, selection, start.startedAt, bbls[bbls.length - 1], range.last, chunkSize)));
+    targets.catch(() => undefined);
+    const read = listed.then(async (bbls) => (bbls.length === 0 ? null : { bbls, features: await readChunk(pool, bbls, run.asOf) }));
+    // a read that fails while an earlier chunk is scored is thrown when its turn comes, not reported unhandled
+    read.catch(() => undefined);
+    return read;
+  };
+  const reads = Array.from({ length: READ_AHEAD }, readAhead);
   try {
-    const fetchChunk = async (after: string): Promise<{ bbls: string[]; features: ChunkFeatures } | null> => {
-      const bbls = await nextTargets(pool, selection, start.startedAt, after, range.last, chunkSize);
-      if (bbls.length === 0) return null;
-      return { bbls, features: await readChunk(pool, bbls, run.asOf) };
-    };
-    let pending = fetchChunk(range.after);
     for (;;) {
-      const chunk = await pending;
+      const chunk = await reads.shift();
       if (!chunk) break;
-      pending = fetchChunk(chunk.bbls[chunk.bbls.length - 1]);
+      reads.push(readAhead());
       const histograms = histogramByBbl(chunk.features.histogram);
       for (const facts of chunk.features.facts) {
         try {
@@ -165,9 +176,11 @@ export async function scoreRange(
       }
       options.onChunk?.(result.buildings);
     }
+    await Promise.allSettled(reads);
     await scores.close();
   } catch (error) {
     scores.abort(error as Error);
+    await Promise.allSettled(reads);
     await pool.query(`DROP TABLE IF EXISTS ${options.table}`).catch(() => undefined);
     throw error;
   }
