@@ -8,6 +8,9 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 # --- build: the whole workspace with its dev dependencies, then one folder per app with its own
 # production packages installed from its pruned lock file
 FROM ${NODE_IMAGE} AS build
+# zstd-napi (the compression of event records) builds its native addon with node-gyp where no prebuilt
+# binary is reached: the slim image has no compiler
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /repo
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund

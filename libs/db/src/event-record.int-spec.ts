@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { attributesText, eventAttributes, jsonbText, readRecord, splitAttributes } from './event-record';
+import { attributesText, eventAttributes, expandProblem, jsonbText, newestDeflateDictionary, readRecord, splitAttributes } from './event-record';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -93,7 +93,24 @@ describe('event records', () => {
     const a = splitAttributes('nyc311', { agency: 'HPD', descriptor: 'PESTS', channel: 'ONLINE' }).record as Buffer;
     const b = splitAttributes('nyc311', { channel: 'ONLINE', descriptor: 'PESTS', agency: 'HPD' }).record as Buffer;
     expect(a.equals(b)).toBe(true);
-    expect(a[0]).toBe(2);
+    expect(a[0]).toBe(3);
+  });
+
+  it('writes zstd records where a source has a zstd dictionary, and reads the deflate records stored before', () => {
+    const description = 'SEC. 27-2005 ADM CODE PROPERLY REPAIR THE BROKEN OR DEFECTIVE PLASTERED SURFACES AND PAINT IN A UNIFORM COLOR';
+    const attributes = SAMPLES[0][1];
+    const zstd = splitAttributes('hpd_violations', attributes, description).record as Buffer;
+    const deflate = splitAttributes('hpd_violations', attributes, description, newestDeflateDictionary('hpd_violations')).record as Buffer;
+    expect([zstd[0], deflate[0]]).toEqual([3, 2]);
+    expect(readRecord('hpd_violations', zstd)).toEqual(readRecord('hpd_violations', deflate));
+    // a source without a zstd dictionary keeps writing deflate
+    expect((splitAttributes('hpd_aep', { aep_round: 'Aep Round 5' }).record as Buffer)[0]).toBe(2);
+    // the problems of a complaint too: the same problem from either codec
+    const problem = { problem_id: 7, type: 'NON EMERGENCY', status: 'CLOSE', space_type: 'KITCHEN' };
+    const [newer] = splitAttributes('hpd_complaints', { problems: [problem] }).sql['problems'] as string[];
+    const [older] = splitAttributes('hpd_complaints', { problems: [problem] }, null, undefined, newestDeflateDictionary('hpd_complaint_problems')).sql['problems'] as string[];
+    expect(newer).not.toBe(older);
+    expect([expandProblem(newer), expandProblem(older)]).toEqual([problem, problem]);
   });
 
   it('keeps the description in the record, out of the attributes, and reads records of the first dictionary too', async () => {

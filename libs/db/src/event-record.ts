@@ -1,7 +1,9 @@
 import { inflateRawSync } from 'node:zlib';
 import { DESCRIPTION_DICTIONARIES } from './event-description-dictionaries';
 import { RECORD_DICTIONARIES } from './event-record-dictionaries';
+import { ZSTD_DICTIONARIES } from './event-record-zstd-dictionaries';
 import { RecordDeflate } from './record-deflate';
+import { RecordZstd } from './record-zstd';
 
 /**
  * The compact form of an event's attributes (docs/adr/0011-event-storage-and-load-path.md).
@@ -10,10 +12,11 @@ import { RecordDeflate } from './record-deflate';
  * sums, the list attributes the merge concatenates and the vanished date (the 311 duplicate mark,
  * written by the merge, has a column of its own: `events.duplicate_of_hpd_complaint`).
  * Every other attribute goes into `events.record` (bytea): the JSON of those attributes, keys in
- * jsonb order, compressed with raw deflate and a preset dictionary of the event's source. Byte 0
- * names the dictionary (0: none, 1: the source's first dictionary), so a later dictionary can be
- * added without rewriting stored rows. The API renders the union of both exactly as
- * `attributes::text` rendered the whole jsonb before.
+ * jsonb order, compressed with a dictionary of the event's source. Byte 0 names the dictionary, and
+ * with it the compressor: 0, raw deflate without a dictionary; 1 and 2, raw deflate with the source's
+ * preset dictionaries; 3, zstd with the source's zstd dictionary (record-zstd.ts), which records are
+ * written with now. Stored rows of an older dictionary stay readable. The API renders the union of
+ * both exactly as `attributes::text` rendered the whole jsonb before.
  */
 export const SQL_ATTRIBUTES: ReadonlySet<string> = new Set([
   'amount', 'balance_due', 'penalty', 'problems', 'unique_keys_311', 'duplicate_of_hpd_complaint', 'vanished_on',
@@ -46,10 +49,31 @@ function dictionary(source: string, id: number): Buffer | null {
   return buffer;
 }
 
-/** Records are written with the newest dictionary of their source. */
-export function newestDictionary(source: string): number {
+/** The zstd dictionary of records (byte 0 = 3): event-record-zstd-dictionaries.ts. */
+const ZSTD = 3;
+
+/** The newest deflate dictionary of a source: what records were written with before the zstd dictionaries. */
+export function newestDeflateDictionary(source: string): number {
   if (RECORD_DICTIONARIES[source] === undefined) return 0;
   return DESCRIPTION_DICTIONARIES[source] === undefined ? 1 : 2;
+}
+
+/** Records are written with the newest dictionary of their source. */
+export function newestDictionary(source: string): number {
+  return ZSTD_DICTIONARIES[source] === undefined ? newestDeflateDictionary(source) : ZSTD;
+}
+
+/** One zstd compressor per source, its dictionary digested once. */
+const zstdCodecs = new Map<string, RecordZstd>();
+
+function zstdCodecOf(source: string): RecordZstd {
+  let codec = zstdCodecs.get(source);
+  if (!codec) {
+    const dictionary = ZSTD_DICTIONARIES[source];
+    if (dictionary === undefined) throw new Error(`no record dictionary ${ZSTD} for ${source}`);
+    zstdCodecs.set(source, (codec = new RecordZstd(Buffer.from(dictionary, 'base64'))));
+  }
+  return codec;
 }
 
 function isAscii(key: string): boolean {
@@ -133,7 +157,13 @@ export interface SplitAttributes {
 }
 
 /** Splits an event's attributes into its jsonb part and its compact record, which also holds the description. */
-export function splitAttributes(source: string, attributes: Record<string, unknown>, description: string | null = null, dictionaryId?: number): SplitAttributes {
+export function splitAttributes(
+  source: string,
+  attributes: Record<string, unknown>,
+  description: string | null = null,
+  dictionaryId?: number,
+  problemsDictionaryId?: number,
+): SplitAttributes {
   const sql: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   let restCount = 0;
@@ -144,7 +174,7 @@ export function splitAttributes(source: string, attributes: Record<string, unkno
   for (const key in attributes) {
     const value = attributes[key];
     if (value === undefined || !Object.hasOwn(attributes, key)) continue;
-    if (key === 'problems' && Array.isArray(value)) sql[key] = value.map(compactProblem);
+    if (key === 'problems' && Array.isArray(value)) sql[key] = value.map((problem) => compactProblem(problem, problemsDictionaryId));
     else if (SQL_ATTRIBUTES.has(key) || !renderedAlike(value)) sql[key] = value;
     else {
       rest[key] = value;
@@ -173,10 +203,12 @@ function deflaterOf(source: string, id: number): RecordDeflate {
 
 /** A record with the newest dictionary of its source, or the one given (a migration going back writes the older one). */
 export function encodeRecord(source: string, values: Record<string, unknown>, id = newestDictionary(source)): Buffer {
+  if (id === ZSTD) return zstdCodecOf(source).compress(id, jsonbText(values));
   return deflaterOf(source, id).compress(id, jsonbText(values));
 }
 
 function decodeRecord(source: string, record: Buffer): Record<string, unknown> {
+  if (record[0] === ZSTD) return JSON.parse(zstdCodecOf(source).decompress(record)) as Record<string, unknown>;
   const dict = dictionary(source, record[0]);
   const json = inflateRawSync(record.subarray(1), dict ? { dictionary: dict } : {});
   return JSON.parse(json.toString('utf8')) as Record<string, unknown>;
@@ -208,11 +240,11 @@ const COMPACT_PROBLEM = /^(-?\d+) ([A-Za-z0-9+/]+={0,2})$/;
  * (docs/adr/0011-event-storage-and-load-path.md). A problem without a whole-number id, or with
  * numbers jsonb would print differently, stays as it is (an object: never a string).
  */
-export function compactProblem(problem: unknown): unknown {
+export function compactProblem(problem: unknown, dictionaryId = newestDictionary(PROBLEMS)): unknown {
   if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) return problem;
   const { problem_id: id, ...rest } = problem as Record<string, unknown>;
   if (!Number.isSafeInteger(id) || Object.keys(rest).length === 0 || !renderedAlike(rest)) return problem;
-  return `${id as number} ${encodeRecord(PROBLEMS, rest).toString('base64')}`;
+  return `${id as number} ${encodeRecord(PROBLEMS, rest, dictionaryId).toString('base64')}`;
 }
 
 /** The id and record text of a problem in compact form (a string, or the array stored before), else null. */

@@ -14,3 +14,5 @@ export * from './session-lock';
 export * from './event-record';
 export * from './event-indexes';
 export * from './transaction';
+export { RECORD_DICTIONARIES } from './event-record-dictionaries';
+export { RecordZstd } from './record-zstd';

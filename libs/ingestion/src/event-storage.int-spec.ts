@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Pool } from 'pg';
 import { CATEGORIES, EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from '@bhis/domain';
-import { attributesText, EVENT_CODE_TYPES, readRecord } from '@bhis/db';
+import { attributesText, EVENT_CODE_TYPES, expandProblem, jsonbText, readRecord } from '@bhis/db';
 import { getSource, SOURCES } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { syncSourceCatalog } from '@bhis/runs';
@@ -131,5 +131,28 @@ describe('event storage', () => {
     expect(printed(arrays)).toEqual(printed(loaded));
     await runMigrationStep(pool, 'ComplaintProblemStrings1763702600000', 'up');
     expect(await complaints()).toEqual(loaded);
+  });
+
+  it('writes the records of zstd back with deflate and again with zstd: printed the same, and a load after that writes nothing', async () => {
+    const stored = async () =>
+      (await pool.query<{ source: string; attributes: string; record: Buffer | null }>(`SELECT source, attributes::text AS attributes, record FROM events ORDER BY id`)).rows;
+    const printed = (rows: { source: string; attributes: string; record: Buffer | null }[]) =>
+      rows.map((r) => attributesText(expandedProblems(r.attributes), r.record && readRecord(r.source, r.record).attributes));
+    const expandedProblems = (attributes: string) => {
+      const parsed = JSON.parse(attributes) as Record<string, unknown>;
+      return Array.isArray(parsed['problems']) ? jsonbText({ ...parsed, problems: parsed['problems'].map((p) => expandProblem(p)) }) : attributes;
+    };
+    const loaded = await stored();
+    const codecs = (rows: { record: Buffer | null }[]) => [...new Set(rows.flatMap((r) => (r.record ? [r.record[0]] : [])))].sort();
+    expect(codecs(loaded)).toEqual([3]);
+    await runMigrationStep(pool, 'ZstdEventRecords1763702700000', 'down');
+    const deflated = await stored();
+    expect(codecs(deflated)).toEqual([2]);
+    expect(deflated.map((r) => r.attributes)).not.toEqual(loaded.map((r) => r.attributes)); // the problems' records too
+    expect(printed(deflated)).toEqual(printed(loaded));
+    await runMigrationStep(pool, 'ZstdEventRecords1763702700000', 'up');
+    expect(await stored()).toEqual(loaded);
+    const again = await loadFile(pool, getSource('hpd_complaints'), fixture('hpd_complaints_and_problems.csv'), '2026-11-03');
+    expect(again.counts.events).toMatchObject({ inserted: 0, updated: 0, status_changes: 0 });
   });
 });

@@ -22,7 +22,7 @@ export class CompactComplaintProblems1763702100000 implements MigrationInterface
   name = 'CompactComplaintProblems1763702100000';
 
   async up(q: QueryRunner): Promise<void> {
-    await rewriteEvents(q, withProblems('object'), (row) => ({ ...row, attributes: mapProblems(row.attributes, compactProblem) }));
+    await rewriteEvents(q, withProblems('object'), (row) => ({ ...row, attributes: mapProblems(row.attributes, (problem) => compactProblem(problem)) }));
   }
 
   async down(q: QueryRunner): Promise<void> {
