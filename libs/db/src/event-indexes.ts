@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 export interface IndexRebuild {
   /** Bytes of every index of `events` (all partitions) before and after. */
@@ -12,27 +12,47 @@ const INDEX_BYTES = `
     FROM pg_inherits i WHERE i.inhparent = 'events'::regclass`;
 
 /**
- * Rebuilds the indexes of `events` without blocking reads or writes (`REINDEX ... CONCURRENTLY`).
+ * Rebuilds the indexes of `events` without blocking reads or writes (`REINDEX ... CONCURRENTLY`), two
+ * partitions at a time.
  * Events arrive in no particular key order, so pages of their B-trees split half-full: after the
  * first load of a city the unique record key index is about a third larger than rebuilt
  * (docs/adr/0011-event-storage-and-load-path.md). The statistics of `events` are gathered again after it.
  * `bhis ingest --dir` calls this once after loading into an empty `events`; `bhis db reindex-events`
  * does it on demand.
  */
-export async function rebuildEventIndexes(pool: Pool): Promise<IndexRebuild> {
+export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONNECTIONS): Promise<IndexRebuild> {
+  const started = performance.now();
+  const before = await pool.query<{ bytes: number }>(INDEX_BYTES);
+  const { rows } = await pool.query<{ partition: string }>(
+    `SELECT i.inhrelid::regclass::text AS partition FROM pg_inherits i WHERE i.inhparent = 'events'::regclass ORDER BY 1`,
+  );
+  const partitions = rows.map((r) => r.partition);
+  // the partitions one after the other on each connection: one REINDEX sorts on one core
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(connections, partitions.length)) }, () =>
+      withoutTimeout(pool, async (client) => {
+        for (let next = partitions.shift(); next !== undefined; next = partitions.shift()) await client.query(`REINDEX TABLE CONCURRENTLY ${next}`);
+      }),
+    ),
+  );
+  // fresh statistics for the planner: without them, the scoring run's reads of a chunk of buildings
+  // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
+  await withoutTimeout(pool, (client) => client.query('ANALYZE events'));
+  const after = await pool.query<{ bytes: number }>(INDEX_BYTES);
+  return { bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Rebuilds at once: one per core of a machine like the one in docs/scaling.md. */
+const REBUILD_CONNECTIONS = 2;
+
+/** A city's indexes take longer than the pool's statement timeout; CONCURRENTLY runs outside a transaction. */
+async function withoutTimeout<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    const started = performance.now();
-    const before = await client.query<{ bytes: number }>(INDEX_BYTES);
-    // a city's indexes take longer than the pool's statement timeout; CONCURRENTLY runs outside a transaction
     await client.query('SET statement_timeout = 0');
-    await client.query('REINDEX TABLE CONCURRENTLY events');
-    // fresh statistics for the planner: without them, the scoring run's reads of a chunk of buildings
-    // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
-    await client.query('ANALYZE events');
+    const result = await work(client);
     await client.query('RESET statement_timeout');
-    const after = await client.query<{ bytes: number }>(INDEX_BYTES);
-    return { bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
+    return result;
   } finally {
     client.release();
   }

@@ -120,18 +120,36 @@ interface KeyOrder {
   prefixes: string[];
 }
 
-/** Records of a source have a handful of key sets: their order is worked out once per set. */
-const keyOrders = new Map<string, KeyOrder>();
+function sortedKeys(keys: string[]): KeyOrder {
+  const sorted = [...keys].sort(compareKeys);
+  return { keys: sorted, prefixes: sorted.map((k) => `${JSON.stringify(k)}: `) };
+}
+
+/** A step of the key sequences seen: the order of the set that ends here, and the sequences that go on. */
+interface KeyNode {
+  order: KeyOrder | null;
+  next: Map<string, KeyNode>;
+}
+
+/**
+ * Records of a source have a handful of key sets: their order is worked out once per set, found by
+ * walking the object's keys (joining them into one string to look it up cost more, per record).
+ */
+const keyOrders: KeyNode = { order: null, next: new Map() };
+let keyNodes = 0;
 
 function keyOrderOf(keys: string[]): KeyOrder {
-  const shape = keys.join('\u0000');
-  let order = keyOrders.get(shape);
-  if (!order) {
-    const sorted = [...keys].sort(compareKeys);
-    order = { keys: sorted, prefixes: sorted.map((k) => `${JSON.stringify(k)}: `) };
-    if (keyOrders.size < 10_000) keyOrders.set(shape, order);
+  let node = keyOrders;
+  for (const key of keys) {
+    let child = node.next.get(key);
+    if (!child) {
+      if (keyNodes >= 10_000) return sortedKeys(keys);
+      node.next.set(key, (child = { order: null, next: new Map() }));
+      keyNodes++;
+    }
+    node = child;
   }
-  return order;
+  return (node.order ??= sortedKeys(keys));
 }
 
 /** A value as Postgres prints a jsonb value (`{"a": 1, "b": [1, 2]}`). */

@@ -17,6 +17,12 @@ export interface EnqueueIngest {
   scoreAfter?: boolean;
   /** Day the data was observed (status changes are dated with it); default today. */
   observedOn?: string;
+  /**
+   * Lower runs first (1 and up; BullMQ's job priority). A job whose source is being loaded waits as a
+   * delayed job and comes back in its place by priority, where without one it would come back behind
+   * every job queued meanwhile (`bhis ingest --dir` gives the largest file 1).
+   */
+  priority?: number;
 }
 
 export interface EnqueuedIngest {
@@ -72,7 +78,7 @@ export async function enqueueIngest(queue: ContractQueue<'ingest'>, pool: Pool, 
     scoreAfter: request.scoreAfter ?? false,
     observedOn,
   };
-  const job = await queue.add('ingest-source', data, { ...DEFAULT_JOB_OPTIONS, jobId });
+  const job = await queue.add('ingest-source', data, { ...DEFAULT_JOB_OPTIONS, jobId, ...(request.priority ? { priority: request.priority } : {}) });
   if (job.data.runId !== runId) {
     // another request queued the same run at the same moment: keep theirs
     await pool.query(`DELETE FROM ingest_runs WHERE id = $1`, [runId]);

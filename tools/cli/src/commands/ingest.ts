@@ -89,7 +89,8 @@ export function recognisedFiles(dir: string): { file: string; source: string }[]
 
 /**
  * Event files, the largest first: the workers then end together instead of one of them starting the
- * largest file last (two files of one source still load one after the other: the source's lock).
+ * largest file last. Two files of one source load one after the other (the source's lock): the
+ * second keeps its place by size (its job priority) while it waits.
  */
 export function largestFirst<T extends { file: string }>(files: readonly T[]): T[] {
   const bytes = new Map(files.map(({ file }) => [file, statSync(file).size]));
@@ -178,8 +179,8 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
       await warnWithoutWorkers(queue, 'npm run start:ingest');
       const firstLoad = await eventsEmpty(pool);
       const summaries: Record<string, unknown>[] = [];
-      const enqueue = (file: string, source: string) =>
-        enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli', force: options.force, observedOn: options.observedOn });
+      const enqueue = (file: string, source: string, priority?: number) =>
+        enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli', force: options.force, observedOn: options.observedOn, priority });
       const finish = async (runId: string, file: string, source: string) => {
         const run = await waitForRun(pool, runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
         summaries.push({ file: path.basename(file), ...summarize(run) });
@@ -188,10 +189,11 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
       // buildings and the BIN/registration maps first, one by one: the event files are read against them
       const buildingFacts = files.filter(({ source }) => getSource(source).produces.facts.length > 0);
       for (const { file, source } of buildingFacts) await finish((await enqueue(file, source)).runId, file, source);
-      // then every event file at once: a worker reads the next file while it merges one (merges take turns)
+      // then every event file at once: a worker reads the next file while it merges one (merges take turns);
+      // the second file of a source waits for the first, then comes back ahead of the smaller files
       const rest = largestFirst(files.filter((f) => !buildingFacts.includes(f)));
       const queued = [];
-      for (const { file, source } of rest) queued.push({ file, source, runId: (await enqueue(file, source)).runId });
+      for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });
       for (const { file, source, runId } of queued) await finish(runId, file, source);
       if (firstLoad && process.exitCode !== 1) await reportRebuild(await rebuildEventIndexes(pool));
       printRows(summaries, Boolean(options.json));
