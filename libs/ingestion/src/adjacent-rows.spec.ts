@@ -1,5 +1,5 @@
 import type { NormalizedEvent } from '@bhis/domain';
-import { AdjacentRows, type StagedEvent } from './adjacent-rows';
+import { AdjacentRows, DistinctItems, type StagedEvent } from './adjacent-rows';
 
 function complaint(id: string, severity: NormalizedEvent['severity'], on: string, closed: string | null, problemId: number, key311?: string): NormalizedEvent {
   return {
@@ -59,5 +59,30 @@ describe('rows of one record that follow each other', () => {
     expect(unordered.listsOrdered).toBe(false);
     const [missing] = stageAll(true, [{ ...complaint('9', 'low', '2024-02-01', null, 1), attributes: { complaint_id: 9 } }]);
     expect(missing.listsOrdered).toBe(false);
+  });
+});
+
+describe('distinct list items', () => {
+  it('keep each jsonb value once, in the order first seen, whatever its key order', () => {
+    const items = new DistinctItems();
+    for (const item of [
+      { problem_id: 2, code: 'MICE', duplicate: false },
+      { problem_id: 1, code: 'HEAT' },
+      { duplicate: false, code: 'MICE', problem_id: 2 }, // the first, keys in another order
+      { problem_id: 2, code: 'ROACHES' }, // the same id, another problem
+      { problem_id: '2', code: 'MICE', duplicate: false }, // an id of another type
+      '311-a',
+      '311-a',
+      { code: 'NO ID' },
+      { code: 'NO ID' },
+    ]) items.add(item);
+    expect(items.items).toEqual([
+      { problem_id: 2, code: 'MICE', duplicate: false },
+      { problem_id: 1, code: 'HEAT' },
+      { problem_id: 2, code: 'ROACHES' },
+      { problem_id: '2', code: 'MICE', duplicate: false },
+      '311-a',
+      { code: 'NO ID' },
+    ]);
   });
 });

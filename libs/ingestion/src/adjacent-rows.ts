@@ -31,7 +31,7 @@ interface Group {
   lead: { line: number; event: NormalizedEvent };
   firstOn: string | null;
   lastClosed: string | null;
-  lists: Map<string, Map<string, unknown>>;
+  lists: Map<string, DistinctItems>;
 }
 
 /**
@@ -77,21 +77,52 @@ export class AdjacentRows {
     const { lead, rows } = group;
     if (rows === 1) return stagedAlone(lead.line, lead.event);
     const attributes = { ...lead.event.attributes };
-    for (const [name, items] of group.lists) if (items.size > 0) attributes[name] = [...items.values()];
+    for (const [name, items] of group.lists) if (items.items.length > 0) attributes[name] = items.items;
     return withListsOrdered(lead.line, { ...lead.event, occurred_on: group.firstOn, closed_on: group.lastClosed, attributes }, rows);
   }
 }
 
 /** Adds the items of an event's list attributes, each distinct item once. */
-function addListItems(lists: Map<string, Map<string, unknown>>, event: NormalizedEvent): void {
+function addListItems(lists: Map<string, DistinctItems>, event: NormalizedEvent): void {
   for (const name of LIST_ATTRIBUTES) {
     const value = event.attributes[name];
     if (!Array.isArray(value)) continue;
     let items = lists.get(name);
-    if (!items) lists.set(name, (items = new Map()));
-    for (const item of value) {
-      const text = jsonbText(item);
-      if (!items.has(text)) items.set(text, item);
-    }
+    if (!items) lists.set(name, (items = new DistinctItems()));
+    for (const item of value) items.add(item);
   }
+}
+
+/**
+ * The distinct items of a list in the order first seen, distinct as jsonb values are
+ * (`jsonb_agg(DISTINCT ...)` in the merge). Equal items have the same problem id, so an item is
+ * printed as jsonb only when it shares its id with an item already there: the problems of one
+ * complaint have different ids, and printing each cost a tenth of a complaint row's staging.
+ */
+export class DistinctItems {
+  readonly items: unknown[] = [];
+  private readonly byId = new Map<string, unknown[]>();
+
+  add(item: unknown): void {
+    const id = problemIdOf(item);
+    const same = this.byId.get(id);
+    if (!same) {
+      this.byId.set(id, [item]);
+      this.items.push(item);
+      return;
+    }
+    const text = jsonbText(item);
+    if (same.some((other) => jsonbText(other) === text)) return;
+    same.push(item);
+    this.items.push(item);
+  }
+}
+
+/** What equal items share: a problem's id, or the whole item printed as jsonb (a 311 key, anything else). */
+function problemIdOf(item: unknown): string {
+  if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
+    const id = (item as Record<string, unknown>)['problem_id'];
+    if (typeof id === 'number' || typeof id === 'string') return `${typeof id} ${id}`;
+  }
+  return `= ${jsonbText(item)}`;
 }

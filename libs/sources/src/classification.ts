@@ -374,8 +374,14 @@ export type ClassificationKeys = ReadonlyArray<readonly [on: string, value: stri
 
 interface RuleIndex {
   exact: Map<string, ClassificationRule>;
-  prefixes: ClassificationRule[];
+  /** Rules on a prefix, longest first, with their normalized prefix. */
+  prefixes: { prefix: string; rule: ClassificationRule }[];
+  /** The rule found for a value as the file gave it: values repeat on most rows of a file. */
+  found: Map<string, ClassificationRule | null>;
 }
+
+/** Values remembered per rule index: far more than the distinct values of any classified column. */
+const FOUND_VALUES = 10_000;
 
 const INDEX: ReadonlyMap<string, RuleIndex> = buildIndex(CLASSIFICATION);
 
@@ -391,20 +397,24 @@ function buildIndex(table: readonly ClassificationRule[]): Map<string, RuleIndex
   const index = new Map<string, RuleIndex>();
   for (const rule of table) {
     const key = indexKey(rule.eventType, rule.on);
-    const entry: RuleIndex = index.get(key) ?? { exact: new Map<string, ClassificationRule>(), prefixes: [] };
-    if (rule.value.endsWith('*') && rule.value !== DEFAULT) entry.prefixes.push(rule);
+    const entry: RuleIndex = index.get(key) ?? { exact: new Map<string, ClassificationRule>(), prefixes: [], found: new Map() };
+    if (rule.value.endsWith('*') && rule.value !== DEFAULT) entry.prefixes.push({ prefix: normalizeValue(rule.value.slice(0, -1)), rule });
     else entry.exact.set(normalizeValue(rule.value), rule);
     index.set(key, entry);
   }
-  for (const entry of index.values()) entry.prefixes.sort((a, b) => b.value.length - a.value.length);
+  for (const entry of index.values()) entry.prefixes.sort((a, b) => b.rule.value.length - a.rule.value.length);
   return index;
 }
 
 function findRule(eventType: EventType, on: string, value: string): ClassificationRule | undefined {
   const entry = INDEX.get(indexKey(eventType, on));
   if (!entry) return undefined;
+  const found = entry.found.get(value);
+  if (found !== undefined) return found ?? undefined;
   const normalized = normalizeValue(value);
-  return entry.exact.get(normalized) ?? entry.prefixes.find((rule) => normalized.startsWith(normalizeValue(rule.value.slice(0, -1))));
+  const rule = entry.exact.get(normalized) ?? entry.prefixes.find(({ prefix }) => normalized.startsWith(prefix))?.rule;
+  if (entry.found.size < FOUND_VALUES) entry.found.set(value, rule ?? null);
+  return rule;
 }
 
 /** Category and severity of an event from its source values (see CLASSIFICATION). */
