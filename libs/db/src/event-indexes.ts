@@ -27,14 +27,22 @@ export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONN
     `SELECT i.inhrelid::regclass::text AS partition FROM pg_inherits i WHERE i.inhparent = 'events'::regclass ORDER BY 1`,
   );
   const partitions = rows.map((r) => r.partition);
-  // the partitions one after the other on each connection: one REINDEX sorts on one core
-  await Promise.all(
+  // the partitions one after the other on each connection: one REINDEX sorts on one core; a failure
+  // stops the other connection after its current partition, and is thrown once both have stopped
+  const rebuilds = await Promise.allSettled(
     Array.from({ length: Math.max(1, Math.min(connections, partitions.length)) }, () =>
       withoutTimeout(pool, async (client) => {
-        for (let next = partitions.shift(); next !== undefined; next = partitions.shift()) await client.query(`REINDEX TABLE CONCURRENTLY ${next}`);
+        try {
+          for (let next = partitions.shift(); next !== undefined; next = partitions.shift()) await client.query(`REINDEX TABLE CONCURRENTLY ${next}`);
+        } catch (error) {
+          partitions.length = 0;
+          throw error;
+        }
       }),
     ),
   );
+  const failed = rebuilds.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
   // fresh statistics for the planner: without them, the scoring run's reads of a chunk of buildings
   // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
   await withoutTimeout(pool, (client) => client.query('ANALYZE events'));
