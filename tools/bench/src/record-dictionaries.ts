@@ -6,7 +6,7 @@
  * made their short records larger than deflate did (docs/adr/0011-event-storage-and-load-path.md).
  *
  *   npm run bench -- --help >/dev/null   # compiles the harness
- *   node dist/tools/bench/tools/bench/src/record-dictionaries.js postgres://postgres@127.0.0.1/<database>
+ *   node dist/tools/bench/tools/bench/src/record-dictionaries.js postgres://postgres@127.0.0.1/<database> [--replace]
  *
  * Stored records name their dictionary by id (byte 0 = 3 for these): once records are written with a
  * dictionary, it must never change. Train a new set under a new id instead.
@@ -27,13 +27,14 @@ const DICTIONARY_BYTES = 8_192;
 /**
  * zstd is kept for a source unless its records come out more than this much larger than with deflate:
  * it compresses a record in a fourth of the time, which the load needs more than a few bytes (the
- * problems of HPD complaints, ~16% larger, are compressed once for every row of the largest file).
+ * problems of HPD complaints, ~13% larger, are compressed once for every row of the largest file).
  */
 const MAX_GROWTH = 1.25;
 
 function mean(values: number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
 }
+
 /** dist/tools/bench/tools/bench/src -> the repository. */
 const OUT = path.join(__dirname, '../../../../../../libs/db/src/event-record-zstd-dictionaries.ts');
 
@@ -77,8 +78,12 @@ function train(texts: string[]): Buffer {
 }
 
 async function main(): Promise<void> {
-  const url = process.argv[2];
-  if (!url) throw new Error('usage: record-dictionaries.js <database url>');
+  const [url, replace] = process.argv.slice(2);
+  if (!url) throw new Error('usage: record-dictionaries.js <database url> [--replace]');
+  // records written with these dictionaries cannot be read with others
+  if (replace !== '--replace' && /^\s+'[A-Za-z0-9+/=]+',$/m.test(readFileSync(OUT, 'utf8'))) {
+    throw new Error(`${OUT} holds dictionaries already: stored records need them as they are. Train a new set under a new id, or pass --replace for a database that holds no record of them`);
+  }
   const client = new Client({ connectionString: url });
   await client.connect();
   const lines: string[] = [];
