@@ -245,7 +245,7 @@ export function readRecord(source: string, record: Buffer): RecordContents {
 }
 
 /** The dictionary of compact problems (a name of its own in RECORD_DICTIONARIES, not a source). */
-const PROBLEMS = 'hpd_complaint_problems';
+export const PROBLEMS_DICTIONARY = 'hpd_complaint_problems';
 
 /** A compact problem: its whole-number id, a space and the base64 of its record. */
 const COMPACT_PROBLEM = /^(-?\d+) ([A-Za-z0-9+/]+={0,2})$/;
@@ -258,11 +258,11 @@ const COMPACT_PROBLEM = /^(-?\d+) ([A-Za-z0-9+/]+={0,2})$/;
  * (docs/adr/0011-event-storage-and-load-path.md). A problem without a whole-number id, or with
  * numbers jsonb would print differently, stays as it is (an object: never a string).
  */
-export function compactProblem(problem: unknown, dictionaryId = newestDictionary(PROBLEMS)): unknown {
+export function compactProblem(problem: unknown, dictionaryId = newestDictionary(PROBLEMS_DICTIONARY)): unknown {
   if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) return problem;
   const { problem_id: id, ...rest } = problem as Record<string, unknown>;
   if (!Number.isSafeInteger(id) || Object.keys(rest).length === 0 || !renderedAlike(rest)) return problem;
-  return `${id as number} ${encodeRecord(PROBLEMS, rest, dictionaryId).toString('base64')}`;
+  return `${id as number} ${encodeRecord(PROBLEMS_DICTIONARY, rest, dictionaryId).toString('base64')}`;
 }
 
 /** The id and record text of a problem in compact form (a string, or the array stored before), else null. */
@@ -277,7 +277,7 @@ export function expandProblem(stored: unknown): unknown {
   const parts = compactParts(stored);
   if (!parts) return stored;
   const [id, text] = parts;
-  return { problem_id: id, ...readRecord(PROBLEMS, Buffer.from(text, 'base64')).attributes };
+  return { problem_id: id, ...readRecord(PROBLEMS_DICTIONARY, Buffer.from(text, 'base64')).attributes };
 }
 
 /** `'\x…'`: a record as COPY text input for a bytea column. */

@@ -16,10 +16,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { encodeRecord, expandProblem, jsonbText, newestDeflateDictionary, readRecord, RECORD_DICTIONARIES, RecordZstd } from '@bhis/db';
+import { encodeRecord, expandProblem, jsonbText, newestDeflateDictionary, PROBLEMS_DICTIONARY, readRecord, RECORD_DICTIONARIES, RecordZstd } from '@bhis/db';
 
-/** The name of the compact problems' dictionary in event-record.ts. */
-const PROBLEMS = 'hpd_complaint_problems';
 const SAMPLES = 20_000;
 /** Fewer records than this: no zstd dictionary (the source's records stay with deflate). */
 const MIN_SAMPLES = 1_000;
@@ -39,7 +37,7 @@ function mean(values: number[]): number {
 const OUT = path.join(__dirname, '../../../../../../libs/db/src/event-record-zstd-dictionaries.ts');
 
 async function samples(client: Client, source: string): Promise<string[]> {
-  if (source === PROBLEMS) {
+  if (source === PROBLEMS_DICTIONARY) {
     const { rows } = await client.query<{ p: string }>(
       `SELECT p FROM (SELECT attributes -> 'problems' AS ps FROM events
                        WHERE source = 'hpd_complaints' AND jsonb_typeof(attributes -> 'problems') = 'array'

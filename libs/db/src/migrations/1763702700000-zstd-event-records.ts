@@ -1,12 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { expandProblem, jsonbText, newestDeflateDictionary, readRecord, splitAttributes, type SplitAttributes } from '../event-record';
+import { expandProblem, jsonbText, newestDeflateDictionary, PROBLEMS_DICTIONARY, readRecord, splitAttributes, type SplitAttributes } from '../event-record';
 import { rewriteEvents, type RewrittenEvent, type StoredEventRow } from './rewrite-events';
 
 /** Events with a compact record, or with problems (HPD complaints: each compact problem holds a record too). */
 const WITH_RECORDS = `record IS NOT NULL OR (event_type = 'hpd_complaint' AND jsonb_typeof(attributes -> 'problems') = 'array')`;
-
-/** The dictionary of compact problems (event-record.ts). */
-const PROBLEMS = 'hpd_complaint_problems';
 
 /** A stored event written again by `split`: its record and its problems' records in the codec `split` picks. */
 function rewritten(row: StoredEventRow, split: (attributes: Record<string, unknown>, description: string | null) => SplitAttributes): RewrittenEvent {
@@ -36,7 +33,7 @@ export class ZstdEventRecords1763702700000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await rewriteEvents(q, WITH_RECORDS, (row) =>
       rewritten(row, (attributes, description) =>
-        splitAttributes(row.source, attributes, description, newestDeflateDictionary(row.source), newestDeflateDictionary(PROBLEMS)),
+        splitAttributes(row.source, attributes, description, newestDeflateDictionary(row.source), newestDeflateDictionary(PROBLEMS_DICTIONARY)),
       ),
     );
   }
