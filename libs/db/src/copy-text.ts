@@ -3,6 +3,7 @@ const NEEDS_ESCAPE = /[\\\t\n\r]/;
 /** Encodes values for Postgres COPY ... FROM STDIN (text format, tab-separated, \N for null). */
 export function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
   // most values need no escaping: test once instead of four replacements
   if (!NEEDS_ESCAPE.test(text)) return text;

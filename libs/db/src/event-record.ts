@@ -174,32 +174,71 @@ export interface SplitAttributes {
   record: Buffer | null;
 }
 
+/**
+ * How the attributes of one key set are split: the keys kept in jsonb, and the record's keys in jsonb
+ * order with their printed prefixes. Worked out once per key set (`keyOrderOf`), so a record's text is
+ * printed straight from the attributes, with no object of the record's own per event.
+ */
+interface SplitPlan {
+  sqlKeys: string[];
+  record: KeyOrder;
+}
+
+/** Plans by the set of keys kept out of the record, then by key set. */
+const splitPlans = new Map<ReadonlySet<string>, WeakMap<KeyOrder, SplitPlan>>();
+
+function splitPlanOf(keys: string[], kept: ReadonlySet<string>): SplitPlan {
+  const order = keyOrderOf(keys);
+  let plans = splitPlans.get(kept);
+  if (!plans) splitPlans.set(kept, (plans = new WeakMap()));
+  let plan = plans.get(order);
+  if (!plan) {
+    const inRecord = order.keys.map((key, i) => [key, order.prefixes[i]] as const).filter(([key]) => !kept.has(key));
+    plan = {
+      sqlKeys: keys.filter((key) => kept.has(key)),
+      record: { keys: inRecord.map(([key]) => key), prefixes: inRecord.map(([, prefix]) => prefix) },
+    };
+    plans.set(order, plan);
+  }
+  return plan;
+}
+
+/**
+ * The jsonb text of the members of `object` the plan puts in the record (and of the description, first:
+ * its key, the empty string, sorts first), or null when there are none. A member jsonb would print
+ * differently (renderedAlike) goes to `outside` instead.
+ */
+function recordText(object: Record<string, unknown>, plan: SplitPlan, description: string | null, outside: Record<string, unknown>): string | null {
+  let text = description === null ? '' : `${DESCRIPTION_PREFIX}${JSON.stringify(description)}`;
+  const { keys, prefixes } = plan.record;
+  for (let i = 0; i < keys.length; i++) {
+    const value = object[keys[i]];
+    if (value === undefined) continue;
+    if (!renderedAlike(value)) outside[keys[i]] = value;
+    else text += `${text.length > 0 ? ', ' : ''}${prefixes[i]}${typeof value === 'string' ? JSON.stringify(value) : jsonbText(value)}`;
+  }
+  return text.length > 0 ? `{${text}}` : null;
+}
+
+const DESCRIPTION_PREFIX = `${JSON.stringify(DESCRIPTION)}: `;
+
 /** Splits an event's attributes into its jsonb part and its compact record, which also holds the description. */
 export function splitAttributes(
   source: string,
   attributes: Record<string, unknown>,
   description: string | null = null,
-  dictionaryId?: number,
+  dictionaryId = newestDictionary(source),
   problemsDictionaryId?: number,
 ): SplitAttributes {
+  const plan = splitPlanOf(Object.keys(attributes), SQL_ATTRIBUTES);
   const sql: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = {};
-  let restCount = 0;
-  if (description !== null) {
-    rest[DESCRIPTION] = description;
-    restCount++;
-  }
-  for (const key in attributes) {
+  for (const key of plan.sqlKeys) {
     const value = attributes[key];
-    if (value === undefined || !Object.hasOwn(attributes, key)) continue;
-    if (key === 'problems' && Array.isArray(value)) sql[key] = value.map((problem) => compactProblem(problem, problemsDictionaryId));
-    else if (SQL_ATTRIBUTES.has(key) || !renderedAlike(value)) sql[key] = value;
-    else {
-      rest[key] = value;
-      restCount++;
-    }
+    if (value === undefined) continue;
+    sql[key] = key === 'problems' && Array.isArray(value) ? value.map((problem) => compactProblem(problem, problemsDictionaryId)) : value;
   }
-  return { sql, record: restCount === 0 ? null : encodeRecord(source, rest, dictionaryId) };
+  const text = recordText(attributes, plan, description, sql);
+  return { sql, record: text === null ? null : compressRecord(source, text, dictionaryId) };
 }
 
 /** A small window and little memory: records are short, and setting up a stream is most of the cost. */
@@ -221,8 +260,12 @@ function deflaterOf(source: string, id: number): RecordDeflate {
 
 /** A record with the newest dictionary of its source, or the one given (a migration going back writes the older one). */
 export function encodeRecord(source: string, values: Record<string, unknown>, id = newestDictionary(source)): Buffer {
-  if (id === ZSTD) return zstdCodecOf(source).compress(id, jsonbText(values));
-  return deflaterOf(source, id).compress(id, jsonbText(values));
+  return compressRecord(source, jsonbText(values), id);
+}
+
+function compressRecord(source: string, text: string, id: number): Buffer {
+  if (id === ZSTD) return zstdCodecOf(source).compress(id, text);
+  return deflaterOf(source, id).compress(id, text);
 }
 
 function decodeRecord(source: string, record: Buffer): Record<string, unknown> {
@@ -260,10 +303,16 @@ const COMPACT_PROBLEM = /^(-?\d+) ([A-Za-z0-9+/]+={0,2})$/;
  */
 export function compactProblem(problem: unknown, dictionaryId = newestDictionary(PROBLEMS_DICTIONARY)): unknown {
   if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) return problem;
-  const { problem_id: id, ...rest } = problem as Record<string, unknown>;
-  if (!Number.isSafeInteger(id) || Object.keys(rest).length === 0 || !renderedAlike(rest)) return problem;
-  return `${id as number} ${encodeRecord(PROBLEMS_DICTIONARY, rest, dictionaryId).toString('base64')}`;
+  const object = problem as Record<string, unknown>;
+  const id = object['problem_id'];
+  if (!Number.isSafeInteger(id)) return problem;
+  const outside: Record<string, unknown> = {};
+  const text = recordText(object, splitPlanOf(Object.keys(object), PROBLEM_ID), null, outside);
+  if (text === null || Object.keys(outside).length > 0) return problem;
+  return `${id as number} ${compressRecord(PROBLEMS_DICTIONARY, text, dictionaryId).toString('base64')}`;
 }
+
+const PROBLEM_ID: ReadonlySet<string> = new Set(['problem_id']);
 
 /** The id and record text of a problem in compact form (a string, or the array stored before), else null. */
 function compactParts(stored: unknown): [number, string] | null {

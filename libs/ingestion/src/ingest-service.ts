@@ -14,6 +14,9 @@ import { sweepStaging } from './staging';
 import { describeLoadFailure } from './load-failure';
 import { emptyCounts, finishedRun, finishRun, IngestCounts, LoadProgress, markRunning, recordDatasetMetadata, recordProgress, recordRowsUpdatedAt } from '@bhis/runs';
 
+/** A local file is read in chunks this large: each goes to the staging thread as one message, acknowledged once parsed (staging-thread.ts). */
+const READ_CHUNK_BYTES = 1 << 20;
+
 export interface RunRequest {
   runId: string;
   source: string;
@@ -134,7 +137,7 @@ export class IngestService {
       const info = await stat(input.path);
       return {
         status: 'succeeded',
-        counts: await loadSource(this.pool, source, { kind: 'csv', stream: createReadStream(input.path), totalBytes: info.size }, { ...options, completesRun: true }),
+        counts: await loadSource(this.pool, source, { kind: 'csv', stream: createReadStream(input.path, { highWaterMark: READ_CHUNK_BYTES }), totalBytes: info.size }, { ...options, completesRun: true }),
       };
     }
     if (input.kind === 'url') {

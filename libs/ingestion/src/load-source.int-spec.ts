@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { eventAttributes } from '@bhis/db';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
-import { getSource, HeaderMismatchError } from '@bhis/sources';
+import type { NormalizedEvent } from '@bhis/domain';
+import { getSource, HeaderMismatchError, parseSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { syncSourceCatalog } from '@bhis/runs';
@@ -251,6 +252,42 @@ describe('loading every source from its real file format', () => {
     const [buildingId] = active.split(',');
     const { rows } = await pool.query(`SELECT management_program FROM buildings WHERE $1::int = ANY (hpd_building_ids)`, [Number(JSON.parse(buildingId))]);
     expect(rows).toEqual([{ management_program: 'NYCHA' }]);
+  });
+
+  it('writes a first load over records already stored by hand, counted as written (the plain INSERT gives way to the upsert)', async () => {
+    const fresh = await createTestDatabase();
+    const freshPool = new Pool({ connectionString: fresh.url, max: 4 });
+    try {
+      await syncSourceCatalog(freshPool);
+      const source = getSource('hpd_litigations');
+      const file = path.join(SHARED_FIXTURES, 'hpd_litigations.csv');
+      await seedUniverseFor(freshPool, source, file);
+      let first: NormalizedEvent | undefined;
+      for await (const record of parseSource(source, createReadStream(file))) {
+        if (record.outcome.kind === 'ok' && record.outcome.events.length > 0) {
+          first = record.outcome.events[0];
+          break;
+        }
+      }
+      if (!first) throw new Error('the fixture has no event');
+      await freshPool.query(
+        `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, description, attributes, scoring_excluded)
+         VALUES ($1, $2, $3, $4, $5, 'info', 'open', '1999-01-01', 'made by hand', '{}', false)`,
+        [first.bbl, first.source, first.source_record_id, first.event_type, first.category],
+      );
+      const { counts } = await loadFile(freshPool, source, file);
+      const stored = await freshPool.query(`SELECT count(*)::int AS n FROM events WHERE source = $1`, [source.key]);
+      expect(counts.events.inserted).toBe(stored.rows[0].n);
+      const row = await freshPool.query(
+        `SELECT severity, to_char(occurred_on, 'YYYY-MM-DD') AS occurred_on, description FROM events
+          WHERE bbl = $1 AND source = $2 AND source_record_id = $3 AND event_type = $4`,
+        [first.bbl, first.source, first.source_record_id, first.event_type],
+      );
+      expect(row.rows).toEqual([{ severity: first.severity, occurred_on: first.occurred_on, description: null }]);
+    } finally {
+      await freshPool.end();
+      await fresh.drop();
+    }
   });
 
   it('counts events on BBLs outside the building universe as out of scope, and stores none of them', async () => {

@@ -76,11 +76,18 @@ export interface ParseSummary {
 }
 
 /**
+ * A file smaller than this is staged in this thread: a staging thread takes ~0.7 s of CPU to start
+ * (loading the modules), more than staging the file itself.
+ */
+const IN_THREAD_BYTES = 2 << 20;
+
+/**
  * Steps 1 and 2 (stage-records.ts): a CSV file is parsed in a staging thread of its own when the
- * build has one (staging-thread.ts: two loads then parse on two cores), SODA pages in this thread.
+ * build has one (staging-thread.ts: two loads then parse on two cores) and it is not small, SODA pages in this thread.
  */
 async function stage(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions, totalBytes: number | null): Promise<{ staged: StagedTables; parsed: ParseSummary }> {
-  if (input.kind === 'csv' && stagingThreadAvailable()) return stageInThread(pool, source, input, options);
+  const small = totalBytes !== null && totalBytes < IN_THREAD_BYTES;
+  if (input.kind === 'csv' && !small && stagingThreadAvailable()) return stageInThread(pool, source, input, options);
   const reading = openReading(source, input, await loadResolver(pool, source));
   const staged = await stageRecords(pool, source, reading, options, totalBytes);
   return { staged, parsed: { counters: reading.parse.counters, bytes: reading.bytes() } };

@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
 import { SEVERITIES } from '@bhis/domain';
 import { refineMerged } from './merge-refinements';
 import { statusChangeRows } from './status-changes';
@@ -147,13 +147,16 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
  * id in `duplicate_of_hpd_complaint`, which the API prints among the attributes); returns how many were marked.
  */
 async function markDuplicates311(client: PoolClient, merged: string): Promise<number> {
+  // with no link stored (a first load of the complaints), nothing can conflict: a plain INSERT, a third
+  // cheaper than the upsert on the 10% city (docs/benchmarks.md)
+  const anyLinked = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM complaint_311_links) AS any`);
   await client.query(`
     INSERT INTO complaint_311_links (unique_key, hpd_complaint_id, bbl)
     SELECT DISTINCT ON (k.key) k.key, m.source_record_id, m.bbl
       FROM ${merged} m CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
      WHERE m.event_type = 'hpd_complaint' AND jsonb_typeof(m.attributes -> 'unique_keys_311') = 'array'
-    ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl
-      WHERE (complaint_311_links.hpd_complaint_id, complaint_311_links.bbl) IS DISTINCT FROM (EXCLUDED.hpd_complaint_id, EXCLUDED.bbl)`);
+    ${anyLinked.rows[0].any ? `ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl
+      WHERE (complaint_311_links.hpd_complaint_id, complaint_311_links.bbl) IS DISTINCT FROM (EXCLUDED.hpd_complaint_id, EXCLUDED.bbl)` : ''}`);
   const dup311 = await client.query(`
     UPDATE ${merged} m SET scoring_excluded = true, duplicate_of_hpd_complaint = l.hpd_complaint_id
       FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);
@@ -183,17 +186,33 @@ const KEY = ['bbl', 'source', 'source_record_id', 'event_type'];
 
 /** Writes the rows `from` selects into `events`, a stored record replaced by the row of the same key. */
 function upsertFrom(from: string): string {
-  return `INSERT INTO events (${[...KEY, ...WRITTEN].join(', ')})
-    SELECT ${[...KEY, ...WRITTEN].join(', ')} FROM ${from}
+  return `${insertFrom(from)}
     ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${WRITTEN.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
 }
 
+function insertFrom(from: string): string {
+  return `INSERT INTO events (${[...KEY, ...WRITTEN].join(', ')}) SELECT ${[...KEY, ...WRITTEN].join(', ')} FROM ${from}`;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
 /**
- * 5, for a source never loaded before: every record is new, no status changed; nothing to compare with
- * (records already there, which only a hand-made table can have, are overwritten and counted as written).
+ * 5, for a source never loaded before, or records none of which is stored: every record is new, no
+ * status changed, nothing to compare with. Written by a plain INSERT, a third cheaper than an upsert
+ * (docs/benchmarks.md); the merge lock keeps other merges out meanwhile. Records already there, which
+ * only a hand-made table can have, make it fail: then the upsert overwrites them, counted as written.
  */
 async function writeFirstLoad(client: PoolClient, merged: string): Promise<ActionCounts> {
-  const written = await client.query(upsertFrom(merged));
+  await client.query('SAVEPOINT first_load');
+  let written: QueryResult;
+  try {
+    written = await client.query(insertFrom(merged));
+    await client.query('RELEASE SAVEPOINT first_load');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT first_load');
+    written = await client.query(upsertFrom(merged));
+  }
   await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
   return { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
 }

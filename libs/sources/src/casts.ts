@@ -17,11 +17,18 @@ export const PLACEHOLDERS: ReadonlySet<string> = new Set(['', 'N/A', 'NA', 'XXXX
 
 const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDERS].map((p) => p.length));
 
+/** The first characters of the placeholders, upper-cased: a value starting otherwise is none (no upper-casing for it). */
+const PLACEHOLDER_STARTS: ReadonlySet<number> = new Set([...PLACEHOLDERS].filter((p) => p !== '').map((p) => p.charCodeAt(0)));
+
 export function isPlaceholder(raw: string | null | undefined): boolean {
   if (raw === null || raw === undefined) return true;
   const text = raw.trim();
-  // most values are longer than any placeholder: no upper-casing for them
-  return text.length <= LONGEST_PLACEHOLDER && PLACEHOLDERS.has(text.toUpperCase());
+  if (text.length === 0) return true;
+  // most values are longer than any placeholder, or start otherwise
+  if (text.length > LONGEST_PLACEHOLDER) return false;
+  const first = text.charCodeAt(0);
+  if (!PLACEHOLDER_STARTS.has(first >= 97 && first <= 122 ? first - 32 : first)) return false;
+  return PLACEHOLDERS.has(text.toUpperCase());
 }
 
 const SPACE_RUN = /\s\s|[^\S ]/;
