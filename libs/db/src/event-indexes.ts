@@ -1,7 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from './transaction';
 
 export interface IndexRebuild {
-  /** Bytes of every index of `events` (all partitions) before and after. */
+  /** The deferred indexes built (deferEventIndexes), before the others were rebuilt. */
+  built: string[];
+  /** Bytes of every index of `events` (all partitions) before and after the rebuild (the built ones counted in both). */
   bytesBefore: number;
   bytesAfter: number;
   seconds: number;
@@ -12,8 +15,54 @@ const INDEX_BYTES = `
     FROM pg_inherits i WHERE i.inhparent = 'events'::regclass`;
 
 /**
- * Rebuilds the indexes of `events` without blocking reads or writes (`REINDEX ... CONCURRENTLY`), two
- * partitions at a time.
+ * Drops the secondary (not unique) indexes of `events` for a first load of the city, their definitions
+ * kept in `deferred_event_indexes`; returns their names. Inserting millions of events into an
+ * index in no particular key order costs more than building it once they are all there: on the 10%
+ * city, the timeline and complaints indexes took half the time of writing the complaints
+ * (docs/benchmarks.md). The unique record key stays: merges look records up by it.
+ * `buildDeferredEventIndexes` builds them again (rebuildEventIndexes calls it).
+ */
+export async function deferEventIndexes(pool: Pool): Promise<string[]> {
+  return inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ name: string; definition: string }>(
+      `SELECT c.relname AS name, pg_get_indexdef(c.oid) AS definition
+         FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+        WHERE x.indrelid = 'events'::regclass AND NOT x.indisunique ORDER BY 1`,
+    );
+    for (const { name, definition } of rows) {
+      await client.query(`INSERT INTO deferred_event_indexes (name, definition) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [name, definition]);
+      await client.query(`DROP INDEX ${quoteIdent(name)}`);
+    }
+    return rows.map((r) => r.name);
+  });
+}
+
+/**
+ * Builds the indexes of `events` deferEventIndexes dropped (on every partition, as the migrations
+ * created them) and forgets their definitions; returns their names. Writes to `events` wait meanwhile,
+ * reads do not. Two processes may call it at once: one builds, the other finds nothing left.
+ */
+export async function buildDeferredEventIndexes(pool: Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ name: string }>(`SELECT name FROM deferred_event_indexes ORDER BY name`);
+  const built: string[] = [];
+  for (const { name } of rows) {
+    await withoutTimeout(pool, (client) =>
+      inTransactionOn(client, async () => {
+        const deferred = await client.query<{ definition: string }>(`SELECT definition FROM deferred_event_indexes WHERE name = $1 FOR UPDATE`, [name]);
+        if (deferred.rows.length === 0) return;
+        // the definition of a partitioned table's index reads `ON ONLY`: without it, the index is built on every partition too
+        await client.query(deferred.rows[0].definition.replace(/^CREATE INDEX (\S+) ON (ONLY )?/, 'CREATE INDEX IF NOT EXISTS $1 ON '));
+        await client.query(`DELETE FROM deferred_event_indexes WHERE name = $1`, [name]);
+        built.push(name);
+      }),
+    );
+  }
+  return built;
+}
+
+/**
+ * Builds the deferred indexes of a first load (buildDeferredEventIndexes), then rebuilds the others
+ * without blocking reads or writes (`REINDEX ... CONCURRENTLY`), two partitions at a time.
  * Events arrive in no particular key order, so pages of their B-trees split half-full: after the
  * first load of a city the unique record key index is about a third larger than rebuilt
  * (docs/adr/0011-event-storage-and-load-path.md). The statistics of `events` are gathered again after it.
@@ -22,18 +71,27 @@ const INDEX_BYTES = `
  */
 export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONNECTIONS): Promise<IndexRebuild> {
   const started = performance.now();
+  const built = await buildDeferredEventIndexes(pool);
   const before = await pool.query<{ bytes: number }>(INDEX_BYTES);
-  const { rows } = await pool.query<{ partition: string }>(
-    `SELECT i.inhrelid::regclass::text AS partition FROM pg_inherits i WHERE i.inhparent = 'events'::regclass ORDER BY 1`,
+  // per partition, its indexes but those just built
+  const { rows } = await pool.query<{ indexes: string[] }>(
+    `SELECT array_agg(child.inhrelid::regclass::text ORDER BY child.inhrelid::regclass::text) AS indexes
+       FROM pg_index x JOIN pg_inherits child ON child.inhparent = x.indexrelid JOIN pg_index cx ON cx.indexrelid = child.inhrelid
+      WHERE x.indrelid = 'events'::regclass AND NOT (x.indexrelid::regclass::text = ANY ($1::text[]))
+      GROUP BY cx.indrelid ORDER BY cx.indrelid::regclass::text`,
+    [built],
   );
-  const partitions = rows.map((r) => r.partition);
-  // the partitions one after the other on each connection: one REINDEX sorts on one core; a failure
-  // stops the other connection after its current partition, and is thrown once both have stopped
+  const partitions = rows.map((r) => r.indexes);
+  // the partitions one after the other on each connection (two rebuilds of one table's indexes at once
+  // wait for each other): one REINDEX sorts on one core; a failure stops the other connection after its
+  // current partition, and is thrown once both have stopped
   const rebuilds = await Promise.allSettled(
     Array.from({ length: Math.max(1, Math.min(connections, partitions.length)) }, () =>
       withoutTimeout(pool, async (client) => {
         try {
-          for (let next = partitions.shift(); next !== undefined; next = partitions.shift()) await client.query(`REINDEX TABLE CONCURRENTLY ${next}`);
+          for (let next = partitions.shift(); next !== undefined; next = partitions.shift()) {
+            for (const index of next) await client.query(`REINDEX INDEX CONCURRENTLY ${index}`);
+          }
         } catch (error) {
           partitions.length = 0;
           throw error;
@@ -47,7 +105,7 @@ export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONN
   // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
   await withoutTimeout(pool, (client) => client.query('ANALYZE events'));
   const after = await pool.query<{ bytes: number }>(INDEX_BYTES);
-  return { bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
+  return { built, bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Rebuilds at once: one per core of a machine like the one in docs/scaling.md. */
@@ -64,6 +122,22 @@ async function withoutTimeout<T>(pool: Pool, work: (client: PoolClient) => Promi
   } finally {
     client.release();
   }
+}
+
+async function inTransactionOn<T>(client: PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** Whether `events` holds no row at all (a first load of the city). */

@@ -1,8 +1,8 @@
 import { Pool } from 'pg';
-import { eventsEmpty, rebuildEventIndexes } from '@bhis/db';
+import { buildDeferredEventIndexes, deferEventIndexes, eventsEmpty, rebuildEventIndexes } from '@bhis/db';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 
-describe('rebuilding the indexes of events after a first load', () => {
+describe('the indexes of events around a first load', () => {
   let db: TestDatabase;
   let pool: Pool;
 
@@ -14,6 +14,32 @@ describe('rebuilding the indexes of events after a first load', () => {
   afterAll(async () => {
     await pool?.end();
     await db?.drop();
+  });
+
+  /** Every index of events as the migrations define it, with how many partitions carry it, and whether all are valid. */
+  const indexes = async () => {
+    const { rows } = await pool.query<{ definition: string; partitions: number; valid: boolean }>(
+      `SELECT pg_get_indexdef(x.indexrelid) AS definition, count(c.inhrelid)::int AS partitions, bool_and(cx.indisvalid) AS valid
+         FROM pg_index x LEFT JOIN pg_inherits c ON c.inhparent = x.indexrelid LEFT JOIN pg_index cx ON cx.indexrelid = c.inhrelid
+        WHERE x.indrelid = 'events'::regclass GROUP BY 1 ORDER BY 1`,
+    );
+    return rows;
+  };
+
+  it('defers the secondary indexes of a first load, and builds them again exactly as they were', async () => {
+    const before = await indexes();
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    const deferred = await deferEventIndexes(pool);
+    expect(deferred).toEqual(['events_complaints_idx', 'events_timeline_idx']);
+    // the unique record key stays: merges look records up by it
+    expect((await indexes()).map((i) => i.definition)).toEqual(before.filter((i) => i.definition.startsWith('CREATE UNIQUE')).map((i) => i.definition));
+    const kept = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM deferred_event_indexes`);
+    expect(kept.rows[0].n).toBe(2);
+    const rebuild = await rebuildEventIndexes(pool);
+    expect(rebuild.built).toEqual(deferred);
+    expect(await indexes()).toEqual(before);
+    expect(before.every((i) => i.partitions > 1 && i.valid)).toBe(true);
+    expect(await buildDeferredEventIndexes(pool)).toEqual([]);
   });
 
   it('shrinks B-trees filled in random key order, and every event is still found by its keys', async () => {

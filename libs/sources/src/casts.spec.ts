@@ -17,6 +17,24 @@ import { RowFields } from './row-fields';
 const value = <T>(cast: { ok: true; value: T | null } | { ok: false }) => (cast.ok ? cast.value : 'FAILED');
 
 describe('castDate', () => {
+  it('reads the fixed forms exactly as the general pattern does', () => {
+    // the same date in a text of another length, which only the regular expression reads: a time of
+    // day added to a bare date, two spaces before the time of a date with one
+    const general = (text: string, dayFirst: boolean) =>
+      castDate(text.length === 10 ? `${text} 00:00` : text.replace(' ', '  '), { dayFirst, maxYear: 2040 });
+    const digits = ['00', '01', '09', '10', '12', '13', '29', '30', '31', '32', '59', '60', '99', '0a'];
+    for (const a of digits) {
+      for (const b of ['01', '15', '29', '30', '31', '32', '00']) {
+        for (const year of ['2024', '2023', '1900', '2000', '1799', '2041', '20x4']) {
+          for (const time of ['', ' 08:00:00 AM', ' 12:59:59 pm', ' 00:10:00 AM', ' 13:00:00 PM', ' 11:60:00 AM', ' 11:30:00 XM', ' 11:30:00 AMX', ' 1:30:00 AM', 'T11:30:00 AM']) {
+            const text = `${a}/${b}/${year}${time}`;
+            for (const dayFirst of [false, true]) expect(castDate(text, { dayFirst, maxYear: 2040 })).toEqual(general(text, dayFirst));
+          }
+        }
+      }
+    }
+  });
+
   it.each([
     ['10/09/2013', '2013-10-09'],
     ['1/3/2012', '2012-01-03'],

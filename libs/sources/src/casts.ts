@@ -85,6 +85,44 @@ function validTime(hours: string | undefined, minutes: string | undefined, merid
   return meridiem ? h >= 1 && h <= 12 : h <= 23;
 }
 
+/** The digit at `i` of `text`, or -1. */
+function digit(text: string, i: number): number {
+  const c = text.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/** The two-digit number at `i` of `text`, or -1. */
+function twoDigits(text: string, i: number): number {
+  const a = digit(text, i);
+  const b = digit(text, i + 1);
+  return a < 0 || b < 0 ? -1 : a * 10 + b;
+}
+
+/**
+ * The publishers' two fixed forms, `MM/DD/YYYY` and `MM/DD/YYYY hh:mm:ss AM`, read without a regular
+ * expression (the dates of a file are most of its values); null for any other text, which SLASH_DATE
+ * and the other forms then read. The result is the one SLASH_DATE gives (casts.spec.ts compares both).
+ */
+function fixedSlashDate(text: string, options: DateCastOptions): Cast<string> | null {
+  if ((text.length !== 10 && text.length !== 22) || text.charCodeAt(2) !== 47 || text.charCodeAt(5) !== 47) return null;
+  const first = twoDigits(text, 0);
+  const second = twoDigits(text, 3);
+  const century = twoDigits(text, 6);
+  const years = twoDigits(text, 8);
+  if (first < 0 || second < 0 || century < 0 || years < 0) return null;
+  if (text.length === 22) {
+    // ` hh:mm:ss AM`: the minutes at most 59, the hour 1-12 (the seconds are not checked, as by SLASH_DATE)
+    if (text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 32) return null;
+    const hours = twoDigits(text, 11);
+    const minutes = twoDigits(text, 14);
+    const meridiem = text.charCodeAt(20) | 0x20;
+    if (hours < 0 || minutes < 0 || twoDigits(text, 17) < 0 || (meridiem !== 97 && meridiem !== 112) || (text.charCodeAt(21) | 0x20) !== 109) return null;
+    if (minutes > 59 || hours < 1 || hours > 12) return FAILED;
+  }
+  const year = century * 100 + years;
+  return options.dayFirst ? isoDate(year, second, first, options) : isoDate(year, first, second, options);
+}
+
 /**
  * Reads a date in any of the publishers' formats and returns `YYYY-MM-DD` (the time of day is
  * dropped): `MM/DD/YYYY`, `M/D/YYYY`, `MM/DD/YYYY hh:mm:ss AM`, `YYYYMMDD`, `MM/YYYY` (first of
@@ -93,6 +131,8 @@ function validTime(hours: string | undefined, minutes: string | undefined, merid
 export function castDate(raw: string | null | undefined, options: DateCastOptions = {}): Cast<string> {
   if (isPlaceholder(raw)) return EMPTY;
   const text = (raw as string).trim();
+  const fixed = fixedSlashDate(text, options);
+  if (fixed !== null) return fixed;
   let m = SLASH_DATE.exec(text);
   if (m) {
     if (!validTime(m[4], m[5], m[7])) return FAILED;

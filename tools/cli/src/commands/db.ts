@@ -20,7 +20,7 @@ export function dbCommand(): Command {
       );
     });
   db.command('reindex-events')
-    .description('Rebuild the indexes of events without blocking reads or writes (after a large load)')
+    .description('Build the indexes of events a first load deferred, then rebuild the others without blocking reads or writes (after a large load)')
     .action(async () => {
       await withDataSource(async (ds) => reportRebuild(await rebuildEventIndexes(pgPool(ds))));
     });

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Pool } from 'pg';
-import { eventsEmpty, type IndexRebuild, pgPool, rebuildEventIndexes } from '@bhis/db';
+import { buildDeferredEventIndexes, deferEventIndexes, eventsEmpty, type IndexRebuild, pgPool, rebuildEventIndexes } from '@bhis/db';
 import type { IngestInput } from '@bhis/queue';
 import { getSource, SOURCES, sourceForFile } from '@bhis/sources';
 import { CliError, withDataSource } from '../context';
@@ -167,7 +167,12 @@ async function showStatus(json: boolean): Promise<void> {
 /** On stderr: stdout carries the summary (JSON with --json). */
 export function reportRebuild(rebuild: IndexRebuild): void {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  reportBuilt(rebuild.built);
   process.stderr.write(`Rebuilt the indexes of events after the first load: ${mb(rebuild.bytesBefore)} -> ${mb(rebuild.bytesAfter)} MB in ${rebuild.seconds.toFixed(1)} s.\n`);
+}
+
+function reportBuilt(built: string[]): void {
+  if (built.length > 0) process.stderr.write(`Built the indexes of events deferred during the first load: ${built.join(', ')}.\n`);
 }
 
 async function ingestDirectory(dir: string, options: IngestOptions): Promise<void> {
@@ -178,24 +183,31 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
       const pool = pgPool(ds);
       await warnWithoutWorkers(queue, 'npm run start:ingest');
       const firstLoad = await eventsEmpty(pool);
+      // a first load of the city writes events without their secondary indexes, built once at the end
+      if (firstLoad) await deferEventIndexes(pool);
       const summaries: Record<string, unknown>[] = [];
-      const enqueue = (file: string, source: string, priority?: number) =>
-        enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli', force: options.force, observedOn: options.observedOn, priority });
-      const finish = async (runId: string, file: string, source: string) => {
-        const run = await waitForRun(pool, runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
-        summaries.push({ file: path.basename(file), ...summarize(run) });
-        if (run.status === 'failed') process.exitCode = 1;
-      };
-      // buildings and the BIN/registration maps first, one by one: the event files are read against them
-      const buildingFacts = files.filter(({ source }) => getSource(source).produces.facts.length > 0);
-      for (const { file, source } of buildingFacts) await finish((await enqueue(file, source)).runId, file, source);
-      // then every event file at once: a worker reads the next file while it merges one (merges take turns);
-      // the second file of a source waits for the first, then comes back ahead of the smaller files
-      const rest = largestFirst(files.filter((f) => !buildingFacts.includes(f)));
-      const queued = [];
-      for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });
-      for (const { file, source, runId } of queued) await finish(runId, file, source);
-      if (firstLoad && process.exitCode !== 1) await reportRebuild(await rebuildEventIndexes(pool));
+      try {
+        const enqueue = (file: string, source: string, priority?: number) =>
+          enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli', force: options.force, observedOn: options.observedOn, priority });
+        const finish = async (runId: string, file: string, source: string) => {
+          const run = await waitForRun(pool, runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
+          summaries.push({ file: path.basename(file), ...summarize(run) });
+          if (run.status === 'failed') process.exitCode = 1;
+        };
+        // buildings and the BIN/registration maps first, one by one: the event files are read against them
+        const buildingFacts = files.filter(({ source }) => getSource(source).produces.facts.length > 0);
+        for (const { file, source } of buildingFacts) await finish((await enqueue(file, source)).runId, file, source);
+        // then every event file at once: a worker reads the next file while it merges one (merges take turns);
+        // the second file of a source waits for the first, then comes back ahead of the smaller files
+        const rest = largestFirst(files.filter((f) => !buildingFacts.includes(f)));
+        const queued = [];
+        for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });
+        for (const { file, source, runId } of queued) await finish(runId, file, source);
+        if (firstLoad && process.exitCode !== 1) await reportRebuild(await rebuildEventIndexes(pool));
+      } finally {
+        // the deferred indexes are built whatever happened (those of an earlier load that never finished too)
+        reportBuilt(await buildDeferredEventIndexes(pool));
+      }
       printRows(summaries, Boolean(options.json));
       if (options.score) {
         await withQueue('scoring', async (scoring) => {
