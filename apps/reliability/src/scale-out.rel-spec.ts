@@ -133,6 +133,15 @@ describe('two ingest and two scoring workers on one database', () => {
     expect(history.rows[0]).toEqual({ rows: buildings, bbls: buildings });
     expect(two.run.buildings).toBe(buildings);
 
+    // the first load deferred the secondary indexes of events and built them at the end, in both databases
+    for (const pool of [singlePool, pairPool]) {
+      const indexes = await pool.query<{ deferred: number; indexes: string[] }>(
+        `SELECT (SELECT count(*)::int FROM deferred_event_indexes) AS deferred,
+                (SELECT array_agg(indexrelid::regclass::text ORDER BY indexrelid::regclass::text) FROM pg_index WHERE indrelid = 'events'::regclass) AS indexes`,
+      );
+      expect(indexes.rows[0]).toEqual({ deferred: 0, indexes: ['events_bbl_source_source_record_id_event_type_key', 'events_complaints_idx', 'events_timeline_idx'] });
+    }
+
     // the same data and the same scores as one worker of each
     expect(await dataFingerprint(pairPool)).toEqual(await dataFingerprint(singlePool));
     const [pairScores, singleScores] = [await scoresFingerprint(pairPool), await scoresFingerprint(singlePool)];
