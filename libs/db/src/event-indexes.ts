@@ -72,6 +72,7 @@ export async function buildDeferredEventIndexes(pool: Pool): Promise<string[]> {
 export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONNECTIONS): Promise<IndexRebuild> {
   const started = performance.now();
   const built = await buildDeferredEventIndexes(pool);
+  await dropAbandonedRebuilds(pool);
   const before = await pool.query<{ bytes: number }>(INDEX_BYTES);
   // per partition, its indexes but those just built
   const { rows } = await pool.query<{ indexes: string[] }>(
@@ -106,6 +107,19 @@ export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONN
   await withoutTimeout(pool, (client) => client.query('ANALYZE events'));
   const after = await pool.query<{ bytes: number }>(INDEX_BYTES);
   return { built, bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * A `REINDEX ... CONCURRENTLY` that failed half-way (a disk that filled up, a cancelled statement)
+ * leaves its new index behind, invalid and named `<index>_ccnew`: it is dropped before rebuilding again.
+ */
+async function dropAbandonedRebuilds(pool: Pool): Promise<void> {
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT x.indexrelid::regclass::text AS name
+       FROM pg_index x JOIN pg_inherits i ON i.inhrelid = x.indrelid JOIN pg_class c ON c.oid = x.indexrelid
+      WHERE i.inhparent = 'events'::regclass AND NOT x.indisvalid AND c.relname ~ '_ccnew[0-9]*$'`,
+  );
+  for (const { name } of rows) await withoutTimeout(pool, (client) => client.query(`DROP INDEX CONCURRENTLY ${name}`));
 }
 
 /** Rebuilds at once: one per core of a machine like the one in docs/scaling.md. */

@@ -69,4 +69,37 @@ describe('the indexes of events around a first load', () => {
     expect(Number(analyzed.rows[0].partitions)).toBeGreaterThan(1);
     expect(analyzed.rows[0].analyzed).toBe(analyzed.rows[0].partitions);
   });
+
+  it('fails as a whole when one partition cannot be rebuilt, and the next rebuild drops what a failed one left', async () => {
+    // a session that waits at most 300 ms for a lock meets a partition another session holds
+    const impatient = new Pool({ connectionString: db.url, max: 2, options: '-c lock_timeout=300' });
+    const holder = await pool.connect();
+    try {
+      const partitions = await pool.query<{ name: string }>(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'events'::regclass ORDER BY 1`);
+      const locked = partitions.rows[Math.floor(partitions.rows.length / 2)].name;
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE ${locked} IN SHARE UPDATE EXCLUSIVE MODE`);
+      await expect(rebuildEventIndexes(impatient)).rejects.toThrow(/lock timeout/);
+      await holder.query('ROLLBACK');
+      // nothing left behind by the rebuild that failed (REINDEX CONCURRENTLY builds a `_ccnew` index first)
+      const leftovers = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_index x JOIN pg_inherits i ON i.inhrelid = x.indrelid
+          WHERE i.inhparent = 'events'::regclass AND NOT x.indisvalid`,
+      );
+      expect(leftovers.rows[0].n).toBe(0);
+      // what a rebuild that fails half-way leaves: an invalid `_ccnew` index, dropped by the next rebuild
+      await expect(pool.query(`CREATE UNIQUE INDEX CONCURRENTLY ${locked}_key_ccnew ON ${locked} (event_type)`)).rejects.toThrow(/could not create unique index/);
+      const again = await rebuildEventIndexes(impatient);
+      expect(again.seconds).toBeGreaterThan(0);
+      const invalid = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_index x JOIN pg_inherits i ON i.inhrelid = x.indrelid
+          WHERE i.inhparent = 'events'::regclass AND NOT x.indisvalid`,
+      );
+      expect(invalid.rows[0].n).toBe(0);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      holder.release();
+      await impatient.end();
+    }
+  });
 });
