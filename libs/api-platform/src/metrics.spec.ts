@@ -3,14 +3,24 @@ import type { ChangeListener } from '@bhis/db';
 import { ApiMetrics } from './metrics';
 import type { PlatformRequest } from './request-context';
 
-/** A finished request that took `seconds`, answered by the pipeline before the router. */
+/**
+ * A finished request that took exactly `seconds`, answered by the pipeline before the router. The clock
+ * stands still while it is recorded: on a busy machine the time between two readings of it moved a
+ * request of 0.4 ms past the 1 ms bucket.
+ */
 function finished(metrics: ApiMetrics, route: string, status: number, seconds: number): void {
-  const req = {
-    method: 'GET',
-    path: route,
-    platform: { startedAt: process.hrtime.bigint() - BigInt(Math.round(seconds * 1e9)), route },
-  } as unknown as PlatformRequest;
-  metrics.recordRequest(req as Request, { statusCode: status } as Response);
+  const now = process.hrtime.bigint();
+  const clock = jest.spyOn(process.hrtime, 'bigint').mockReturnValue(now);
+  try {
+    const req = {
+      method: 'GET',
+      path: route,
+      platform: { startedAt: now - BigInt(Math.round(seconds * 1e9)), route },
+    } as unknown as PlatformRequest;
+    metrics.recordRequest(req as Request, { statusCode: status } as Response);
+  } finally {
+    clock.mockRestore();
+  }
 }
 
 describe('ApiMetrics', () => {
