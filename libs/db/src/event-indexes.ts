@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import { escapeIdentifier, type Pool, type PoolClient } from 'pg';
 import { inTransaction } from './transaction';
 
 export interface IndexRebuild {
@@ -31,7 +31,7 @@ export async function deferEventIndexes(pool: Pool): Promise<string[]> {
     );
     for (const { name, definition } of rows) {
       await client.query(`INSERT INTO deferred_event_indexes (name, definition) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [name, definition]);
-      await client.query(`DROP INDEX ${quoteIdent(name)}`);
+      await client.query(`DROP INDEX ${escapeIdentifier(name)}`);
     }
     return rows.map((r) => r.name);
   });
@@ -46,16 +46,16 @@ export async function buildDeferredEventIndexes(pool: Pool): Promise<string[]> {
   const { rows } = await pool.query<{ name: string }>(`SELECT name FROM deferred_event_indexes ORDER BY name`);
   const built: string[] = [];
   for (const { name } of rows) {
-    await withoutTimeout(pool, (client) =>
-      inTransactionOn(client, async () => {
-        const deferred = await client.query<{ definition: string }>(`SELECT definition FROM deferred_event_indexes WHERE name = $1 FOR UPDATE`, [name]);
-        if (deferred.rows.length === 0) return;
-        // the definition of a partitioned table's index reads `ON ONLY`: without it, the index is built on every partition too
-        await client.query(deferred.rows[0].definition.replace(/^CREATE INDEX (\S+) ON (ONLY )?/, 'CREATE INDEX IF NOT EXISTS $1 ON '));
-        await client.query(`DELETE FROM deferred_event_indexes WHERE name = $1`, [name]);
-        built.push(name);
-      }),
-    );
+    await inTransaction(pool, async (client) => {
+      // a city's index takes longer than the pool's statement timeout
+      await client.query('SET LOCAL statement_timeout = 0');
+      const deferred = await client.query<{ definition: string }>(`SELECT definition FROM deferred_event_indexes WHERE name = $1 FOR UPDATE`, [name]);
+      if (deferred.rows.length === 0) return;
+      // the definition of a partitioned table's index reads `ON ONLY`: without it, the index is built on every partition too
+      await client.query(deferred.rows[0].definition.replace(/^CREATE INDEX (\S+) ON (ONLY )?/, 'CREATE INDEX IF NOT EXISTS $1 ON '));
+      await client.query(`DELETE FROM deferred_event_indexes WHERE name = $1`, [name]);
+      built.push(name);
+    });
   }
   return built;
 }
@@ -136,22 +136,6 @@ async function withoutTimeout<T>(pool: Pool, work: (client: PoolClient) => Promi
   } finally {
     client.release();
   }
-}
-
-async function inTransactionOn<T>(client: PoolClient, work: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
-  try {
-    const result = await work();
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** Whether `events` holds no row at all (a first load of the city). */

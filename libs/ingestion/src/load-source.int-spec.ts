@@ -11,6 +11,19 @@ import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURE
 import { syncSourceCatalog } from '@bhis/runs';
 import { anyRecordStored } from './merge-events';
 
+/** `work` on a database of its own, with the source catalog and nothing else; dropped after. */
+async function withEmptyDatabase(work: (pool: Pool) => Promise<void>): Promise<void> {
+  const empty = await createTestDatabase();
+  const pool = new Pool({ connectionString: empty.url, max: 4 });
+  try {
+    await syncSourceCatalog(pool);
+    await work(pool);
+  } finally {
+    await pool.end();
+    await empty.drop();
+  }
+}
+
 describe('loading every source from its real file format', () => {
   let db: TestDatabase;
   let pool: Pool;
@@ -255,10 +268,7 @@ describe('loading every source from its real file format', () => {
   });
 
   it('writes a first load over records already stored by hand, counted as written (the plain INSERT gives way to the upsert)', async () => {
-    const fresh = await createTestDatabase();
-    const freshPool = new Pool({ connectionString: fresh.url, max: 4 });
-    try {
-      await syncSourceCatalog(freshPool);
+    await withEmptyDatabase(async (freshPool) => {
       const source = getSource('hpd_litigations');
       const file = path.join(SHARED_FIXTURES, 'hpd_litigations.csv');
       await seedUniverseFor(freshPool, source, file);
@@ -284,17 +294,11 @@ describe('loading every source from its real file format', () => {
         [first.bbl, first.source, first.source_record_id, first.event_type],
       );
       expect(row.rows).toEqual([{ severity: first.severity, occurred_on: first.occurred_on, description: null }]);
-    } finally {
-      await freshPool.end();
-      await fresh.drop();
-    }
+    });
   });
 
   it('counts events on BBLs outside the building universe as out of scope, and stores none of them', async () => {
-    const empty = await createTestDatabase();
-    const emptyPool = new Pool({ connectionString: empty.url, max: 4 });
-    try {
-      await syncSourceCatalog(emptyPool);
+    await withEmptyDatabase(async (emptyPool) => {
       const source = getSource('hpd_litigations');
       const { counts } = await loadFile(emptyPool, source, path.join(SHARED_FIXTURES, 'hpd_litigations.csv'));
       expect(counts.loaded).toBe(0);
@@ -302,9 +306,6 @@ describe('loading every source from its real file format', () => {
       expect(counts.read).toBe(counts.quarantined + counts.out_of_scope);
       const stored = await emptyPool.query(`SELECT count(*)::int AS n FROM events`);
       expect(stored.rows[0].n).toBe(0);
-    } finally {
-      await emptyPool.end();
-      await empty.drop();
-    }
+    });
   });
 });
