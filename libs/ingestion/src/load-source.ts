@@ -7,7 +7,7 @@ import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRe
 import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
-import { openReading, stageRecords, type StagedTables } from './stage-records';
+import { openReading, stageRecords, type Staged } from './stage-records';
 import { dropStaging, type StagingKind } from './staging';
 import { stageInThread, stagingThreadAvailable } from './staging-thread';
 import { waitForSourceLoad } from './source-lock';
@@ -85,7 +85,7 @@ const IN_THREAD_BYTES = 2 << 20;
  * Steps 1 and 2 (stage-records.ts): a CSV file is parsed in a staging thread of its own when the
  * build has one (staging-thread.ts: two loads then parse on two cores) and it is not small, SODA pages in this thread.
  */
-async function stage(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions, totalBytes: number | null): Promise<{ staged: StagedTables; parsed: ParseSummary }> {
+async function stage(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions, totalBytes: number | null): Promise<{ staged: Staged; parsed: ParseSummary }> {
   const small = totalBytes !== null && totalBytes < IN_THREAD_BYTES;
   if (input.kind === 'csv' && !small && stagingThreadAvailable()) return stageInThread(pool, source, input, options);
   const reading = openReading(source, input, await loadResolver(pool, source));
@@ -104,7 +104,7 @@ const FACT_MERGES: readonly [StagingKind, (client: PoolClient, table: string) =>
  * Step 3, in the load's transaction: merge the staged rows, close what vanished, keep the quarantined
  * rows, and account for the run (the source's row, and the run's success when it is the whole run).
  */
-async function mergeStaged(client: PoolClient, source: SourceDefinition, staged: StagedTables, parsed: ParseSummary, options: LoadOptions): Promise<IngestCounts> {
+async function mergeStaged(client: PoolClient, source: SourceDefinition, { tables: staged, eventIdsDistinct }: Staged, parsed: ParseSummary, options: LoadOptions): Promise<IngestCounts> {
   const counts = emptyCounts();
   // merges take turns: two loads read their files at once, but one merge never misses the other's
   // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
@@ -121,7 +121,7 @@ async function mergeStaged(client: PoolClient, source: SourceDefinition, staged:
   let eventsOutOfScope = 0;
   const events = staged.get('events');
   if (events) {
-    const merged = await mergeEvents(client, source.key, events, options.observedOn, await neverLoaded(client, source.key));
+    const merged = await mergeEvents(client, source.key, events, options.observedOn, { firstLoad: await neverLoaded(client, source.key), idsDistinct: eventIdsDistinct });
     eventsOutOfScope = merged.outOfScopeRecords;
     counts.events = {
       staged: merged.staged,

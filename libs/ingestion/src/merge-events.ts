@@ -21,6 +21,13 @@ export interface EventMergeCounts {
   latestRecordDate: string | null;
 }
 
+export interface MergeOptions {
+  /** The source was never loaded: nothing stored to compare with. */
+  firstLoad?: boolean;
+  /** No two staged rows share a record id (the staging saw them in strictly increasing order). */
+  idsDistinct?: boolean;
+}
+
 const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity::text)`;
 
 /**
@@ -33,13 +40,16 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
  * 4. status changes against the stored records become events dated `observedOn`;
  * 5. the upsert writes new and changed rows only (compared column by column), and marks their buildings dirty.
  * A first load (`firstLoad`: the source was never loaded), or a load of which no record is stored yet, has
- * nothing to compare with and writes every record.
+ * nothing to compare with and writes every record. Staged ids known to be distinct (`idsDistinct`)
+ * skip the search for repeated records of step 2.
  */
-export async function mergeEvents(client: PoolClient, source: string, table: string, observedOn: string, firstLoad = false): Promise<EventMergeCounts> {
+export async function mergeEvents(client: PoolClient, source: string, table: string, observedOn: string, options: MergeOptions = {}): Promise<EventMergeCounts> {
+  const firstLoad = options.firstLoad ?? false;
   await client.query(`SET LOCAL work_mem = '128MB'`);
   const staged = await count(client, `SELECT COALESCE(sum(file_rows), 0) AS count FROM ${table}`);
   const outOfScopeRecords = await dropOutOfUniverse(client, table);
-  const merged = await collapseRepeatedKeys(client, table);
+  // staged ids known to be distinct (stage-records.ts) repeat no record key: no search for repeats
+  const merged = options.idsDistinct ? table : await collapseRepeatedKeys(client, table);
   // a refresh, and the 311 links of any load, join the merged set to the stored events: the planner
   // needs its statistics (unanalyzed, a staging table of 75,000 complaints was planned as the inner
   // side of a nested loop, rescanned for every stored 311 request)

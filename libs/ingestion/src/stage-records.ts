@@ -56,6 +56,37 @@ export interface Reading {
 /** The staging table each kind of row went to (only the kinds the file had). */
 export type StagedTables = ReadonlyMap<StagingKind, string>;
 
+/** What staging a file left for its merge. */
+export interface Staged {
+  tables: StagedTables;
+  /**
+   * No two staged events share a record id (the file lists its records in id order, as the publishers'
+   * exports and the synthetic city do): the merge need not look for repeated records (merge-events.ts).
+   */
+  eventIdsDistinct: boolean;
+}
+
+/**
+ * Whether the record ids of the staged events came in strictly increasing order, shorter ids first
+ * (numeric ids in numeric order): a strict order, so such ids are all distinct. One out of order and
+ * the merge looks for repeats as for any file.
+ */
+export class IdOrder {
+  private last: string | null = null;
+  private increasing = true;
+
+  add(id: string): void {
+    if (!this.increasing) return;
+    const last = this.last;
+    if (last !== null && (id.length < last.length || (id.length === last.length && id <= last))) this.increasing = false;
+    this.last = id;
+  }
+
+  get strictlyIncreasing(): boolean {
+    return this.increasing;
+  }
+}
+
 export interface StagingOptions {
   runId: string;
   onProgress?: (progress: LoadProgress) => void;
@@ -77,7 +108,7 @@ export function openReading(source: SourceDefinition, input: LoadInput, resolver
 }
 
 /** Step 2: every record into its staging table (events, facts by kind, quarantined rows), by COPY. */
-export async function stageRecords(pool: Pool, source: SourceDefinition, reading: Reading, options: StagingOptions, totalBytes: number | null): Promise<StagedTables> {
+export async function stageRecords(pool: Pool, source: SourceDefinition, reading: Reading, options: StagingOptions, totalBytes: number | null): Promise<Staged> {
   const writers = new Map<StagingKind, CopyWriter>();
   const writer = async (kind: StagingKind) => {
     let w = writers.get(kind);
@@ -87,8 +118,11 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
     }
     return w;
   };
+  const ids = new IdOrder();
   const stageEvent = async (staged: StagedEvent | null) => {
-    if (staged) await (await writer('events')).write(eventRow(staged));
+    if (!staged) return;
+    ids.add(staged.event.source_record_id);
+    await (await writer('events')).write(eventRow(staged));
   };
   const adjacent = new AdjacentRows(!LATEST_FILING_WINS.includes(source.key));
   const { parse } = reading;
@@ -119,6 +153,6 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
     await dropStaging(pool, options.runId).catch(() => undefined);
     throw error;
   }
-  return new Map([...writers].map(([kind, w]) => [kind, w.table]));
+  return { tables: new Map([...writers].map(([kind, w]) => [kind, w.table])), eventIdsDistinct: ids.strictlyIncreasing };
 }
 

@@ -24,7 +24,7 @@ export type ToStagingThread = { chunk: Uint8Array } | { end: true } | { fail: st
 export type FromStagingThread =
   | { ack: true }
   | { progress: { rows: number; bytes: number } }
-  | { staged: [StagingKind, string][]; counters: ParseCounters; bytes: number }
+  | { staged: [StagingKind, string][]; eventIdsDistinct: boolean; counters: ParseCounters; bytes: number }
   | { failed: { message: string; code?: string } };
 
 /**
@@ -52,7 +52,7 @@ async function stage(data: StagingThreadData, port: NonNullable<typeof parentPor
       runId: data.runId,
       onProgress: (p) => send({ progress: { rows: p.rows, bytes: p.bytes ?? 0 } }),
     }, data.totalBytes);
-    send({ staged: [...staged], counters: reading.parse.counters, bytes: reading.bytes() });
+    send({ staged: [...staged.tables], eventIdsDistinct: staged.eventIdsDistinct, counters: reading.parse.counters, bytes: reading.bytes() });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     send({ failed: { message: error instanceof Error ? error.message : String(error), code: typeof code === 'string' ? code : undefined } });

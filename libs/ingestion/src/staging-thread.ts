@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Pool, PoolConfig } from 'pg';
 import type { SourceDefinition } from '@bhis/sources';
 import type { LoadInput, LoadOptions, ParseSummary } from './load-source';
-import type { StagedTables } from './stage-records';
+import type { Staged } from './stage-records';
 import { dropStaging } from './staging';
 import type { FromStagingThread, StagingThreadData, ToStagingThread } from './staging-thread-worker';
 
@@ -36,7 +36,7 @@ function connectionSettings(pool: Pool): PoolConfig {
  * on both cores, where they took turns on one before (docs/adr/0011-event-storage-and-load-path.md).
  * A failure leaves no staging table behind, as in this thread.
  */
-export function stageInThread(pool: Pool, source: SourceDefinition, input: Extract<LoadInput, { kind: 'csv' }>, options: LoadOptions): Promise<{ staged: StagedTables; parsed: ParseSummary }> {
+export function stageInThread(pool: Pool, source: SourceDefinition, input: Extract<LoadInput, { kind: 'csv' }>, options: LoadOptions): Promise<{ staged: Staged; parsed: ParseSummary }> {
   const data: StagingThreadData = {
     pool: connectionSettings(pool),
     source: source.key,
@@ -75,7 +75,7 @@ export function stageInThread(pool: Pool, source: SourceDefinition, input: Extra
         options.onProgress?.({ phase: 'parsing', rows: message.progress.rows, bytes: message.progress.bytes, total_bytes: input.totalBytes });
       } else if ('staged' in message) {
         settled = true;
-        resolve({ staged: new Map(message.staged), parsed: { counters: message.counters, bytes: message.bytes } });
+        resolve({ staged: { tables: new Map(message.staged), eventIdsDistinct: message.eventIdsDistinct }, parsed: { counters: message.counters, bytes: message.bytes } });
       } else {
         fail(Object.assign(new Error(message.failed.message), message.failed.code ? { code: message.failed.code } : {}));
       }
