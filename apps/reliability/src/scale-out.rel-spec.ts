@@ -139,7 +139,7 @@ describe('two ingest and two scoring workers on one database', () => {
         `SELECT (SELECT count(*)::int FROM deferred_event_indexes) AS deferred,
                 (SELECT array_agg(indexrelid::regclass::text ORDER BY indexrelid::regclass::text) FROM pg_index WHERE indrelid = 'events'::regclass) AS indexes`,
       );
-      expect(indexes.rows[0]).toEqual({ deferred: 0, indexes: ['events_bbl_source_source_record_id_event_type_key', 'events_complaints_idx', 'events_timeline_idx'] });
+      expect(indexes.rows[0]).toEqual({ deferred: 0, indexes: ['events_area_reporting_idx', 'events_bbl_source_source_record_id_event_type_key', 'events_timeline_idx'] });
     }
 
     // the same data and the same scores as one worker of each

@@ -30,7 +30,7 @@ describe('the indexes of events around a first load', () => {
     const before = await indexes();
     expect(before.length).toBeGreaterThanOrEqual(3);
     const deferred = await deferEventIndexes(pool);
-    expect(deferred).toEqual(['events_complaints_idx', 'events_timeline_idx']);
+    expect(deferred).toEqual(['events_area_reporting_idx', 'events_timeline_idx']);
     // the unique record key stays: merges look records up by it
     expect((await indexes()).map((i) => i.definition)).toEqual(before.filter((i) => i.definition.startsWith('CREATE UNIQUE')).map((i) => i.definition));
     const kept = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM deferred_event_indexes`);

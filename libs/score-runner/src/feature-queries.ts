@@ -111,17 +111,27 @@ export function reportingPropensity(rows: readonly AreaReporting[]): Map<string,
   return out;
 }
 
+/** Housing complaints, as counted by the propensity. */
+const COMPLAINT_TYPES = ['hpd_complaint', 'complaint_311'];
+
+const sqlList = (types: readonly string[]) => types.map((t) => `'${t}'`).join(', ');
+
+/**
+ * The last year's complaints and conditions by ZIP code. The types are written out: the partial index
+ * `events_area_reporting_idx` (migration 1763702900000) holds exactly these events, and the planner
+ * uses it only for a query whose conditions imply its own. A type added here needs that index changed.
+ */
+export const AREA_REPORTING_SQL = `
+  SELECT b.zipcode,
+         count(*) FILTER (WHERE e.event_type IN (${sqlList(COMPLAINT_TYPES)}))::float8 AS complaints,
+         count(*) FILTER (WHERE e.event_type IN (${sqlList(CONDITION_TYPES)}))::float8 AS conditions
+    FROM events e JOIN buildings b ON b.bbl = e.bbl
+   WHERE b.zipcode IS NOT NULL AND NOT e.scoring_excluded
+     AND e.event_type IN (${sqlList([...COMPLAINT_TYPES, ...CONDITION_TYPES])})
+     AND e.occurred_on > ($1::date - interval '1 year') AND e.occurred_on <= $1::date
+   GROUP BY b.zipcode`;
+
 export async function areaComplaintPropensity(pool: Pool, asOf: string): Promise<Map<string, number>> {
-  const { rows } = await pool.query<AreaReporting>(
-    `SELECT b.zipcode,
-            count(*) FILTER (WHERE e.event_type IN ('hpd_complaint', 'complaint_311'))::float8 AS complaints,
-            count(*) FILTER (WHERE e.event_type = ANY($2::event_type[]))::float8 AS conditions
-       FROM events e JOIN buildings b ON b.bbl = e.bbl
-      WHERE b.zipcode IS NOT NULL AND NOT e.scoring_excluded
-        AND e.occurred_on > ($1::date - interval '1 year') AND e.occurred_on <= $1::date
-        AND (e.event_type IN ('hpd_complaint', 'complaint_311') OR e.event_type = ANY($2::event_type[]))
-      GROUP BY b.zipcode`,
-    [asOf, CONDITION_TYPES],
-  );
+  const { rows } = await pool.query<AreaReporting>(AREA_REPORTING_SQL, [asOf]);
   return reportingPropensity(rows);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { areaComplaintPropensity } from './feature-queries';
+import { AREA_REPORTING_SQL, areaComplaintPropensity } from './feature-queries';
 import { runScoring } from './scoring-run';
 
 const AS_OF = '2026-11-01';
@@ -57,6 +57,20 @@ describe('known limits in scoring runs (real Postgres)', () => {
     const propensity = await areaComplaintPropensity(pool, AS_OF);
     expect(propensity.get('10451')).toBeLessThan(1);
     expect(propensity.get('10021')).toBeGreaterThan(1);
+  });
+
+  it('reads the last year of complaints and conditions from their index, never the whole of events', async () => {
+    const client = await pool.connect();
+    try {
+      // a handful of rows would be scanned whatever the indexes: what matters is that the index can serve the read
+      await client.query('SET enable_seqscan = off');
+      const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${AREA_REPORTING_SQL}`, [AS_OF])).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/events_p\d+_occurred_on_bbl_event_type_idx/);
+      expect(plan).not.toMatch(/Seq Scan on events_p/);
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 
   it('flags public housing, keeps it out of the peer statistics and marks its grade changes quiet', async () => {
