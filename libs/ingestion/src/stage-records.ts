@@ -60,8 +60,8 @@ export type StagedTables = ReadonlyMap<StagingKind, string>;
 export interface Staged {
   tables: StagedTables;
   /**
-   * No two staged events share a record id (the file lists its records in id order, as the publishers'
-   * exports and the synthetic city do): the merge need not look for repeated records (merge-events.ts).
+   * No two staged events share a record id (the file lists its records in id order, as the synthetic
+   * city's files do): the merge need not look for repeated records (merge-events.ts).
    */
   eventIdsDistinct: boolean;
 }
