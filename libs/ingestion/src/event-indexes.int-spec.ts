@@ -70,6 +70,30 @@ describe('the indexes of events around a first load', () => {
     expect(analyzed.rows[0].analyzed).toBe(analyzed.rows[0].partitions);
   });
 
+  it('tells the planner how many buildings each partition holds, not what a sample of events suggests', async () => {
+    // the 3,000 BBLs of the events above, as buildings
+    await pool.query(
+      `INSERT INTO buildings (bbl, borough, block, lot, address)
+       SELECT lpad((1000000000 + g * 1000)::text, 10, '0'), 1, g, 1, g || ' TEST STREET' FROM generate_series(0, 2999) g`,
+    );
+    await rebuildEventIndexes(pool);
+    const { rows } = await pool.query<{ partition: string; option: string | null; analyzed: number; bbls: number }>(
+      `SELECT c.oid::regclass::text AS partition,
+              (SELECT o.option_value FROM pg_options_to_table(a.attoptions) o WHERE o.option_name = 'n_distinct') AS option,
+              (SELECT s.n_distinct::int FROM pg_stats s WHERE s.tablename = c.relname AND s.attname = 'bbl' AND NOT s.inherited) AS analyzed,
+              (SELECT count(DISTINCT e.bbl)::int FROM events e WHERE e.tableoid = c.oid) AS bbls
+         FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'bbl'
+        WHERE i.inhparent = 'events'::regclass ORDER BY 1`,
+    );
+    // every BBL has events here, so each partition's buildings are its BBLs
+    expect(rows.reduce((sum, r) => sum + r.bbls, 0)).toBe(3000);
+    for (const r of rows) {
+      expect(r.option).toBe(String(r.bbls));
+      expect(r.analyzed).toBe(r.bbls);
+    }
+    await pool.query('DELETE FROM buildings');
+  });
+
   it('fails as a whole when one partition cannot be rebuilt, and the next rebuild drops what a failed one left', async () => {
     // a session that waits at most 300 ms for a lock meets a partition another session holds
     const impatient = new Pool({ connectionString: db.url, max: 2, options: '-c lock_timeout=300' });

@@ -103,13 +103,13 @@ describe('scoring runs (real Postgres)', () => {
   });
 
   it('fails a run whose read of a later chunk fails, with its error, and leaves no staging table', async () => {
-    // the third chunk's histogram fails while the chunks before it are read ahead and scored
-    let histogramReads = 0;
+    // the third chunk's facts fail while the chunks before it are read ahead and scored
+    let factReads = 0;
     const failing = new Proxy(pool, {
       get(target, property) {
         if (property === 'query') {
           return (config: unknown, values?: unknown[]) => {
-            if ((config as { name?: string }).name === 'score_histogram' && ++histogramReads === 3) return Promise.reject(new Error('read of chunk 3 failed'));
+            if ((config as { name?: string }).name === 'score_facts' && ++factReads === 3) return Promise.reject(new Error('read of chunk 3 failed'));
             return target.query(config as string, values);
           };
         }
