@@ -4,6 +4,6 @@ export * from './ingest-service';
 export * from './ingest-worker.module';
 export * from './load-source';
 export * from './socrata';
-export * from './source-lock';
+export * from './run-lock';
 export * from './staging';
 export * from './status-changes';

@@ -7,7 +7,7 @@ import type { IngestInput } from '@bhis/queue';
 import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
 import { LoadInput, loadSource, SuspiciousDownloadError } from './load-source';
 import { checkSodaFields, fieldNameMap, SodaFieldMismatchError } from './dataset-metadata';
-import { lockSource } from './source-lock';
+import { lockRun } from './run-lock';
 import { fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
@@ -24,8 +24,8 @@ export interface RunRequest {
   observedOn: string;
   /** True on the last attempt: a failure then is final. */
   lastAttempt: boolean;
-  /** Wait while another run loads the same source (default); false throws SourceBusyError instead. */
-  waitForSource?: boolean;
+  /** Wait while another worker executes the same run (default); false throws RunBusyError instead. */
+  waitForRun?: boolean;
   onProgress?: (progress: LoadProgress) => void;
 }
 
@@ -90,12 +90,13 @@ export class IngestService {
   }
 
   /**
-   * One run under its source's load lock. A run that already ended well (its worker died after the
-   * load committed, or a stalled job was taken over) is not loaded again: its outcome is returned.
+   * One run under its locks (run-lock.ts: never executed twice at once; other runs of its source
+   * may stage beside it). A run that already ended well (its worker died after the load committed,
+   * or a stalled job was taken over) is not loaded again: its outcome is returned.
    */
   async run(request: RunRequest): Promise<RunResult> {
     const source = getSource(request.source);
-    const lock = await lockSource(this.pool, source.key, { wait: request.waitForSource ?? true });
+    const lock = await lockRun(this.pool, request.runId, source.key, { wait: request.waitForRun ?? true });
     try {
       return (await finishedRun(this.pool, request.runId)) ?? (await this.runLocked(source, request));
     } finally {

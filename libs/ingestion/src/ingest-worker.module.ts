@@ -8,7 +8,7 @@ import { IngestJob, openQueue, QUEUES, startWorker } from '@bhis/queue';
 import { SOURCES } from '@bhis/sources';
 import { downloadPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
-import { SourceBusyError } from './source-lock';
+import { RunBusyError } from './run-lock';
 import { SocrataClient } from './socrata';
 import { createRun, enqueueScoring, syncSourceCatalog } from '@bhis/runs';
 
@@ -63,8 +63,8 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log('ingest worker started');
   }
 
-  /** How long a job whose source is being loaded by another run waits before it is tried again. */
-  private static readonly SOURCE_BUSY_DELAY_MS = 2_000;
+  /** How long a job whose run another worker is executing waits before it is tried again. */
+  private static readonly RUN_BUSY_DELAY_MS = 2_000;
 
   private async ingestSource(job: IngestSourceJob, token?: string) {
     const { runId, source, input, observedOn, scoreAfter } = job.data;
@@ -76,7 +76,7 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
         input,
         observedOn,
         lastAttempt: job.attemptsMade + 1 >= attempts,
-        waitForSource: false,
+        waitForRun: false,
         onProgress: (progress) => void job.updateProgress(progress).catch(() => undefined),
       });
       this.logger.log(`ingest run ${runId} (${source}): ${result.status}`);
@@ -86,9 +86,10 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
       return result;
     } catch (error) {
       if (error instanceof PermanentIngestError) throw new UnrecoverableError(error.message);
-      // the other load of this source finishes first; this one waits without taking a worker slot or an attempt
-      if (error instanceof SourceBusyError && token) {
-        await job.moveToDelayed(Date.now() + IngestProcessor.SOURCE_BUSY_DELAY_MS, token);
+      // a worker that only stalled still executes this run: once it ends, the retry finds its outcome
+      // (ingest-service.ts); meanwhile this job waits without taking a worker slot or an attempt
+      if (error instanceof RunBusyError && token) {
+        await job.moveToDelayed(Date.now() + IngestProcessor.RUN_BUSY_DELAY_MS, token);
         throw new DelayedError();
       }
       throw error;

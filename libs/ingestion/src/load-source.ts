@@ -10,7 +10,7 @@ import { loadResolver } from './resolver';
 import { openReading, stageRecords, type Staged } from './stage-records';
 import { dropStaging, type StagingKind } from './staging';
 import { stageInThread, stagingThreadAvailable } from './staging-thread';
-import { waitForSourceLoad } from './source-lock';
+import { waitForSourceLoad } from './run-lock';
 
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =

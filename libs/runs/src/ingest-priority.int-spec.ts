@@ -9,8 +9,8 @@ import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing
 import { enqueueIngest } from './ingest-producer';
 
 /**
- * A job whose source is being loaded is moved back to the delayed jobs (ingest-worker.module.ts): with
- * a priority it comes back ahead of smaller files queued after it, not behind them.
+ * A job whose run another worker is executing (one that only stalled) is moved back to the delayed jobs
+ * (ingest-worker.module.ts): with a priority it comes back ahead of smaller files queued after it, not behind them.
  */
 describe('ingest jobs with a priority', () => {
   let db: TestDatabase;
@@ -60,7 +60,7 @@ describe('ingest jobs with a priority', () => {
     ];
     const first = await take('slot-1');
     const second = await take('slot-2');
-    // the second 311 file: its source is being loaded, so it waits as a delayed job
+    // the second 311 file: its run is being executed elsewhere, so it waits as a delayed job
     await second.moveToDelayed(Date.now() + 50, 'slot-2');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const next = await take('slot-2');

@@ -271,7 +271,7 @@ export function renderMarkdown(file: BenchmarkFile): string {
     fullCityEstimate(runs),
     '',
     ...(scaleOut.length > 0
-      ? ['## More workers on one database', '', 'Ingest splits a city load by file (one job per file, one load per source at a time); a full scoring run splits by BBL range (docs/scaling.md).', '', ...scaleOut.flatMap((r) => [scaleOutSection(r), ''])]
+      ? ['## More workers on one database', '', 'Ingest splits a city load by file (one job per file; the files of one source staged at once, the merges in turn); a full scoring run splits by BBL range (docs/scaling.md).', '', ...scaleOut.flatMap((r) => [scaleOutSection(r), ''])]
       : []),
     ...runs.map(runSection).flatMap((s) => [s, '']),
     ...(file.sections ?? []).flatMap((s) => [`## ${s.title}`, '', s.markdown, '']),

@@ -89,8 +89,8 @@ export function recognisedFiles(dir: string): { file: string; source: string }[]
 
 /**
  * Event files, the largest first: the workers then end together instead of one of them starting the
- * largest file last. Two files of one source load one after the other (the source's lock): the
- * second keeps its place by size (its job priority) while it waits.
+ * largest file last. Two files of one source are read and staged at once; their merges take turns
+ * (run-lock.ts). A job put back while a stalled worker still executes its run keeps its place by size (its job priority).
  */
 export function largestFirst<T extends { file: string }>(files: readonly T[]): T[] {
   const bytes = new Map(files.map(({ file }) => [file, statSync(file).size]));
@@ -197,8 +197,8 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
         // buildings and the BIN/registration maps first, one by one: the event files are read against them
         const buildingFacts = files.filter(({ source }) => getSource(source).produces.facts.length > 0);
         for (const { file, source } of buildingFacts) await finish((await enqueue(file, source)).runId, file, source);
-        // then every event file at once: a worker reads the next file while it merges one (merges take turns);
-        // the second file of a source waits for the first, then comes back ahead of the smaller files
+        // then every event file at once: a worker reads the next file while it merges one (merges take
+        // turns), the two files of a source (the 311 requests) too
         const rest = largestFirst(files.filter((f) => !buildingFacts.includes(f)));
         const queued = [];
         for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });

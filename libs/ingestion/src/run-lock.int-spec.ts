@@ -3,12 +3,15 @@ import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService } from './ingest-service';
 import { SocrataClient } from './socrata';
-import { lockSource, SourceBusyError, sourceLoadUnderWay } from './source-lock';
+import { lockRun, RunBusyError, sourceLoadUnderWay } from './run-lock';
 import { LOCAL_DOWNLOADS } from './testing/fake-open-data';
 import { fixtureFiles, seedUniverseFor } from './testing/fixtures';
 import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
-describe('one load per source at a time, and a finished run never loaded again', () => {
+/** The merge lock of load-source.ts ('bhis' in ASCII): held here, every load stops before its merge. */
+const MERGE_LOCK = 0x62686973;
+
+describe('a run executed once at a time, runs of one source staged at once and merged in turn, a finished run never loaded again', () => {
   let db: TestDatabase;
   let pool: Pool;
   let service: IngestService;
@@ -27,18 +30,18 @@ describe('one load per source at a time, and a finished run never loaded again',
     await db?.drop();
   });
 
-  const request = (runId: string, waitForSource = true) => ({
-    runId, source: source.key, input: { kind: 'file' as const, path: file }, observedOn: '2026-11-01', lastAttempt: false, waitForSource,
+  const request = (runId: string, waitForRun = true) => ({
+    runId, source: source.key, input: { kind: 'file' as const, path: file }, observedOn: '2026-11-01', lastAttempt: false, waitForRun,
   });
 
-  it('refuses (or waits for) a second load of a source while one holds its lock, from any connection', async () => {
-    const held = await lockSource(pool, source.key, { wait: false });
+  it('refuses (or waits for) a second execution of a run while one holds its lock, from any connection', async () => {
     const runId = await createRun(pool, { source: source.key, trigger: 'test', input: file });
-    await expect(service.run(request(runId, false))).rejects.toBeInstanceOf(SourceBusyError);
+    const held = await lockRun(pool, runId, source.key, { wait: false });
+    await expect(service.run(request(runId, false))).rejects.toBeInstanceOf(RunBusyError);
     expect((await getRun(pool, runId))?.status).toBe('queued');
-    // another source is not held up
-    const other = await lockSource(pool, 'hpd_vacate_orders', { wait: false });
-    await other.release();
+    // another run of the same source is not held up
+    const other = await createRun(pool, { source: source.key, trigger: 'test', input: file });
+    expect((await service.run(request(other, false))).status).toBe('succeeded');
 
     let finished = false;
     const waiting = service.run(request(runId)).then((result) => {
@@ -69,19 +72,48 @@ describe('one load per source at a time, and a finished run never loaded again',
     expect(after?.finished_at).toEqual(before?.finished_at);
   });
 
-  it('lets only one of two concurrent runs of the same source load at a time', async () => {
-    const runs = [await createRun(pool, { source: source.key, trigger: 'test', input: file }), await createRun(pool, { source: source.key, trigger: 'test', input: file })];
-    const outcomes = await Promise.allSettled(runs.map((runId) => service.run(request(runId, false))));
-    const busy = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof SourceBusyError);
+  it('lets only one of two concurrent executions of the same run load', async () => {
+    const runId = await createRun(pool, { source: source.key, trigger: 'test', input: file });
+    const outcomes = await Promise.allSettled([service.run(request(runId, false)), service.run(request(runId, false))]);
+    const busy = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof RunBusyError);
     const loaded = outcomes.filter((o) => o.status === 'fulfilled');
     expect(busy).toHaveLength(1);
     expect(loaded).toHaveLength(1);
   });
 
+  it('stages two runs of one source at once, then merges them in turn, the second compared with the first', async () => {
+    const violations = fixtureFiles().find((f) => f.source.key === 'dob_violations') ?? (() => { throw new Error('no dob_violations fixture'); })();
+    await seedUniverseFor(pool, violations.source, violations.file);
+    const load = (runId: string) => service.run({ ...request(runId, false), source: violations.source.key, input: { kind: 'file' as const, path: violations.file } });
+    const runs = await Promise.all([1, 2].map(() => createRun(pool, { source: violations.source.key, trigger: 'test', input: violations.file })));
+    const merges = await pool.connect();
+    await merges.query(`SELECT pg_advisory_lock(${MERGE_LOCK})`);
+    let loading: Promise<unknown>[] = [];
+    try {
+      loading = runs.map(load);
+      // both read and staged their file, and both wait for their turn to merge
+      const merging = async () =>
+        Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ingest_runs WHERE id = ANY($1) AND progress ->> 'phase' = 'merging'`, [runs])).rows[0].n);
+      for (let i = 0; i < 200 && (await merging()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await merging()).toBe(2);
+    } finally {
+      await merges.query(`SELECT pg_advisory_unlock(${MERGE_LOCK})`);
+      merges.release();
+    }
+    await Promise.all(loading);
+    const stored = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM events WHERE source = $1`, [violations.source.key]);
+    const records = Number(stored.rows[0].n);
+    expect(records).toBeGreaterThan(0);
+    // the first merge wrote every record, the second found them all stored and unchanged
+    const counts = await Promise.all(runs.map(async (runId) => (await getRun(pool, runId))?.counts?.events));
+    expect(counts.map((events) => [events?.inserted, events?.unchanged]).sort()).toEqual([[0, records], [records, 0]]);
+  });
+
   it('merges 311 requests only after a load of HPD complaints under way, staging them meanwhile', async () => {
     const requests = fixtureFiles().find((f) => f.source.key === 'nyc311') ?? (() => { throw new Error('no nyc311 fixture'); })();
     await seedUniverseFor(pool, requests.source, requests.file);
-    const complaints = await lockSource(pool, 'hpd_complaints', { wait: false });
+    const complaintsRun = await createRun(pool, { source: 'hpd_complaints', trigger: 'test', input: 'complaints.csv' });
+    const complaints = await lockRun(pool, complaintsRun, 'hpd_complaints', { wait: false });
     expect(await sourceLoadUnderWay(pool, 'hpd_complaints')).toBe(true);
     expect(await sourceLoadUnderWay(pool, 'hpd_violations')).toBe(false);
     const runId = await createRun(pool, { source: 'nyc311', trigger: 'test', input: requests.file });
