@@ -3,13 +3,13 @@ import { eventAttributes } from '@bhis/db';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import type { NormalizedEvent } from '@bhis/domain';
 import { getSource, HeaderMismatchError, parseSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { syncSourceCatalog } from '@bhis/runs';
-import { anyRecordStored } from './merge-events';
+import { anyRecordStored, comparedSql, markStored311Sql, withIndexProbes } from './merge-events';
 
 /** `work` on a database of its own, with the source catalog and nothing else; dropped after. */
 async function withEmptyDatabase(work: (pool: Pool) => Promise<void>): Promise<void> {
@@ -234,10 +234,56 @@ describe('loading every source from its real file format', () => {
     expect(stored.rows).toEqual([{ scoring_excluded: true, dup: complaintId }]);
   });
 
-  it('tells whether any record of a merged set is stored already (a later file with none is written without comparison)', async () => {
+  it('marks a stored 311 request when a later load of HPD complaints lists it', async () => {
+    const marked = await pool.query<{ key: string; complaint: string }>(
+      `SELECT source_record_id AS key, duplicate_of_hpd_complaint AS complaint FROM events WHERE source = 'nyc311' AND scoring_excluded LIMIT 1`,
+    );
+    expect(marked.rows).toHaveLength(1);
+    const { key, complaint } = marked.rows[0];
+    await pool.query(`UPDATE events SET scoring_excluded = false, duplicate_of_hpd_complaint = NULL WHERE source = 'nyc311' AND source_record_id = $1`, [key]);
+    const complaints = fixtureFiles().filter((f) => f.source.key === 'hpd_complaints');
+    let duplicates = 0;
+    for (const { source, file } of complaints) duplicates += (await loadFile(pool, source, file)).counts.events.duplicates_311;
+    expect(duplicates).toBeGreaterThanOrEqual(1);
+    const stored = await pool.query(`SELECT scoring_excluded, duplicate_of_hpd_complaint AS dup FROM events WHERE source = 'nyc311' AND source_record_id = $1`, [key]);
+    expect(stored.rows).toEqual([{ scoring_excluded: true, dup: complaint }]);
+  });
+
+  /** `work` in a transaction of its own, rolled back after. */
+  async function rolledBack(work: (client: PoolClient) => Promise<void>): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
+      await work(client);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  }
+
+  it('compares a refresh with the stored events, and marks stored 311 requests, by index probes when asked', async () => {
+    await rolledBack(async (client) => {
+      await client.query(
+        `CREATE TEMP TABLE probed ON COMMIT DROP AS
+         SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on, description,
+                attributes, record, scoring_excluded, duplicate_of_hpd_complaint FROM events WHERE source = 'hpd_complaints' LIMIT 20`,
+      );
+      await client.query('ANALYZE probed');
+      for (const sql of [comparedSql('probed'), markStored311Sql('probed')]) {
+        const plan = await withIndexProbes(client, true, () => client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`));
+        const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(text).toMatch(/Nested Loop/);
+        expect(text).toMatch(/Index Scan using events_\w+ on events_\w+/);
+        expect(text).not.toMatch(/Hash Join|Merge Join|Seq Scan on events/);
+      }
+      // the settings end with the write
+      const after = await client.query<{ enable_hashjoin: string }>(`SHOW enable_hashjoin`);
+      expect(after.rows[0].enable_hashjoin).toBe('on');
+    });
+  });
+
+  it('tells whether any record of a merged set is stored already (a later file with none is written without comparison)', async () => {
+    await rolledBack(async (client) => {
       await client.query(
         `CREATE TEMP TABLE probe ON COMMIT DROP AS
          SELECT bbl, source, source_record_id || '-new' AS source_record_id, event_type FROM events WHERE source = 'nyc311'`,
@@ -247,10 +293,7 @@ describe('loading every source from its real file format', () => {
       expect(await anyRecordStored(client, 'probe')).toBe(false);
       await client.query(`INSERT INTO probe SELECT bbl, source, source_record_id, event_type FROM events WHERE source = 'nyc311' LIMIT 1`);
       expect(await anyRecordStored(client, 'probe')).toBe(true);
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
+    });
   });
 
   it('stores the HPD management program of a building (NYCHA public housing)', async () => {

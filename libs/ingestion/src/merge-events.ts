@@ -1,5 +1,6 @@
 import type { PoolClient, QueryResult } from 'pg';
 import { SEVERITIES } from '@bhis/domain';
+import { neverLoaded } from '@bhis/runs';
 import { refineMerged } from './merge-refinements';
 import { statusChangeRows } from './status-changes';
 
@@ -61,12 +62,14 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
       ? `SELECT count(*) AS records, COALESCE(sum(file_rows), 0) AS rows FROM ${merged}`
       : `SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM ${merged}`,
   );
-  const duplicates311 = links311 ? await markDuplicates311(client, merged) : 0;
+  const records = Number(collapsed.rows[0].records);
+  const probe = !firstLoad && (await probesPay(client, records));
+  const duplicates311 = links311 ? await markDuplicates311(client, source, merged, probe) : 0;
   // a later file of a loaded source often brings only records never stored (the 311 requests since
   // 2020 after those of 2010-2019): it is written as a first load is, for the comparison of millions
   // of rows would spill both sides of its hash join to disk
   const nothingToCompare = firstLoad || !(await anyRecordStored(client, merged));
-  const actionCounts = nothingToCompare ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn);
+  const actionCounts = nothingToCompare ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn, probe);
   const latest = await client.query<{ latest: string | null }>(
     `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
     [observedOn],
@@ -153,10 +156,43 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
 }
 
 /**
+ * A merged set at most this share of the stored events is joined to them by index probes (see
+ * `withIndexProbes`); a larger one (a whole file loaded again) by the planner's choice, a hash join.
+ */
+const PROBE_SHARE = 0.02;
+
+/** Whether the merged records are few enough, against the stored events, to be looked up one by one. */
+async function probesPay(client: PoolClient, records: number): Promise<boolean> {
+  const { rows } = await client.query<{ stored: number }>(
+    `SELECT COALESCE(sum(GREATEST(c.reltuples, 0)), 0)::float8 AS stored
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass`,
+  );
+  return records <= PROBE_SHARE * rows[0].stored;
+}
+
+/**
+ * Runs `write` with the joins to `events` planned as index probes. The planner costs a probe of the
+ * unique key as an index scan of every hash partition (which partition holds a row is known only
+ * when the row is read), so for a refresh of a few hundred thousand records it chose a hash join that
+ * read the whole heap: 65-82 s for each large source on the whole city (docs/benchmarks.md), where the
+ * probes of the merged set, in key order, touch only the pages of its records.
+ */
+export async function withIndexProbes<T>(client: PoolClient, probe: boolean, write: () => Promise<T>): Promise<T> {
+  if (!probe) return write();
+  await client.query(`SET LOCAL enable_hashjoin = off`);
+  await client.query(`SET LOCAL enable_mergejoin = off`);
+  // a failed write aborts the transaction, and the settings with it
+  const written = await write();
+  await client.query(`SET LOCAL enable_hashjoin TO DEFAULT`);
+  await client.query(`SET LOCAL enable_mergejoin TO DEFAULT`);
+  return written;
+}
+
+/**
  * 3. 311 requests that are also HPD complaints: the links are kept, the 311 copies marked (the complaint's
  * id in `duplicate_of_hpd_complaint`, which the API prints among the attributes); returns how many were marked.
  */
-async function markDuplicates311(client: PoolClient, merged: string): Promise<number> {
+async function markDuplicates311(client: PoolClient, source: string, merged: string, probe: boolean): Promise<number> {
   // with no link stored (a first load of the complaints), nothing can conflict: a plain INSERT, a third
   // cheaper than the upsert on the 10% city (docs/benchmarks.md)
   const anyLinked = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM complaint_311_links) AS any`);
@@ -170,12 +206,24 @@ async function markDuplicates311(client: PoolClient, merged: string): Promise<nu
   const dup311 = await client.query(`
     UPDATE ${merged} m SET scoring_excluded = true, duplicate_of_hpd_complaint = l.hpd_complaint_id
       FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);
-  const dup311Stored = await client.query(`
+  // stored 311 requests the merged complaints name (by the link each name now has): none before any 311 load
+  const complaintsAfter311 = source === 'hpd_complaints' && !(await neverLoaded(client, 'nyc311'));
+  const dup311Stored = complaintsAfter311 ? await withIndexProbes(client, probe, () => client.query(markStored311Sql(merged))) : null;
+  return (dup311.rowCount ?? 0) + (dup311Stored?.rowCount ?? 0);
+}
+
+/**
+ * Marks the stored 311 requests that the merged HPD complaints list, through the link each listed
+ * request has (just written); a link left from an earlier version of a complaint is not followed.
+ */
+export function markStored311Sql(merged: string): string {
+  return `
     UPDATE events e SET scoring_excluded = true, duplicate_of_hpd_complaint = l.hpd_complaint_id
-      FROM complaint_311_links l, ${merged} m
-     WHERE m.event_type = 'hpd_complaint' AND l.hpd_complaint_id = m.source_record_id
-       AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`);
-  return (dup311.rowCount ?? 0) + (dup311Stored.rowCount ?? 0);
+      FROM ${merged} m
+      CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
+      JOIN complaint_311_links l ON l.unique_key = k.key AND l.hpd_complaint_id = m.source_record_id
+     WHERE m.event_type = 'hpd_complaint' AND jsonb_typeof(m.attributes -> 'unique_keys_311') = 'array'
+       AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`;
 }
 
 /**
@@ -234,22 +282,26 @@ interface ActionCounts {
   statusChanges?: number;
 }
 
-/**
- * A refresh: compare each merged record with the stored one (new, changed or the same, column by
- * column), turn status changes into events, write the new and changed records.
- */
-async function compareAndWrite(client: PoolClient, merged: string, observedOn: string): Promise<ActionCounts> {
-  await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
-  await client.query(`
-    CREATE TEMP TABLE compared ON COMMIT DROP AS
+/** Each merged record with the stored one, in key order: the probes walk the unique index forward, the upsert writes in that order. */
+export function comparedSql(merged: string): string {
+  return `
     SELECT ${[...KEY, ...WRITTEN].map((c) => `m.${c}`).join(', ')},
            e.status AS stored_status, e.bbl IS NOT NULL AS stored,
            CASE WHEN e.bbl IS NULL THEN 'insert'
                 WHEN (${WRITTEN.map((c) => `e.${c}`).join(', ')}) IS DISTINCT FROM (${WRITTEN.map((c) => `m.${c}`).join(', ')})
                 THEN 'update' ELSE 'same' END AS action
-      FROM ${merged} m
+      FROM (SELECT * FROM ${merged} ORDER BY ${KEY.join(', ')}) m
       LEFT JOIN events e ON e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id
-                        AND e.event_type = m.event_type`);
+                        AND e.event_type = m.event_type`;
+}
+
+/**
+ * A refresh: compare each merged record with the stored one (new, changed or the same, column by
+ * column), turn status changes into events, write the new and changed records.
+ */
+async function compareAndWrite(client: PoolClient, merged: string, observedOn: string, probe: boolean): Promise<ActionCounts> {
+  await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
+  await withIndexProbes(client, probe, () => client.query(`CREATE TEMP TABLE compared ON COMMIT DROP AS ${comparedSql(merged)}`));
 
   // 4. status changes of stored records become events dated the day they were first seen
   const changeRows = statusChangeRows();
