@@ -174,7 +174,7 @@ async function probesPay(client: PoolClient, records: number): Promise<boolean> 
  * Runs `write` with the joins to `events` planned as index probes. The planner costs a probe of the
  * unique key as an index scan of every hash partition (which partition holds a row is known only
  * when the row is read), so for a refresh of a few hundred thousand records it chose a hash join that
- * read the whole heap: 65-82 s for each large source on the whole city (docs/benchmarks.md), where the
+ * read the whole heap: 65-82 s for each large source on the whole city (docs/scaling.md), where the
  * probes of the merged set, in key order, touch only the pages of its records.
  */
 export async function withIndexProbes<T>(client: PoolClient, probe: boolean, write: () => Promise<T>): Promise<T> {
@@ -282,15 +282,18 @@ interface ActionCounts {
   statusChanges?: number;
 }
 
-/** Each merged record with the stored one, in key order: the probes walk the unique index forward, the upsert writes in that order. */
-export function comparedSql(merged: string): string {
+/**
+ * Each merged record with the stored one. For index probes in key order: the probes walk the unique
+ * index forward, and the upsert that reads the comparison writes in that order.
+ */
+export function comparedSql(merged: string, probe: boolean): string {
   return `
     SELECT ${[...KEY, ...WRITTEN].map((c) => `m.${c}`).join(', ')},
            e.status AS stored_status, e.bbl IS NOT NULL AS stored,
            CASE WHEN e.bbl IS NULL THEN 'insert'
                 WHEN (${WRITTEN.map((c) => `e.${c}`).join(', ')}) IS DISTINCT FROM (${WRITTEN.map((c) => `m.${c}`).join(', ')})
                 THEN 'update' ELSE 'same' END AS action
-      FROM (SELECT * FROM ${merged} ORDER BY ${KEY.join(', ')}) m
+      FROM ${probe ? `(SELECT * FROM ${merged} ORDER BY ${KEY.join(', ')})` : merged} m
       LEFT JOIN events e ON e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id
                         AND e.event_type = m.event_type`;
 }
@@ -301,7 +304,7 @@ export function comparedSql(merged: string): string {
  */
 async function compareAndWrite(client: PoolClient, merged: string, observedOn: string, probe: boolean): Promise<ActionCounts> {
   await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
-  await withIndexProbes(client, probe, () => client.query(`CREATE TEMP TABLE compared ON COMMIT DROP AS ${comparedSql(merged)}`));
+  await withIndexProbes(client, probe, () => client.query(`CREATE TEMP TABLE compared ON COMMIT DROP AS ${comparedSql(merged, probe)}`));
 
   // 4. status changes of stored records become events dated the day they were first seen
   const changeRows = statusChangeRows();
