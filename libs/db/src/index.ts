@@ -16,3 +16,4 @@ export * from './event-indexes';
 export * from './transaction';
 export { RECORD_DICTIONARIES } from './event-record-dictionaries';
 export { RecordZstd } from './record-zstd';
+export * from './settled-history';

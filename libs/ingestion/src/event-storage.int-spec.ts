@@ -13,6 +13,8 @@ const fixture = (name: string) => path.join(SHARED_FIXTURES, name);
 const MIGRATION = 'EventCodeTypes1763702400000';
 /** A later migration whose index names the code types: undone before MIGRATION, as `bhis db migrate` would revert them. */
 const AREA_INDEX = 'AreaReportingIndex1763702900000';
+/** Its tables use the event code types: undone before them, done again after. */
+const SETTLED_HISTORIES = 'SettledHistories1763703000000';
 const RUN = '00000000-0000-0000-0000-00000000c0de';
 const bytewise = (values: readonly string[]) => [...values].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 
@@ -87,12 +89,14 @@ describe('event storage', () => {
       (await pool.query(`SELECT DISTINCT data_type FROM information_schema.columns WHERE table_name = 'events' AND column_name = ANY($1::text[])`, [Object.keys(EVENT_CODE_TYPES)])).rows.map(
         (r) => r.data_type,
       );
+    await runMigrationStep(pool, SETTLED_HISTORIES, 'down');
     await runMigrationStep(pool, AREA_INDEX, 'down');
     await runMigrationStep(pool, MIGRATION, 'down');
     expect(await types()).toEqual(['text']);
     expect(await snapshot()).toEqual(loaded);
     await runMigrationStep(pool, MIGRATION, 'up');
     await runMigrationStep(pool, AREA_INDEX, 'up');
+    await runMigrationStep(pool, SETTLED_HISTORIES, 'up');
     expect(await types()).toEqual(['USER-DEFINED']);
     expect(await snapshot()).toEqual(loaded);
     const again = await loadFile(pool, getSource('hpd_violations'), fixture('hpd_violations.csv'), '2026-11-02');

@@ -201,6 +201,34 @@ describe('loading every source from its real file format', () => {
     expect(again.counts.events.inserted).toBe(0);
   });
 
+  it('raises the settled-history epoch of the building whose old record a small refresh changes, not that of all buildings', async () => {
+    const source = getSource('hpd_violations');
+    await pool.query('ANALYZE events');
+    const [header, ...lines] = readFileSync(path.join(SHARED_FIXTURES, 'hpd_violations.csv'), 'utf8').split('\n');
+    const open = lines.filter((l) => l.includes(',Open,'));
+    const old = await pool.query(
+      `SELECT source_record_id, bbl FROM events WHERE source = 'hpd_violations' AND event_type = 'hpd_violation' AND status = 'open'
+          AND source_record_id = ANY($1) AND occurred_on < make_date(extract(year FROM current_date)::int - 4, 1, 1)
+        ORDER BY source_record_id DESC LIMIT 1`,
+      [open.map((l) => l.split(',')[0])],
+    );
+    expect(old.rows).toHaveLength(1);
+    const { source_record_id: id, bbl } = old.rows[0] as { source_record_id: string; bbl: string };
+    const line = open.find((l) => l.startsWith(`${id},`));
+    expect(line).toBeDefined();
+    const dir = mkdtempSync(path.join(tmpdir(), 'bhis-'));
+    const file = path.join(dir, 'hpd_violations.csv');
+    writeFileSync(file, `${header}\n${(line as string).replace(/,Open,/, ',Close,')}\n`);
+    const epochOf = async () => (await pool.query(`SELECT epoch FROM settled_history_epoch`)).rows[0].epoch as string;
+    const global = await epochOf();
+
+    const { counts } = await loadFile(pool, source, file, '2026-11-21');
+    expect(counts.events.updated).toBe(1);
+    expect(await epochOf()).toBe(global);
+    const raised = await pool.query(`SELECT bbl, epoch::int FROM settled_history_epochs WHERE bbl = $1`, [bbl]);
+    expect(raised.rows).toEqual([{ bbl, epoch: 1 }]);
+  });
+
   it('counts an HPD complaint that is also a 311 request once', async () => {
     const complaint = await pool.query(
       `SELECT bbl, source_record_id, attributes->'unique_keys_311'->>0 AS key FROM events

@@ -1,4 +1,5 @@
 import type { PoolClient, QueryResult } from 'pg';
+import { forgetSettledHistories, keepingSettledHistories } from '@bhis/db';
 import { SEVERITIES } from '@bhis/domain';
 import { neverLoaded } from '@bhis/runs';
 import { refineMerged } from './merge-refinements';
@@ -40,6 +41,9 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
  * 3. 311 requests that are also HPD complaints are kept as evidence but marked as duplicates;
  * 4. status changes against the stored records become events dated `observedOn`;
  * 5. the upsert writes new and changed rows only (compared column by column), and marks their buildings dirty.
+ * A merge of few records against the stored events raises the settled-history epochs of the buildings
+ * whose old events it wrote; a larger one, by the trigger of `events`, the epoch of all buildings
+ * (libs/db/src/settled-history.ts).
  * A first load (`firstLoad`: the source was never loaded), or a load of which no record is stored yet, has
  * nothing to compare with and writes every record. Staged ids known to be distinct (`idsDistinct`)
  * skip the search for repeated records of step 2.
@@ -63,13 +67,17 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
       : `SELECT count(*) AS records, COALESCE(sum(n), 0) AS rows FROM ${merged}`,
   );
   const records = Number(collapsed.rows[0].records);
-  const probe = !firstLoad && (await probesPay(client, records));
-  const duplicates311 = links311 ? await markDuplicates311(client, source, merged, probe) : 0;
-  // a later file of a loaded source often brings only records never stored (the 311 requests since
-  // 2020 after those of 2010-2019): it is written as a first load is, for the comparison of millions
-  // of rows would spill both sides of its hash join to disk
-  const nothingToCompare = firstLoad || !(await anyRecordStored(client, merged));
-  const actionCounts = nothingToCompare ? await writeFirstLoad(client, merged) : await compareAndWrite(client, merged, observedOn, probe);
+  const few = await probesPay(client, records);
+  const probe = !firstLoad && few;
+  const { duplicates311, actionCounts } = await keepingSettledHistories(client, few, async () => {
+    const duplicates311 = links311 ? await markDuplicates311(client, source, merged, probe, few) : 0;
+    // a later file of a loaded source often brings only records never stored (the 311 requests since
+    // 2020 after those of 2010-2019): it is written as a first load is, for the comparison of millions
+    // of rows would spill both sides of its hash join to disk
+    const nothingToCompare = firstLoad || !(await anyRecordStored(client, merged));
+    const actionCounts = nothingToCompare ? await writeFirstLoad(client, merged, few) : await compareAndWrite(client, merged, observedOn, probe, few);
+    return { duplicates311, actionCounts };
+  });
   const latest = await client.query<{ latest: string | null }>(
     `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
     [observedOn],
@@ -192,7 +200,7 @@ export async function withIndexProbes<T>(client: PoolClient, probe: boolean, wri
  * 3. 311 requests that are also HPD complaints: the links are kept, the 311 copies marked (the complaint's
  * id in `duplicate_of_hpd_complaint`, which the API prints among the attributes); returns how many were marked.
  */
-async function markDuplicates311(client: PoolClient, source: string, merged: string, probe: boolean): Promise<number> {
+async function markDuplicates311(client: PoolClient, source: string, merged: string, probe: boolean, keep: boolean): Promise<number> {
   // with no link stored (a first load of the complaints), nothing can conflict: a plain INSERT, a third
   // cheaper than the upsert on the 10% city (docs/benchmarks.md)
   const anyLinked = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM complaint_311_links) AS any`);
@@ -208,7 +216,10 @@ async function markDuplicates311(client: PoolClient, source: string, merged: str
       FROM complaint_311_links l WHERE m.source = 'nyc311' AND l.unique_key = m.source_record_id`);
   // stored 311 requests the merged complaints name (by the link each name now has): none before any 311 load
   const complaintsAfter311 = source === 'hpd_complaints' && !(await neverLoaded(client, 'nyc311'));
-  const dup311Stored = complaintsAfter311 ? await withIndexProbes(client, probe, () => client.query(markStored311Sql(merged))) : null;
+  const dup311Stored = complaintsAfter311 ? await withIndexProbes(client, probe, () => client.query<{ bbl: string; occurred_on: string | null }>(markStored311Sql(merged))) : null;
+  if (dup311Stored && keep && dup311Stored.rows.length > 0) {
+    await forgetSettledHistories(client, `SELECT * FROM unnest($1::char(10)[], $2::date[])`, [dup311Stored.rows.map((r) => r.bbl), dup311Stored.rows.map((r) => r.occurred_on)]);
+  }
   return (dup311.rowCount ?? 0) + (dup311Stored?.rowCount ?? 0);
 }
 
@@ -223,7 +234,8 @@ export function markStored311Sql(merged: string): string {
       CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
       JOIN complaint_311_links l ON l.unique_key = k.key AND l.hpd_complaint_id = m.source_record_id
      WHERE m.event_type = 'hpd_complaint' AND jsonb_typeof(m.attributes -> 'unique_keys_311') = 'array'
-       AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded`;
+       AND e.bbl = l.bbl AND e.source = 'nyc311' AND e.source_record_id = l.unique_key AND NOT e.scoring_excluded
+    RETURNING e.bbl, to_char(e.occurred_on, 'YYYY-MM-DD') AS occurred_on`;
 }
 
 /**
@@ -260,7 +272,7 @@ const UNIQUE_VIOLATION = '23505';
  * (docs/benchmarks.md); the merge lock keeps other merges out meanwhile. Records already there, which
  * only a hand-made table can have, make it fail: then the upsert overwrites them, counted as written.
  */
-async function writeFirstLoad(client: PoolClient, merged: string): Promise<ActionCounts> {
+async function writeFirstLoad(client: PoolClient, merged: string, keep: boolean): Promise<ActionCounts> {
   await client.query('SAVEPOINT first_load');
   let written: QueryResult;
   try {
@@ -270,7 +282,10 @@ async function writeFirstLoad(client: PoolClient, merged: string): Promise<Actio
     if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
     await client.query('ROLLBACK TO SAVEPOINT first_load');
     written = await client.query(upsertFrom(merged));
+    // the dates the overwritten records had are gone: no summary holds
+    if (keep) await client.query(`UPDATE settled_history_epoch SET epoch = epoch + 1`);
   }
+  if (keep) await forgetSettledHistories(client, `SELECT bbl, occurred_on FROM ${merged}`);
   await client.query(`INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM ${merged} ON CONFLICT (bbl) DO UPDATE SET marked_at = now()`);
   return { inserted: written.rowCount ?? 0, updated: 0, same: 0 };
 }
@@ -289,7 +304,7 @@ interface ActionCounts {
 export function comparedSql(merged: string, probe: boolean): string {
   return `
     SELECT ${[...KEY, ...WRITTEN].map((c) => `m.${c}`).join(', ')},
-           e.status AS stored_status, e.bbl IS NOT NULL AS stored,
+           e.status AS stored_status, e.occurred_on AS stored_occurred_on, e.bbl IS NOT NULL AS stored,
            CASE WHEN e.bbl IS NULL THEN 'insert'
                 WHEN (${WRITTEN.map((c) => `e.${c}`).join(', ')}) IS DISTINCT FROM (${WRITTEN.map((c) => `m.${c}`).join(', ')})
                 THEN 'update' ELSE 'same' END AS action
@@ -302,7 +317,7 @@ export function comparedSql(merged: string, probe: boolean): string {
  * A refresh: compare each merged record with the stored one (new, changed or the same, column by
  * column), turn status changes into events, write the new and changed records.
  */
-async function compareAndWrite(client: PoolClient, merged: string, observedOn: string, probe: boolean): Promise<ActionCounts> {
+async function compareAndWrite(client: PoolClient, merged: string, observedOn: string, probe: boolean, keep: boolean): Promise<ActionCounts> {
   await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
   await withIndexProbes(client, probe, () => client.query(`CREATE TEMP TABLE compared ON COMMIT DROP AS ${comparedSql(merged, probe)}`));
 
@@ -329,6 +344,15 @@ async function compareAndWrite(client: PoolClient, merged: string, observedOn: s
 
   // 5. write new and changed rows; their buildings need rescoring
   await client.query(upsertFrom(`compared WHERE action <> 'same'`));
+  if (keep) {
+    await forgetSettledHistories(
+      client,
+      `SELECT bbl, occurred_on FROM compared WHERE action <> 'same'
+       UNION ALL SELECT bbl, stored_occurred_on FROM compared WHERE action = 'update'
+       UNION ALL SELECT unnest($1::char(10)[]), $2::date`,
+      [changes.rows.map((r) => r.bbl), observedOn],
+    );
+  }
   await client.query(`
     INSERT INTO dirty_buildings (bbl)
     SELECT bbl FROM compared WHERE action <> 'same' UNION SELECT unnest($1::char(10)[])

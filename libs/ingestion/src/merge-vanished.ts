@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { forgetSettledSql, keepingSettledHistories } from '@bhis/db';
 import type { SourceDefinition } from '@bhis/sources';
 import { setCurrentRegistrations, setOwners } from './merge-facts';
 
@@ -31,7 +32,8 @@ export async function closeVanished(
 ): Promise<number> {
   let closed = 0;
   if (staging.events && source.produces.events.length > 0) {
-    const { rows } = await client.query<{ n: string }>(
+    // the settled histories of the buildings of old records closed here no longer hold (libs/db/src/settled-history.ts)
+    const { rows } = await keepingSettledHistories(client, true, () => client.query<{ n: string }>(
       `WITH gone AS (
          UPDATE events e SET
            status = CASE WHEN e.status IN ('open', 'active') THEN 'closed' ELSE e.status END,
@@ -43,13 +45,14 @@ export async function closeVanished(
             AND EXISTS (SELECT 1 FROM ${staging.events})
             AND NOT EXISTS (SELECT 1 FROM ${staging.events} s WHERE s.bbl = e.bbl AND s.source = e.source
                               AND s.source_record_id = e.source_record_id AND s.event_type = e.event_type)
-         RETURNING e.bbl),
+         RETURNING e.bbl, e.occurred_on),
        dirty AS (
          INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM gone
-         ON CONFLICT (bbl) DO UPDATE SET marked_at = now() RETURNING bbl)
+         ON CONFLICT (bbl) DO UPDATE SET marked_at = now() RETURNING bbl),
+       forgotten AS (${forgetSettledSql('gone')})
        SELECT count(*) AS n FROM gone`,
       [source.key, source.produces.events, observedOn],
-    );
+    ));
     closed += Number(rows[0].n);
   }
   if (staging.pluto) {

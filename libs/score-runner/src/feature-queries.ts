@@ -1,30 +1,26 @@
-import type { Pool, QueryResult } from 'pg';
-import { inTransaction } from '@bhis/db';
+import type { Pool } from 'pg';
 import { ageBucketSql, type DocumentFacts, heatSeasonWindow } from '@bhis/scoring';
-
-/** Money amount of an event in dollars: emergency repair charges, ECB balance due, litigation penalty. */
-const AMOUNT = `COALESCE(
-  CASE WHEN jsonb_typeof(e.attributes -> 'amount') = 'number' THEN (e.attributes ->> 'amount')::numeric END,
-  CASE WHEN jsonb_typeof(e.attributes -> 'balance_due') = 'number' THEN (e.attributes ->> 'balance_due')::numeric END,
-  CASE WHEN jsonb_typeof(e.attributes -> 'penalty') = 'number' THEN (e.attributes ->> 'penalty')::numeric END,
-  0)`;
+import { AMOUNT_SQL, eventsInTimelineOrder, NEWEST_IDS_SQL, planTimelineRead, readSettled, SettledGroupSqlRow, storeCountedSettled } from './settled-histories';
 
 /**
- * The event histogram of a chunk of buildings as of a date: events after the date are not seen, and
- * an event closed after the date was still open on it.
+ * The event histogram of a chunk of buildings `$1` as of `$2`: events after the date are not seen,
+ * and an event closed after the date was still open on it. `from`: only the events dated on or after
+ * `$3` (those of a settled history are read from its summary, settled-histories.ts).
  */
-const HISTOGRAM_SQL = `
+function histogramSql(from: 'all' | 'horizon'): string {
+  const dated = from === 'all' ? `(occurred_on IS NULL OR occurred_on <= $2::date)` : `occurred_on >= $3::date AND occurred_on <= $2::date`;
+  return `
   SELECT e.bbl, e.source, e.event_type, e.category, e.severity,
          (e.status IN ('open', 'active') OR (e.closed_on IS NOT NULL AND e.closed_on > $2::date AND e.status NOT IN ('open', 'active'))) AS open,
          e.scoring_excluded,
          ${ageBucketSql('e.occurred_on', '$2::date')} AS age_bucket,
          count(*)::int AS count,
-         sum(${AMOUNT})::float8 AS amount,
-         (array_agg(e.id::text ORDER BY e.occurred_on DESC NULLS LAST, e.id DESC))[1:3] AS newest_event_ids,
+         sum(${AMOUNT_SQL})::float8 AS amount,
+         ${NEWEST_IDS_SQL} AS newest_event_ids,
          to_char(max(e.occurred_on), 'YYYY-MM-DD') AS newest_occurred_on
-    FROM events e
-   WHERE e.bbl = ANY($1::char(10)[]) AND (e.occurred_on IS NULL OR e.occurred_on <= $2::date)
+    FROM ${eventsInTimelineOrder(dated)}
    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`;
+}
 
 export interface HistogramSqlRow {
   bbl: string;
@@ -37,7 +33,8 @@ export interface HistogramSqlRow {
   age_bucket: string;
   count: number;
   amount: number | null;
-  newest_event_ids: string[];
+  /** the newest ids of the group, newest first, as `id,id,id` */
+  newest_event_ids: string;
   newest_occurred_on: string | null;
 }
 
@@ -52,28 +49,45 @@ export interface FactsSqlRow extends DocumentFacts {
 
 export interface ChunkFeatures {
   facts: FactsSqlRow[];
+  /** the histogram read from the events: all of them, or those after the horizon of `settled` */
   histogram: HistogramSqlRow[];
+  /** the settled groups of the chunk's buildings, when the run reads settled histories */
+  settled: SettledGroupSqlRow[];
   heatSeason: Map<string, number>;
 }
 
 /**
- * The planner settings of a chunk's histogram read. The planner cannot tell how many of a chunk's
- * BBLs fall in each hash partition: it counts all of them in every partition, 16 times the rows there
- * are, and then plans a parallel scan of every partition (or a bitmap scan, with JIT compilation) for
- * what the timeline index serves in BBL order. On the whole city a chunk of 2,000 buildings of Queens
- * took 70 s as a sequential scan and 1.5 s read by the index (docs/benchmarks.md).
+ * A chunk's histogram in one snapshot (REPEATABLE READ): with `horizon`, the settled groups (stored, or
+ * counted now and kept after the read) and the events after the horizon; without, all the events.
  */
-const HISTOGRAM_PLAN = ['SET LOCAL enable_seqscan = off', 'SET LOCAL enable_bitmapscan = off', 'SET LOCAL max_parallel_workers_per_gather = 0', 'SET LOCAL jit = off'];
-
-async function readHistogram(pool: Pool, bbls: string[], asOf: string): Promise<QueryResult<HistogramSqlRow>> {
-  return inTransaction(pool, async (client) => {
-    for (const setting of HISTOGRAM_PLAN) await client.query(setting);
-    return client.query<HistogramSqlRow>({ name: 'score_histogram', text: HISTOGRAM_SQL, values: [bbls, asOf] });
-  });
+async function readHistogram(pool: Pool, bbls: string[], asOf: string, horizon: string | null): Promise<{ histogram: HistogramSqlRow[]; settled: SettledGroupSqlRow[] }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    let read: { histogram: HistogramSqlRow[]; settled: SettledGroupSqlRow[]; counted: number };
+    try {
+      await planTimelineRead(client);
+      const settled = horizon === null ? { rows: [], counted: 0 } : await readSettled(client, bbls, horizon);
+      const histogram = await client.query<HistogramSqlRow>(
+        horizon === null
+          ? { name: 'score_histogram', text: histogramSql('all'), values: [bbls, asOf] }
+          : { name: 'score_histogram_after_horizon', text: histogramSql('horizon'), values: [bbls, asOf, horizon] },
+      );
+      await client.query('COMMIT');
+      read = { histogram: histogram.rows, settled: settled.rows, counted: settled.counted };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    if (horizon !== null && read.counted > 0) await storeCountedSettled(client, horizon);
+    return read;
+  } finally {
+    client.release();
+  }
 }
 
-/** Reads the facts, the histogram and the heat-season complaints of a chunk: three set-based queries. */
-export async function readChunk(pool: Pool, bbls: string[], asOf: string): Promise<ChunkFeatures> {
+/** Reads the facts, the histogram and the heat-season complaints of a chunk: set-based queries. */
+export async function readChunk(pool: Pool, bbls: string[], asOf: string, horizon: string | null = null): Promise<ChunkFeatures> {
   const heat = heatSeasonWindow(asOf);
   const [facts, histogram, heatRows] = await Promise.all([
     pool.query<FactsSqlRow>({
@@ -84,7 +98,7 @@ export async function readChunk(pool: Pool, bbls: string[], asOf: string): Promi
                FROM buildings WHERE bbl = ANY($1::char(10)[]) ORDER BY bbl`,
       values: [bbls],
     }),
-    readHistogram(pool, bbls, asOf),
+    readHistogram(pool, bbls, asOf, horizon),
     pool.query<{ bbl: string; n: number }>({
       name: 'score_heat_season',
       text: `SELECT bbl, count(*)::int AS n FROM events
@@ -94,7 +108,7 @@ export async function readChunk(pool: Pool, bbls: string[], asOf: string): Promi
       values: [bbls, heat.start, heat.end],
     }),
   ]);
-  return { facts: facts.rows, histogram: histogram.rows, heatSeason: new Map(heatRows.rows.map((r) => [r.bbl, r.n])) };
+  return { facts: facts.rows, ...histogram, heatSeason: new Map(heatRows.rows.map((r) => [r.bbl, r.n])) };
 }
 
 /** Records of conditions found by an inspector or an agency (not reports by tenants), as counted by the propensity. */

@@ -24,6 +24,8 @@ interface StoredPlan {
   total: number;
   sources: SourceFreshnessMap;
   propensityByZip: [string, number][];
+  /** absent from the plans of runs before settled histories: those read all the events */
+  settledHorizon?: string | null;
 }
 
 export interface RunPlan {
@@ -35,7 +37,10 @@ export interface RunPlan {
 
 function fromStored(plan: StoredPlan): RunPlan {
   return {
-    start: { startedAt: plan.startedAt, context: { asOf: plan.asOf, sources: plan.sources, propensityByZip: new Map(plan.propensityByZip) } },
+    start: {
+      startedAt: plan.startedAt,
+      context: { asOf: plan.asOf, sources: plan.sources, propensityByZip: new Map(plan.propensityByZip), settledHorizon: plan.settledHorizon ?? null },
+    },
     asOf: plan.asOf,
     parts: plan.parts,
     total: plan.total,
@@ -56,7 +61,8 @@ export function partCount(buildings: number, maxParts: number): number {
 export async function planFullRun(pool: Pool, runId: string, asOf: string, maxParts: number): Promise<RunPlan> {
   const existing = await loadPlan(pool, runId);
   if (existing) return existing;
-  const start = await startRun(pool, asOf);
+  // a planned full run writes the current scores (finishFullRun)
+  const start = await startRun(pool, asOf, { settled: true });
   return inTransaction(pool, async (client) => {
     const locked = await client.query<{ plan: StoredPlan | null }>(`SELECT plan FROM scoring_runs WHERE id = $1 FOR UPDATE`, [runId]);
     if (locked.rows.length === 0) throw new Error(`scoring run ${runId} does not exist`);
@@ -87,6 +93,7 @@ export async function planFullRun(pool: Pool, runId: string, asOf: string, maxPa
       total,
       sources: start.context.sources,
       propensityByZip: [...start.context.propensityByZip.entries()],
+      settledHorizon: start.context.settledHorizon,
     };
     await recordScoringPlan(client, runId, stored, { total, parts: count });
     return fromStored(stored);

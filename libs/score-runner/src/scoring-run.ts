@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { CopyWriter, inTransaction } from '@bhis/db';
+import { CopyWriter, inTransaction, SETTLED_BOUND_SQL, settledHorizon } from '@bhis/db';
 import { COMPONENT_KEYS, SCORER_ID } from '@bhis/domain';
 import {
   buildPeerDistribution,
@@ -98,13 +98,23 @@ export interface RunStart {
   context: RunContext;
 }
 
-/** Reads the run's start: its clock, the sources' freshness and the areas' complaint propensity. */
-export async function startRun(pool: Pool, asOf: string): Promise<RunStart> {
+/**
+ * Reads the run's start: its clock, the sources' freshness, the areas' complaint propensity and, for a
+ * run that writes the current scores, the horizon of the settled histories it reads (none for an
+ * as-of date past the end of next year, libs/db/src/settled-history.ts; runs of other dates, such as
+ * the validation's, read all the events and leave the summaries of the current runs alone).
+ */
+export async function startRun(pool: Pool, asOf: string, options: { settled: boolean }): Promise<RunStart> {
   // as text: a JS Date would drop the microseconds and miss buildings marked in the same millisecond
-  const startedAt = (await pool.query<{ now: string }>('SELECT now()::text AS now')).rows[0].now;
+  const { rows } = await pool.query<{ now: string; settled: boolean }>(`SELECT now()::text AS now, $1::date <= ${SETTLED_BOUND_SQL} AS settled`, [settledHorizon(asOf)]);
   return {
-    startedAt,
-    context: { asOf, sources: await sourceFreshness(pool), propensityByZip: await areaComplaintPropensity(pool, asOf) },
+    startedAt: rows[0].now,
+    context: {
+      asOf,
+      sources: await sourceFreshness(pool),
+      propensityByZip: await areaComplaintPropensity(pool, asOf),
+      settledHorizon: options.settled && rows[0].settled ? settledHorizon(asOf) : null,
+    },
   };
 }
 
@@ -144,7 +154,7 @@ export async function scoreRange(
     const listed = targets;
     targets = listed.then((bbls) => (bbls.length === 0 ? [] : nextTargets(pool, selection, start.startedAt, bbls[bbls.length - 1], range.last, chunkSize)));
     targets.catch(() => undefined);
-    const read = listed.then(async (bbls) => (bbls.length === 0 ? null : { bbls, features: await readChunk(pool, bbls, run.asOf) }));
+    const read = listed.then(async (bbls) => (bbls.length === 0 ? null : { bbls, features: await readChunk(pool, bbls, run.asOf, run.settledHorizon) }));
     // a read that fails while an earlier chunk is scored is thrown when its turn comes, not reported unhandled
     read.catch(() => undefined);
     return read;
@@ -155,7 +165,7 @@ export async function scoreRange(
       const chunk = await reads.shift();
       if (!chunk) break;
       reads.push(readAhead());
-      const histograms = histogramByBbl(chunk.features.histogram);
+      const histograms = histogramByBbl(chunk.features.histogram, chunk.features.settled, run.asOf);
       for (const facts of chunk.features.facts) {
         try {
           const histogram = histograms.get(facts.bbl) ?? [];
@@ -399,7 +409,7 @@ async function appendHistory(client: PoolClient, request: SwitchRequest, source:
  * Full runs of the scoring worker are split into parts instead (scoring-parts.ts).
  */
 export async function runScoring(pool: Pool, request: ScoringRequest): Promise<ScoringCounts> {
-  const start = await startRun(pool, request.asOf);
+  const start = await startRun(pool, request.asOf, { settled: request.writeCurrent });
   const selection: TargetSelection = { kind: request.kind, bbls: request.bbls };
   const total = request.onProgress ? await countTargets(pool, selection, start.startedAt) : 0;
   const [table] = stagingTables(request.runId).scores;

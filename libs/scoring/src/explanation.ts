@@ -31,6 +31,15 @@ export interface Explanation {
   adjustments: ScoreAdjustment[];
 }
 
+/** Event ids (decimal, without leading zeros) in descending order. */
+function compareIdsDescending(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  if (a.length !== b.length) return b.length - a.length;
+  return a < b ? 1 : -1;
+}
+
 /** The newest event ids across the cells that fed a signal. */
 export function newestEventIds(rows: readonly HistogramRow[] | undefined): string[] {
   if (rows === undefined || rows.length === 0) return [];
@@ -39,7 +48,8 @@ export function newestEventIds(rows: readonly HistogramRow[] | undefined): strin
     const left = a.newest_occurred_on ?? '';
     const right = b.newest_occurred_on ?? '';
     if (left !== right) return left < right ? 1 : -1;
-    return 0;
+    // the same newest date: the newest id first, whatever order the cells came in
+    return compareIdsDescending(a.newest_event_ids[0], b.newest_event_ids[0]);
   });
   const ids: string[] = [];
   for (const row of sorted) {
