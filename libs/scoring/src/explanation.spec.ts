@@ -1,4 +1,5 @@
 import { COMPONENT_KEYS } from '@bhis/domain';
+import { newestEventIds } from './explanation';
 import { scoreBuilding } from './score-building';
 import { cell, input } from './test-support';
 
@@ -37,5 +38,13 @@ describe('explanation', () => {
   it('records the anchor adjustments', () => {
     const enrolled = scoreBuilding(input({ histogram: [cell({ event_type: 'aep_enrollment', category: 'enforcement_program', open: true })] }));
     expect(enrolled.explanation.adjustments).toEqual([expect.objectContaining({ rule: 'aep-active-floor', to: enrolled.total_score })]);
+  });
+
+  it('takes the newest ids of cells with the same newest date newest id first, whatever order the cells come in', () => {
+    const a = cell({ event_type: 'hpd_violation', newest_occurred_on: '2026-05-01', newest_event_ids: ['90', '12'] });
+    const b = cell({ event_type: 'hpd_violation', newest_occurred_on: '2026-05-01', newest_event_ids: ['105', '7'] });
+    const older = cell({ event_type: 'hpd_violation', newest_occurred_on: '2026-04-01', newest_event_ids: ['999'] });
+    expect(newestEventIds([a, b, older])).toEqual(['105', '7', '90']);
+    expect(newestEventIds([older, b, a])).toEqual(['105', '7', '90']);
   });
 });
