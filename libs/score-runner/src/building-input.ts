@@ -2,10 +2,7 @@ import type { AgeBucket, BuildingInput, HistogramRow, SourceFreshnessMap } from 
 import type { SourceKey } from '@bhis/sources';
 import type { EventCategory, EventType, Severity } from '@bhis/domain';
 import type { ChunkFeatures, FactsSqlRow, HistogramSqlRow } from './feature-queries';
-import { mergeNewest, newestEvents, settledCell, type SettledGroupSqlRow } from './settled-histories';
-
-/** Ids of a histogram cell's newest events (feature-queries.ts). */
-const NEWEST_IDS = 3;
+import { mergeNewest, NEWEST_IDS, newestEvents, settledCell, type SettledGroupSqlRow } from './settled-histories';
 
 function histogramRow(r: Omit<HistogramSqlRow, 'newest_event_ids'>, newestEventIds: string[]): HistogramRow {
   return {

@@ -85,8 +85,11 @@ export async function planTimelineRead(client: PoolClient): Promise<void> {
   for (const setting of TIMELINE_READ_PLAN) await client.query(setting);
 }
 
-/** The three newest ids of a group as `id,id,id`. */
-export const NEWEST_IDS_SQL = `array_to_string((array_agg(e.id))[1:3], ',')`;
+/** How many of a group's newest events it keeps. */
+export const NEWEST_IDS = 3;
+
+/** The newest ids of a group as `id,id,id`. */
+export const NEWEST_IDS_SQL = `array_to_string((array_agg(e.id))[1:${NEWEST_IDS}], ',')`;
 
 /**
  * The settled groups of buildings `$1` before horizon `$2`. A closing date is kept only when it is on
@@ -99,7 +102,7 @@ const SETTLED_GROUPS_SQL = `
          CASE WHEN e.closed_on >= ($2::date + interval '5 years')::date AND e.status NOT IN ('open', 'active') THEN e.closed_on END AS closes_on,
          e.scoring_excluded, e.occurred_on IS NULL AS undated,
          count(*)::int AS count, sum(${AMOUNT_SQL})::float8 AS amount,
-         ${NEWEST_IDS_SQL} AS newest_event_ids, array_to_string((array_agg(e.occurred_on))[1:3], ',', '') AS newest_event_dates,
+         ${NEWEST_IDS_SQL} AS newest_event_ids, array_to_string((array_agg(e.occurred_on))[1:${NEWEST_IDS}], ',', '') AS newest_event_dates,
          max(e.occurred_on) AS newest_occurred_on
     FROM ${eventsInTimelineOrder(`(occurred_on < $2::date OR occurred_on IS NULL)`)}
    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
@@ -166,8 +169,6 @@ export async function storeCountedSettled(client: PoolClient, horizon: string): 
   }
 }
 
-const NEWEST = 3;
-
 /** Newest first: the later date, then the larger id (decimal, without leading zeros). */
 function newerFirst(a: [string, string], b: [string, string]): number {
   if (a[0] !== b[0]) return a[0] < b[0] ? 1 : -1;
@@ -183,7 +184,7 @@ export function newestEvents(group: SettledGroupSqlRow): [string, string][] {
 
 /** The newest events of two groups of one cell. */
 export function mergeNewest(a: [string, string][], b: [string, string][]): [string, string][] {
-  return a.concat(b).sort(newerFirst).slice(0, NEWEST);
+  return a.concat(b).sort(newerFirst).slice(0, NEWEST_IDS);
 }
 
 /**
