@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { loadConfigOrExit } from '@bhis/config';
 import { ScoringWorkerModule } from '@bhis/score-runner';
 import { WebhookWorkerModule } from '@bhis/webhooks';
-import { bootstrapWorker, WorkerPlatformModule } from '@bhis/worker-platform';
+import { bootstrapWorker, inProcesses, WorkerPlatformModule } from '@bhis/worker-platform';
 
 const config = loadConfigOrExit();
 
@@ -16,4 +16,4 @@ const config = loadConfigOrExit();
 })
 class ScoringAppModule {}
 
-void bootstrapWorker({ module: ScoringAppModule });
+inProcesses(config.SCORING_PROCESSES, () => bootstrapWorker({ module: ScoringAppModule }));

@@ -94,10 +94,16 @@ const schema = z.object({
    */
   INGEST_CONCURRENCY: int(1, 8).default(2),
   /**
-   * Parts a full scoring run is split into (by BBL range; at least 250 buildings a part): every
-   * scoring worker takes parts, so more workers score one run together.
+   * Parts a scoring run is split into (by BBL range; at least 250 buildings a part): full runs, and
+   * incremental runs of the buildings marked changed from 500 on. Every scoring worker (and every
+   * process of one, `SCORING_PROCESSES`) takes parts, so more of them score one run together.
    */
   SCORING_PARTS: int(1, 256).default(8),
+  /**
+   * Processes the scoring app runs (node:cluster), each a worker of its own: a scoring process keeps
+   * one core busy, so on one machine set it to about its cores, or run one per container instead.
+   */
+  SCORING_PROCESSES: int(1, 64).default(1),
   /** Daily refresh of all sources (cron syntax, New York time). */
   REFRESH_CRON: z.string().min(1).default('0 6 * * *'),
   REFRESH_ENABLED: bool.default(false),

@@ -2,16 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { SCORER_ID } from '@bhis/domain';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { allPartsDone, failFullRun, finishFullRun, lockPart, MIN_PART_BUILDINGS, partCount, planFullRun, scorePart } from './scoring-parts';
+import { allPartsDone, failPartedRun, finishPartedRun, lockPart, MIN_PART_BUILDINGS, partCount, partsPay, planRun, scorePart } from './scoring-parts';
 import { runScoring } from './scoring-run';
 
 const AS_OF = '2026-11-01';
 const BUILDINGS = 1_100;
 
-async function queueRun(pool: Pool): Promise<string> {
+async function queueRun(pool: Pool, kind: 'full' | 'incremental' = 'full', asOf = AS_OF): Promise<string> {
   const runId = randomUUID();
-  await pool.query(`INSERT INTO scoring_runs (id, kind, scorer_id, as_of, trigger) VALUES ($1, 'full', $2, $3, 'test')`, [runId, SCORER_ID, AS_OF]);
+  await pool.query(`INSERT INTO scoring_runs (id, kind, scorer_id, as_of, trigger) VALUES ($1, $4, $2, $3, 'test')`, [runId, SCORER_ID, asOf, kind]);
   return runId;
+}
+
+/** Marks the same buildings changed, with new events of theirs dated after AS_OF. */
+async function markChanged(pool: Pool, bbls: string[], tag: string): Promise<void> {
+  await pool.query(
+    `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, status, occurred_on, attributes)
+     SELECT bbl, 'hpd_violations', bbl || '-' || $2, 'hpd_violation', 'habitability', 'critical', 'open', date '2026-11-10', '{}'
+       FROM unnest($1::char(10)[]) bbl`,
+    [bbls, tag],
+  );
+  await pool.query(`INSERT INTO dirty_buildings (bbl) SELECT unnest($1::char(10)[]) ON CONFLICT DO NOTHING`, [bbls]);
 }
 
 /** building_scores and score_history as digests, run ids and timestamps left out. */
@@ -24,7 +35,7 @@ async function fingerprint(pool: Pool): Promise<{ scores: string; history: strin
   return rows[0];
 }
 
-describe('a full run split into parts (real Postgres)', () => {
+describe('a run split into parts (real Postgres)', () => {
   let db: TestDatabase;
   let pool: Pool;
 
@@ -70,11 +81,11 @@ describe('a full run split into parts (real Postgres)', () => {
 
     const runId = await queueRun(pool);
     await pool.query(`UPDATE scoring_runs SET status = 'running', started_at = now() WHERE id = $1`, [runId]);
-    const plan = await planFullRun(pool, runId, AS_OF, 8);
+    const plan = await planRun(pool, runId, { kind: 'full', asOf: AS_OF, maxParts: 8 });
     expect(plan.parts).toBe(4);
     expect(plan.total).toBe(BUILDINGS);
     // a retried plan finds the same plan
-    expect((await planFullRun(pool, runId, AS_OF, 8)).start).toEqual(plan.start);
+    expect((await planRun(pool, runId, { kind: 'full', asOf: AS_OF, maxParts: 8 })).start).toEqual(plan.start);
     const ranges = await pool.query<{ after_bbl: string; last_bbl: string | null }>(`SELECT after_bbl, last_bbl FROM scoring_run_parts WHERE run_id = $1 ORDER BY part`, [runId]);
     expect(ranges.rows).toHaveLength(4);
     ranges.rows.forEach((r, i) => {
@@ -85,7 +96,7 @@ describe('a full run split into parts (real Postgres)', () => {
     // two parts at once, as two workers take them
     await Promise.all([scorePart(pool, runId, 2), scorePart(pool, runId, 0)]);
     expect(await allPartsDone(pool, runId)).toBe(false);
-    await expect(finishFullRun(pool, runId)).rejects.toThrow(/2 of 4 parts are not done/);
+    await expect(finishPartedRun(pool, runId)).rejects.toThrow(/2 of 4 parts are not done/);
     // a part whose worker died after it was scored, before it was marked done: scored again from scratch
     await scorePart(pool, runId, 1);
     await pool.query(`UPDATE scoring_run_parts SET status = 'running' WHERE run_id = $1 AND part = 1`, [runId]);
@@ -100,7 +111,7 @@ describe('a full run split into parts (real Postgres)', () => {
     const progress = await pool.query<{ progress: { scored: number; total: number } }>(`SELECT counts->'progress' AS progress FROM scoring_runs WHERE id = $1`, [runId]);
     expect(progress.rows[0].progress).toMatchObject({ scored: BUILDINGS, total: BUILDINGS });
 
-    const counts = await finishFullRun(pool, runId);
+    const counts = await finishPartedRun(pool, runId);
     expect(counts.buildings).toBe(BUILDINGS);
     expect(counts.failed).toBe(0);
     const run = await pool.query<{ status: string; buildings: number; parts: number }>(
@@ -117,16 +128,16 @@ describe('a full run split into parts (real Postgres)', () => {
     expect(staging.rows[0].n).toBe(0);
 
     // a finish retried after its commit does not switch again; a part of an ended run is left alone
-    expect(await finishFullRun(pool, runId)).toMatchObject({ buildings: BUILDINGS, crossings: counts.crossings });
+    expect(await finishPartedRun(pool, runId)).toMatchObject({ buildings: BUILDINGS, crossings: counts.crossings });
     expect(await scorePart(pool, runId, 0)).toBe('run-ended');
   });
 
   it('leaves no staging behind when a part ends after its run failed', async () => {
     const runId = await queueRun(pool);
     await pool.query(`UPDATE scoring_runs SET status = 'running', started_at = now() WHERE id = $1`, [runId]);
-    await planFullRun(pool, runId, AS_OF, 8);
+    await planRun(pool, runId, { kind: 'full', asOf: AS_OF, maxParts: 8 });
     const scoring = scorePart(pool, runId, 0);
-    await failFullRun(pool, runId, 'part 1: gave up');
+    await failPartedRun(pool, runId, 'part 1: gave up');
     expect(await scoring).toBe('run-ended');
     const staging = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename ~ '^scoring_(stg|health)_'`);
     expect(staging.rows[0].n).toBe(0);
@@ -142,5 +153,44 @@ describe('a full run split into parts (real Postgres)', () => {
     await other.release();
     await held.release();
     await (await lockPart(pool, runId, 0)).release();
+  });
+
+  it('splits an incremental run of many changed buildings into parts, ending as the same run in one job', async () => {
+    const asOf = '2026-11-20';
+    const { rows } = await pool.query<{ bbl: string }>(`SELECT bbl FROM buildings ORDER BY md5(bbl) LIMIT 600`);
+    const changed = rows.map((r) => r.bbl);
+    await runScoring(pool, { runId: await queueRun(pool), kind: 'full', asOf: AS_OF, writeCurrent: true });
+    const base = await fingerprint(pool);
+
+    // one job
+    await markChanged(pool, changed, 'a');
+    const single = await queueRun(pool, 'incremental', asOf);
+    expect(await partsPay(pool, single, 1)).toBe(false);
+    const inOneJob = await runScoring(pool, { runId: single, kind: 'incremental', asOf, writeCurrent: true });
+    expect(inOneJob.buildings).toBe(600);
+    const expected = await fingerprint(pool);
+    expect(expected.scores).not.toBe(base.scores);
+
+    // the same buildings marked again, their scores and this date's history gone: scored in parts, all ends as before
+    await pool.query(`INSERT INTO dirty_buildings (bbl) SELECT unnest($1::char(10)[])`, [changed]);
+    await pool.query(`DELETE FROM building_scores WHERE bbl = ANY($1::char(10)[])`, [changed]);
+    await pool.query(`DELETE FROM score_history WHERE run_id = $1`, [single]);
+    const parted = await queueRun(pool, 'incremental', asOf);
+    expect(await partsPay(pool, parted, 8)).toBe(true);
+    await pool.query(`UPDATE scoring_runs SET status = 'running', started_at = now() WHERE id = $1`, [parted]);
+    // marked after the run started: left for the next run
+    const late = (await pool.query<{ bbl: string }>(`SELECT bbl FROM buildings WHERE NOT (bbl = ANY($1::char(10)[])) ORDER BY bbl LIMIT 1`, [changed])).rows[0].bbl;
+    const plan = await planRun(pool, parted, { kind: 'incremental', asOf, maxParts: 8 });
+    await pool.query(`INSERT INTO dirty_buildings (bbl) VALUES ($1)`, [late]);
+    expect(plan).toMatchObject({ kind: 'incremental', parts: 2, total: 600 });
+    expect(await partsPay(pool, parted, 1)).toBe(true);
+    await Promise.all([scorePart(pool, parted, 1), scorePart(pool, parted, 0)]);
+    const counts = await finishPartedRun(pool, parted);
+    expect(counts).toMatchObject({ buildings: 600, failed: 0, kind: 'incremental' });
+    expect(await fingerprint(pool)).toEqual(expected);
+    const ofRun = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM score_history WHERE run_id = $1`, [parted]);
+    expect(ofRun.rows[0].n).toBe(600);
+    const left = await pool.query<{ bbl: string }>(`SELECT bbl FROM dirty_buildings`);
+    expect(left.rows.map((r) => r.bbl)).toEqual([late]);
   });
 });

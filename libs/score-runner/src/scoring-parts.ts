@@ -5,9 +5,12 @@ import { combineRanges, dropRunStaging, RunStart, ScoredRange, scoreRange, stagi
 import { failScoringRun, markScoringRunRetrying, recordScoringPartsProgress, recordScoringPlan, recordScoringRunSucceeded, resumeScoringRun, ScoringCounts } from '@bhis/runs';
 
 /**
- * A full run split into parts by BBL range, so that every scoring worker takes parts of one run:
+ * A run split into parts by BBL range, so that every scoring worker (or scoring process, see
+ * `SCORING_PROCESSES`) takes parts of one run. Full runs are always planned so; incremental runs of
+ * the buildings marked changed when they are large enough for two parts (`partsPay`), such as the
+ * rescoring after a daily refresh. Incremental runs of given BBLs are scored in one job.
  * 1. the plan (once per run): the run's start, read once so every part scores with the same clock
- *    and context, and its parts: ranges of about equal size in BBL order;
+ *    and context, and its parts: ranges of about equal numbers of targets in BBL order;
  * 2. the parts, each scored into a staging table of its own (a retried part recreates it, so a
  *    building is staged once whatever the retries);
  * 3. the finish, once every part is done: the peer pass over the whole run and the one switch
@@ -17,7 +20,11 @@ import { failScoringRun, markScoringRunRetrying, recordScoringPartsProgress, rec
 /** Below this, a part costs more in coordination than it saves. */
 export const MIN_PART_BUILDINGS = 250;
 
+type PartedKind = 'full' | 'incremental';
+
 interface StoredPlan {
+  /** absent from the plans of runs before incremental runs were split: those are full runs */
+  kind?: PartedKind;
   startedAt: string;
   asOf: string;
   parts: number;
@@ -29,6 +36,7 @@ interface StoredPlan {
 }
 
 export interface RunPlan {
+  kind: PartedKind;
   start: RunStart;
   asOf: string;
   parts: number;
@@ -37,6 +45,7 @@ export interface RunPlan {
 
 function fromStored(plan: StoredPlan): RunPlan {
   return {
+    kind: plan.kind ?? 'full',
     start: {
       startedAt: plan.startedAt,
       context: { asOf: plan.asOf, sources: plan.sources, propensityByZip: new Map(plan.propensityByZip), settledHorizon: plan.settledHorizon ?? null },
@@ -57,11 +66,31 @@ export function partCount(buildings: number, maxParts: number): number {
   return Math.max(1, Math.min(maxParts, Math.floor(buildings / MIN_PART_BUILDINGS)));
 }
 
-/** Plans a full run once: a retried plan finds the plan it made before. */
-export async function planFullRun(pool: Pool, runId: string, asOf: string, maxParts: number): Promise<RunPlan> {
+/** The targets of a run of `kind` that started at `$1`: every building, or those marked changed before it started. */
+function targetsSql(kind: PartedKind): string {
+  return kind === 'full'
+    ? `SELECT bbl FROM buildings`
+    : `SELECT d.bbl FROM dirty_buildings d JOIN buildings b ON b.bbl = d.bbl WHERE d.marked_at <= $1::timestamptz`;
+}
+
+/**
+ * Whether an incremental run of the buildings marked changed is split into parts: it was planned so
+ * before (a retried job), or its targets fill at least two parts.
+ */
+export async function partsPay(pool: Pool, runId: string, maxParts: number): Promise<boolean> {
+  if (await loadPlan(pool, runId)) return true;
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM dirty_buildings d JOIN buildings b ON b.bbl = d.bbl`);
+  return partCount(rows[0].n, maxParts) > 1;
+}
+
+/** Plans a run once: a retried plan finds the plan it made before. */
+export async function planRun(pool: Pool, runId: string, request: { kind: PartedKind; asOf: string; maxParts: number }): Promise<RunPlan> {
   const existing = await loadPlan(pool, runId);
   if (existing) return existing;
-  // a planned full run writes the current scores (finishFullRun)
+  const { kind, asOf } = request;
+  // the table of an earlier attempt scored in one job, before the run was large enough for parts
+  await dropRunStaging(pool, runId);
+  // a planned run writes the current scores (finishPartedRun)
   const start = await startRun(pool, asOf, { settled: true });
   return inTransaction(pool, async (client) => {
     const locked = await client.query<{ plan: StoredPlan | null }>(`SELECT plan FROM scoring_runs WHERE id = $1 FOR UPDATE`, [runId]);
@@ -69,12 +98,14 @@ export async function planFullRun(pool: Pool, runId: string, asOf: string, maxPa
     const planned = locked.rows[0].plan;
     // planned meanwhile by another worker: its plan stands
     if (planned) return fromStored(planned);
-    const total = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM buildings`)).rows[0].n;
-    const parts = partCount(total, maxParts);
+    const targets = targetsSql(kind);
+    const values = kind === 'full' ? [] : [start.startedAt];
+    const total = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${targets}) t`, values)).rows[0].n;
+    const parts = partCount(total, request.maxParts);
     // the last BBL of each of `parts` slices of equal size; the last part has no end (buildings added since are in it)
     const bounds = await client.query<{ last: string }>(
-      `SELECT max(bbl)::text AS last FROM (SELECT bbl, ntile($1) OVER (ORDER BY bbl) AS k FROM buildings) t GROUP BY k ORDER BY k`,
-      [parts],
+      `SELECT max(bbl)::text AS last FROM (SELECT bbl, ntile($${values.length + 1}) OVER (ORDER BY bbl) AS k FROM (${targets}) t) t GROUP BY k ORDER BY k`,
+      [...values, parts],
     );
     const lasts = bounds.rows.map((r) => r.last);
     const count = Math.max(1, lasts.length);
@@ -87,6 +118,7 @@ export async function planFullRun(pool: Pool, runId: string, asOf: string, maxPa
       ]);
     }
     const stored: StoredPlan = {
+      kind,
       startedAt: start.startedAt,
       asOf,
       parts: count,
@@ -111,7 +143,7 @@ export async function allPartsDone(pool: Pool, runId: string): Promise<boolean> 
 export type PartOutcome = 'scored' | 'already-scored' | 'run-ended';
 
 /**
- * Scores one part of a full run (the caller holds the part's lock). A part found done is not scored
+ * Scores one part of a planned run (the caller holds the part's lock). A part found done is not scored
  * again; a part of a run that has ended (failed, or finished) is left alone.
  */
 export async function scorePart(pool: Pool, runId: string, part: number, options: { chunkSize?: number } = {}): Promise<PartOutcome> {
@@ -134,7 +166,7 @@ export async function scorePart(pool: Pool, runId: string, part: number, options
   await resumeScoringRun(pool, runId);
   let lastWrite = 0;
   const scored = await scoreRange(pool, {
-    selection: { kind: 'full' },
+    selection: { kind: plan.kind },
     start: plan.start,
     range: { after: row.after_bbl, last: row.last_bbl },
     table: stagingTables(runId, plan.parts).scores[part],
@@ -169,17 +201,17 @@ export async function recordPartRetrying(pool: Pool, runId: string, part: number
 }
 
 /** A run that cannot end well (a part or the finish failed its last attempt): failed, its staging dropped. */
-export async function failFullRun(pool: Pool, runId: string, error: string): Promise<void> {
+export async function failPartedRun(pool: Pool, runId: string, error: string): Promise<void> {
   await failScoringRun(pool, runId, error);
   await dropRunStaging(pool, runId);
 }
 
 /**
- * Ends a full run whose parts are all done (the caller holds the run's finish lock): the switch
+ * Ends a planned run whose parts are all done (the caller holds the run's finish lock): the switch
  * transaction records the run as succeeded with its counts, so a finish retried after its commit
  * returns the recorded counts instead of switching again.
  */
-export async function finishFullRun(pool: Pool, runId: string): Promise<ScoringCounts> {
+export async function finishPartedRun(pool: Pool, runId: string): Promise<ScoringCounts> {
   const run = await pool.query<{ status: string; counts: ScoringCounts }>(`SELECT status, counts FROM scoring_runs WHERE id = $1`, [runId]);
   if (run.rows[0]?.status === 'succeeded') return run.rows[0].counts;
   if (run.rows[0]?.status === 'failed') throw new Error(`scoring run ${runId} has failed`);
@@ -196,7 +228,7 @@ export async function finishFullRun(pool: Pool, runId: string): Promise<ScoringC
     pool,
     {
       runId,
-      kind: 'full',
+      kind: plan.kind,
       asOf: plan.asOf,
       writeCurrent: true,
       startedAt: plan.start.startedAt,

@@ -8,7 +8,7 @@ import { ContractQueue, DEFAULT_JOB_OPTIONS, openQueue, QUEUES, ScoringJob, star
 import { checkScoringUse } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
-import { allPartsDone, failFullRun, finishFullRun, lockFinish, lockPart, loadPlan, planFullRun, recordPartRetrying, scorePart } from './scoring-parts';
+import { allPartsDone, failPartedRun, finishPartedRun, lockFinish, lockPart, loadPlan, partsPay, planRun, recordPartRetrying, scorePart } from './scoring-parts';
 import { runScoring } from './scoring-run';
 import { finishScoringRun, markScoringRunning, recordScoringProgress, ScoringCounts } from '@bhis/runs';
 
@@ -29,8 +29,9 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Consumes the `scoring` queue: incremental runs and history backfills in one job; full runs split
- * into parts by BBL range that every scoring worker takes (scoring-parts.ts), then finished once.
+ * Consumes the `scoring` queue: history backfills and incremental runs of given BBLs in one job; full
+ * runs, and incremental runs of the buildings marked changed large enough for two parts, split into
+ * parts by BBL range that every scoring worker takes (scoring-parts.ts), then finished once.
  */
 @Injectable()
 export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -83,10 +84,10 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  private score(job: ScoreJob) {
+  private async score(job: ScoreJob) {
     const pool = pgPool(this.dataSource);
     const { runId, kind, asOf, bbls } = job.data;
-    if (kind === 'full' && !bbls?.length) return this.plan(job);
+    if (!bbls?.length && (kind === 'full' || (await partsPay(pool, runId, this.config.SCORING_PARTS)))) return this.plan(job);
     return this.withRun(job, runId, async () => {
       let lastWrite = 0;
       const counts = await runScoring(pool, {
@@ -109,13 +110,13 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
     });
   }
 
-  /** A full run: planned once, its parts queued for every worker; the last part done queues the finish. */
+  /** A run in parts: planned once, its parts queued for every worker; the last part done queues the finish. */
   private async plan(job: ScoreJob) {
     const pool = pgPool(this.dataSource);
-    const { runId, asOf } = job.data;
+    const { runId, kind, asOf } = job.data;
     try {
       if (!(await loadPlan(pool, runId))) await markScoringRunning(pool, runId);
-      const plan = await planFullRun(pool, runId, asOf, this.config.SCORING_PARTS);
+      const plan = await planRun(pool, runId, { kind, asOf, maxParts: this.config.SCORING_PARTS });
       await this.queue().addBulk(
         Array.from({ length: plan.parts }, (_, part) => ({
           name: 'score-part',
@@ -141,7 +142,7 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
       if (outcome !== 'run-ended' && (await allPartsDone(pool, runId))) await this.queueFinish(runId);
       return { part, outcome };
     } catch (error) {
-      if (isLastAttempt(job)) await failFullRun(pool, runId, `part ${part}: ${messageOf(error)}`);
+      if (isLastAttempt(job)) await failPartedRun(pool, runId, `part ${part}: ${messageOf(error)}`);
       else await recordPartRetrying(pool, runId, part, `part ${part}: ${messageOf(error)}`);
       throw error;
     } finally {
@@ -154,12 +155,12 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
     const { runId } = job.data;
     const lock = await this.lockOrDelay(job, token, () => lockFinish(pool, runId));
     try {
-      const counts = await finishFullRun(pool, runId);
+      const counts = await finishPartedRun(pool, runId);
       // the portfolio monitors turn the run's grade crossings into webhook deliveries (one job per run, also when retried)
       if (counts.crossings > 0 && this.webhooks) await enqueueCrossingDispatch(this.webhooks, runId);
       return counts;
     } catch (error) {
-      if (isLastAttempt(job)) await failFullRun(pool, runId, messageOf(error));
+      if (isLastAttempt(job)) await failPartedRun(pool, runId, messageOf(error));
       else await finishScoringRun(pool, runId, { status: 'retrying', error: messageOf(error) });
       throw error;
     } finally {

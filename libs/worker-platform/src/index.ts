@@ -1,2 +1,3 @@
 export * from './bootstrap-worker';
+export * from './process-group';
 export * from './worker-platform.module';
