@@ -141,6 +141,20 @@ export function readProcessMemory(pid: number): ProcessMemory {
   return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
 }
 
+/** A process and its children (those of a scoring app of several processes), as /proc lists them. */
+export function processTree(pid: number): number[] {
+  const pids = [pid];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(' ') : []) pids.push(...processTree(Number(child)));
+    }
+  } catch {
+    // the process has exited
+  }
+  return pids;
+}
+
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
-import { NodeProcess, postgresCpuSeconds, processCpuSeconds, readProcessMemory, sleep } from '@bhis/testing';
+import { NodeProcess, postgresCpuSeconds, processCpuSeconds, processTree, readProcessMemory, sleep } from '@bhis/testing';
 import { runCliJsonTimed } from '@bhis/testing';
 import { PostgresWrites, readWriteCounters, readWriteSettings, writesBetween } from './postgres-writes';
 
@@ -90,7 +90,7 @@ function rate(amount: number, seconds: number): number {
   return seconds > 0 ? amount / seconds : 0;
 }
 
-/** Samples a process's VmRSS until stopped; returns the highest value seen. */
+/** Samples the VmRSS of a process and of its children until stopped; returns the highest value any of them had. */
 export class PeakRssSampler {
   private peak = 0;
   private running = true;
@@ -99,11 +99,15 @@ export class PeakRssSampler {
   constructor(pid: number, everyMs = 250) {
     this.loop = (async () => {
       while (this.running) {
-        try {
-          this.peak = Math.max(this.peak, readProcessMemory(pid).rssBytes);
-        } catch {
-          return;
+        const tree = processTree(pid);
+        for (const member of tree) {
+          try {
+            this.peak = Math.max(this.peak, readProcessMemory(member).rssBytes);
+          } catch {
+            // exited since it was listed
+          }
         }
+        if (tree.length === 1 && !existsSync(`/proc/${pid}`)) return;
         await sleep(everyMs);
       }
     })();
@@ -212,6 +216,8 @@ interface ScoreSummary {
 export interface ScoringResult {
   command: string;
   kind: string;
+  /** processes of the scoring worker (SCORING_PROCESSES; absent in runs before it existed: one) */
+  processes?: number;
   buildings: number;
   seconds: number;
   buildingsPerSecond: number;
@@ -228,6 +234,7 @@ export async function score(args: string[], env: Record<string, string>, worker:
   return {
     command: `bhis score ${args.map((a) => `${a} `).join('')}--as-of ${asOf} --force --wait --json`,
     kind: value.kind,
+    processes: Number(env.SCORING_PROCESSES ?? 1),
     buildings,
     seconds,
     buildingsPerSecond: Math.round(rate(buildings, seconds)),

@@ -34,6 +34,7 @@ interface BenchOptions {
   dataDir?: string;
   gzip?: boolean;
   workers?: number;
+  scoringProcesses: number;
 }
 
 function positive(value: string): number {
@@ -183,7 +184,7 @@ async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<voi
   const { city, cityDir } = await prepareCity(root, options);
   const redisPrefix = `bhis_bench_${randomBytes(4).toString('hex')}`;
   const cityShape = { buildings: city.report.buildings, gzip: city.gzip, rows: city.report.totalRows };
-  const setup: RunSetup = { database, url, cityDir, city: cityShape, redisPrefix, env: { DATABASE_URL: url, REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix } };
+  const setup: RunSetup = { database, url, cityDir, city: cityShape, redisPrefix, env: { DATABASE_URL: url, REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix, SCORING_PROCESSES: String(options.scoringProcesses) } };
   const pool = new Pool({ connectionString: url, max: 2 });
   try {
     if (!options.reuseData) {
@@ -377,6 +378,7 @@ const program = new Command('bench')
     if (!Number.isInteger(n) || n < 2 || n > 8) throw new InvalidArgumentError('must be 2-8');
     return n;
   })
+  .option('--scoring-processes <n>', 'processes of the scoring worker (SCORING_PROCESSES)', (v) => Math.max(1, Math.floor(Number(v)) || 1), os.availableParallelism())
   .option('--gzip', 'write and ingest the city gzip-compressed (the default from --scale 10 on)')
   .option('--no-gzip', 'write and ingest plain CSV whatever the scale')
   .option('--admin-url <url>', 'Postgres maintenance database', process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')

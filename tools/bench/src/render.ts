@@ -94,9 +94,9 @@ function copyCeilingParts(run: BenchmarkRun, c: CopyCeiling): string[] {
 
 function scoringParts({ full, incremental }: NonNullable<BenchmarkRun['scoring']>): string[] {
   return [
-    '### Scoring (the real scoring worker)',
+    `### Scoring (the real scoring worker, ${full.processes ?? 1} process${(full.processes ?? 1) > 1 ? 'es' : ''})`,
     table(
-      ['run', 'command', 'buildings', 'seconds', 'buildings/s', 'worker peak RSS MB'],
+      ['run', 'command', 'buildings', 'seconds', 'buildings/s', 'worker peak RSS MB (the largest process)'],
       [
         ['full', `\`${full.command}\``, num(full.buildings), full.seconds, num(full.buildingsPerSecond), mb(full.workerPeakRssBytes)],
         [`incremental (${incremental.dirtyShare * 100}% of buildings marked changed)`, `\`${incremental.command}\``, num(incremental.buildings), incremental.seconds, num(incremental.buildingsPerSecond), mb(incremental.workerPeakRssBytes)],
@@ -111,7 +111,7 @@ function refreshParts(r: RefreshResult): string[] {
     `Written by \`${r.generationCommand}\`: ${num(r.rows)} rows in ${r.files} files, **${Math.round(r.shareOfCity * 10000) / 100}% of the city's rows** ` +
       `(the synthetic city's changes from ${r.since} to ${r.asOf}: new records and records whose status changed). ` +
       `Ingested by \`${r.ingestCommand}\` in ${num(r.ingestSeconds)} s (${num(r.inserted)} records inserted, ${num(r.updated)} updated, ${num(r.statusChanges)} status-change events), ` +
-      `then \`${r.scoring.command}\` rescored the ${num(r.scoring.buildings)} buildings it changed in ${r.scoring.seconds} s (scoring worker peak RSS ${mb(r.scoring.workerPeakRssBytes)} MB). ` +
+      `then \`${r.scoring.command}\` rescored the ${num(r.scoring.buildings)} buildings it changed in ${r.scoring.seconds} s (${r.scoring.processes ?? 1} scoring process${(r.scoring.processes ?? 1) > 1 ? 'es' : ''}; peak RSS ${mb(r.scoring.workerPeakRssBytes)} MB). ` +
       `**Refresh, ingest plus rescoring: ${num(r.totalSeconds)} s.**`,
   ];
 }
