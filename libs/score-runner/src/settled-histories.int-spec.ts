@@ -4,7 +4,7 @@ import type { HistogramRow } from '@bhis/scoring';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { histogramByBbl } from './building-input';
 import { readChunk } from './feature-queries';
-import { readSettled, storeCountedSettled } from './settled-histories';
+import { DELETE_COUNTED_SQL, readSettled, storeCountedSettled } from './settled-histories';
 
 const AS_OF = '2026-11-01';
 const HORIZON = settledHorizon(AS_OF);
@@ -176,6 +176,25 @@ describe('settled histories (real Postgres)', () => {
     }
     expect(await countedNow(pool)).toBe(1);
     expect(await histograms(pool, HORIZON)).toEqual(await histograms(pool, null));
+  });
+
+  it('finds the old groups of the counted buildings by index, however many groups are stored', async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`INSERT INTO settled_history_groups SELECT (g.bbl::bigint + 100000 * i)::text, g.source, g.event_type, g.category, g.severity, g.status_open,
+                                 g.closes_on, g.scoring_excluded, g.undated, g.count, g.amount, g.newest_event_ids, g.newest_event_dates, g.newest_occurred_on
+                            FROM settled_history_groups g CROSS JOIN generate_series(1, 2000) i`);
+      await client.query('ANALYZE settled_history_groups');
+      await client.query(`CREATE TEMP TABLE settled_counted_heads ON COMMIT DROP AS SELECT unnest($1::char(10)[]) AS bbl`, [BBLS]);
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${DELETE_COUNTED_SQL}`);
+      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index Scan using settled_history_groups_bbl_idx/);
+      expect(text).not.toMatch(/Merge Join|Hash Join|Seq Scan on settled_history_groups/);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 
   it('starts no later than the first of January five years before the as-of year', () => {
