@@ -96,9 +96,12 @@ const schema = z.object({
   /**
    * Parts a scoring run is split into (by BBL range; at least 250 buildings a part): full runs, and
    * incremental runs of the buildings marked changed from 500 on. Every scoring worker (and every
-   * process of one, `SCORING_PROCESSES`) takes parts, so more of them score one run together.
+   * process of one, `SCORING_PROCESSES`) takes parts, so more of them score one run together. Parts
+   * hold equal numbers of buildings, not equal work (a Manhattan range costs more than one of Staten
+   * Island): with 8, the whole city's first full run on two processes spent its last ~2 minutes on one
+   * part alone (docs/scaling.md); 16 halves that tail.
    */
-  SCORING_PARTS: int(1, 256).default(8),
+  SCORING_PARTS: int(1, 256).default(16),
   /**
    * Processes the scoring app runs (node:cluster), each a worker of its own: a scoring process keeps
    * one core busy, so on one machine set it to about its cores, or run one per container instead.
