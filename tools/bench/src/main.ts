@@ -339,6 +339,7 @@ function recordRun(root: string, scale: number, header: RunHeader, m: Measuremen
     refresh: m.refresh,
     tables: m.tables,
     http: m.http ?? earlier?.http ?? null,
+    ...(!m.http && earlier?.http ? { httpKeptFrom: earlier.httpKeptFrom ?? earlier.httpAt ?? earlier.startedAt } : {}),
     ...(incomplete ? { incomplete: true } : {}),
   };
   if (result.ingest && result.copyCeiling) result.ingestToCopyRatio = Math.round((result.ingest.rowsPerSecond / result.copyCeiling.rowsPerSecond) * 1000) / 1000;

@@ -134,6 +134,7 @@ function httpParts(run: BenchmarkRun, h: HttpBenchmark): string[] {
   return [
     `### HTTP (the built API as a process; autocannon, ${h.connections} connections unless the table says otherwise, ${h.secondsPerScenario} s per scenario after a warm-up of 3 requests per connection; the lookup warm-up requests each building of its working set once)`,
     ...(run.httpCommand ? [`HTTP measured again at ${run.httpAt ?? '?'} with \`${run.httpCommand}\` on the same database.`] : []),
+    ...(run.httpKeptFrom ? [`**Not measured in this run** (it skipped the HTTP benchmarks): these are the figures of an earlier run at this scale, measured ${run.httpKeptFrom}, on an earlier build and perhaps another machine.`] : []),
     `API settings: ${Object.entries(h.apiEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; one key with a raised rate limit. The load generator runs on the same 2 CPUs as the API and Postgres. ` +
       `Lookup body: ${h.lookupBodyBytes} bytes.`,
     httpScenarioTable(h),
@@ -193,7 +194,8 @@ function scaleCurve(runs: BenchmarkRun[]): string {
       const lookup = r.http?.scenarios.find((s) => s.name === 'lookup');
       const heavy = r.http?.scenarios.find((s) => s.name.startsWith('events page, heaviest'));
       const total = r.tables.reduce((s, t) => s + t.totalBytes, 0);
-      return [`${r.scalePercent}%`, num(r.city.buildings), num(r.city.eventRows), mb(total), lookup ? num(lookup.requestsPerSecond) : '-', lookup?.latencyP50Ms ?? '-', lookup?.latencyP99Ms ?? '-', heavy?.latencyP99Ms ?? '-'];
+      const scale = r.httpKeptFrom ? `${r.scalePercent}% (HTTP of ${r.httpKeptFrom.slice(0, 10)})` : `${r.scalePercent}%`;
+      return [scale, num(r.city.buildings), num(r.city.eventRows), mb(total), lookup ? num(lookup.requestsPerSecond) : '-', lookup?.latencyP50Ms ?? '-', lookup?.latencyP99Ms ?? '-', heavy?.latencyP99Ms ?? '-'];
     });
   return table(['scale', 'buildings', 'event rows (CSV)', 'database MB', 'lookup req/s', 'lookup p50 ms', 'lookup p99 ms', 'heaviest events page p99 ms'], rows);
 }

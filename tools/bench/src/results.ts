@@ -48,6 +48,8 @@ export interface BenchmarkRun {
   http: HttpBenchmark | null;
   /** written while the run was still going: the steps after the last one recorded are missing */
   incomplete?: boolean;
+  /** the run skipped the HTTP benchmarks: when the earlier run whose HTTP figures it keeps measured them */
+  httpKeptFrom?: string;
   /** set when the HTTP benchmarks were run again later with --http-only */
   httpCommand?: string;
   httpAt?: string;
