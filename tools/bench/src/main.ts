@@ -110,6 +110,8 @@ async function rerunHttp(options: BenchOptions, argv: string[]): Promise<void> {
     }
     run.httpCommand = `npm run bench -- ${argv.join(' ')}`;
     run.httpAt = new Date().toISOString();
+    // measured now on this run's database (with --lookup-only, the other scenarios stay as they were)
+    if (!options.lookupOnly) delete run.httpKeptFrom;
   } finally {
     await pool.end();
   }
