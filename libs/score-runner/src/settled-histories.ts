@@ -147,7 +147,6 @@ export async function readSettled(client: PoolClient, bbls: string[], horizon: s
   return { rows: stored.concat(counted.rows), counted: missing.length };
 }
 
-/** Keeps the summaries `readSettled` counted (after its transaction), replacing those stored before. */
 /**
  * The counted buildings' old groups, found by index probes. Joined to the temp table (no statistics),
  * the delete was planned as a merge join over the whole index: 3.2 s for 2.1M groups a quarter into
@@ -155,6 +154,7 @@ export async function readSettled(client: PoolClient, bbls: string[], horizon: s
  */
 export const DELETE_COUNTED_SQL = `DELETE FROM settled_history_groups WHERE bbl = ANY (ARRAY(SELECT bbl FROM settled_counted_heads))`;
 
+/** Keeps the summaries `readSettled` counted (after its transaction), replacing those stored before. */
 export async function storeCountedSettled(client: PoolClient, horizon: string): Promise<void> {
   await client.query('BEGIN');
   try {
