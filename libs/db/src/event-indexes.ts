@@ -101,7 +101,13 @@ export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONN
     ),
   );
   const failed = rebuilds.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  if (failed) {
+    // the other connection may have stopped half-way too (its REINDEX waits for the failed one's
+    // transaction, under the same lock_timeout), leaving a `_ccnew` index: dropped now, and by the
+    // next rebuild if this drop fails too
+    await dropAbandonedRebuilds(pool).catch(() => undefined);
+    throw failed.reason;
+  }
   // fresh statistics for the planner: without them, the scoring run's reads of a chunk of buildings
   // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
   await setBblCounts(pool);
