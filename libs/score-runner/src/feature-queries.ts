@@ -147,10 +147,16 @@ const COMPLAINT_TYPES = ['hpd_complaint', 'complaint_311'];
 
 const sqlList = (types: readonly string[]) => types.map((t) => `'${t}'`).join(', ');
 
+/** The month whose propensity a run as of `asOf` uses: the first day of the as-of's month (YYYY-MM-DD). */
+export function propensityMonth(asOf: string): string {
+  return `${asOf.slice(0, 7)}-01`;
+}
+
 /**
- * The last year's complaints and conditions by ZIP code. The types are written out: the partial index
- * `events_area_reporting_idx` (migration 1763702900000) holds exactly these events, and the planner
- * uses it only for a query whose conditions imply its own. A type added here needs that index changed.
+ * The complaints and conditions by ZIP code of the twelve months before the month `$1` (its first day)
+ * began. The types are written out: the partial index `events_area_reporting_idx` (migration
+ * 1763702900000) holds exactly these events, and the planner uses it only for a query whose conditions
+ * imply its own. A type added here needs that index changed.
  */
 export const AREA_REPORTING_SQL = `
   SELECT b.zipcode,
@@ -159,10 +165,28 @@ export const AREA_REPORTING_SQL = `
     FROM events e JOIN buildings b ON b.bbl = e.bbl
    WHERE b.zipcode IS NOT NULL AND NOT e.scoring_excluded
      AND e.event_type IN (${sqlList([...COMPLAINT_TYPES, ...CONDITION_TYPES])})
-     AND e.occurred_on > ($1::date - interval '1 year') AND e.occurred_on <= $1::date
+     AND e.occurred_on >= ($1::date - interval '1 year') AND e.occurred_on < $1::date
    GROUP BY b.zipcode`;
 
-export async function areaComplaintPropensity(pool: Pool, asOf: string): Promise<Map<string, number>> {
-  const { rows } = await pool.query<AreaReporting>(AREA_REPORTING_SQL, [asOf]);
+/**
+ * The reporting propensity by ZIP code of a run as of `asOf`: that of the as-of's month, so every run of
+ * a month scores with the same one. The counts behind it are read from `events` by a full run
+ * (`recount`), and by the first run of the month that finds none kept; the other runs read them back
+ * (`area_reporting_counts`). On the whole city the read took ~15 s of a daily refresh's rescoring
+ * (docs/scaling.md). Records of the counted year that arrive later in the month count from the next
+ * full run on.
+ */
+export async function areaComplaintPropensity(pool: Pool, asOf: string, options: { recount: boolean }): Promise<Map<string, number>> {
+  const month = propensityMonth(asOf);
+  if (!options.recount) {
+    const kept = await pool.query<{ counts: AreaReporting[] }>(`SELECT counts FROM area_reporting_counts WHERE month = $1::date`, [month]);
+    if (kept.rows.length > 0) return reportingPropensity(kept.rows[0].counts);
+  }
+  const { rows } = await pool.query<AreaReporting>(AREA_REPORTING_SQL, [month]);
+  await pool.query(
+    `INSERT INTO area_reporting_counts (month, counts) VALUES ($1::date, $2::jsonb)
+     ON CONFLICT (month) DO UPDATE SET counts = EXCLUDED.counts, counted_at = now()`,
+    [month, JSON.stringify(rows)],
+  );
   return reportingPropensity(rows);
 }

@@ -54,9 +54,36 @@ describe('known limits in scoring runs (real Postgres)', () => {
     await seedEvents(pool, '2000200002', 10, violation);
     await seedEvents(pool, '2000200002', 30, complaint);
 
-    const propensity = await areaComplaintPropensity(pool, AS_OF);
+    const propensity = await areaComplaintPropensity(pool, AS_OF, { recount: true });
     expect(propensity.get('10451')).toBeLessThan(1);
     expect(propensity.get('10021')).toBeGreaterThan(1);
+  });
+
+  it('counts the propensity of a month over the twelve months before it, once a month but by full runs', async () => {
+    const keptFor10460 = async () => {
+      const { rows } = await pool.query<{ counts: { zipcode: string; complaints: number; conditions: number }[] }>(
+        `SELECT counts FROM area_reporting_counts WHERE month = '2027-01-01'`,
+      );
+      return rows[0]?.counts.find((c) => c.zipcode === '10460');
+    };
+    await seedBuilding(pool, '2000400001', '10460');
+    await seedEvents(pool, '2000400001', 4, { ...violation, on: '2026-12-31' });
+    await seedEvents(pool, '2000400001', 3, { ...complaint, on: '2026-01-01' });
+    // outside the twelve months before January: the month itself, and the day before the twelve months
+    await seedEvents(pool, '2000400001', 5, { ...complaint, on: '2027-01-10' });
+    await seedEvents(pool, '2000400001', 6, { ...violation, on: '2025-12-31' });
+    const first = await areaComplaintPropensity(pool, '2027-01-20', { recount: false });
+    expect(await keptFor10460()).toEqual({ zipcode: '10460', complaints: 3, conditions: 4 });
+    // a record of the counted year that arrives later: the month's runs keep what they counted, a full run counts it
+    await seedEvents(pool, '2000400001', 2, { ...complaint, on: '2026-12-20' });
+    expect(await areaComplaintPropensity(pool, '2027-01-29', { recount: false })).toEqual(first);
+    const recounted = await areaComplaintPropensity(pool, '2027-01-29', { recount: true });
+    expect(await keptFor10460()).toEqual({ zipcode: '10460', complaints: 5, conditions: 4 });
+    expect(recounted.get('10460')).toBeGreaterThan(first.get('10460') ?? Infinity);
+    // another month is counted on its own
+    await areaComplaintPropensity(pool, '2027-02-02', { recount: false });
+    const months = await pool.query<{ month: string }>(`SELECT to_char(month, 'YYYY-MM-DD') AS month FROM area_reporting_counts WHERE month > '2026-12-01' ORDER BY 1`);
+    expect(months.rows.map((r) => r.month)).toEqual(['2027-01-01', '2027-02-01']);
   });
 
   it('reads the last year of complaints and conditions from their index, never the whole of events', async () => {

@@ -91,7 +91,7 @@ export async function planRun(pool: Pool, runId: string, request: { kind: Parted
   // the table of an earlier attempt scored in one job, before the run was large enough for parts
   await dropRunStaging(pool, runId);
   // a planned run writes the current scores (finishPartedRun)
-  const start = await startRun(pool, asOf, { settled: true });
+  const start = await startRun(pool, asOf, { settled: true, recountPropensity: kind === 'full' });
   return inTransaction(pool, async (client) => {
     const locked = await client.query<{ plan: StoredPlan | null }>(`SELECT plan FROM scoring_runs WHERE id = $1 FOR UPDATE`, [runId]);
     if (locked.rows.length === 0) throw new Error(`scoring run ${runId} does not exist`);

@@ -99,12 +99,13 @@ export interface RunStart {
 }
 
 /**
- * Reads the run's start: its clock, the sources' freshness, the areas' complaint propensity and, for a
- * run that writes the current scores, the horizon of the settled histories it reads (none for an
- * as-of date past the end of next year, libs/db/src/settled-history.ts; runs of other dates, such as
- * the validation's, read all the events and leave the summaries of the current runs alone).
+ * Reads the run's start: its clock, the sources' freshness, the areas' complaint propensity (counted
+ * again by a full run, `recountPropensity`; feature-queries.ts) and, for a run that writes the current
+ * scores, the horizon of the settled histories it reads (none for an as-of date past the end of next
+ * year, libs/db/src/settled-history.ts; runs of other dates, such as the validation's, read all the
+ * events and leave the summaries of the current runs alone).
  */
-export async function startRun(pool: Pool, asOf: string, options: { settled: boolean }): Promise<RunStart> {
+export async function startRun(pool: Pool, asOf: string, options: { settled: boolean; recountPropensity: boolean }): Promise<RunStart> {
   // as text: a JS Date would drop the microseconds and miss buildings marked in the same millisecond
   const { rows } = await pool.query<{ now: string; settled: boolean }>(`SELECT now()::text AS now, $1::date <= ${SETTLED_BOUND_SQL} AS settled`, [settledHorizon(asOf)]);
   return {
@@ -112,7 +113,7 @@ export async function startRun(pool: Pool, asOf: string, options: { settled: boo
     context: {
       asOf,
       sources: await sourceFreshness(pool),
-      propensityByZip: await areaComplaintPropensity(pool, asOf),
+      propensityByZip: await areaComplaintPropensity(pool, asOf, { recount: options.recountPropensity }),
       settledHorizon: options.settled && rows[0].settled ? settledHorizon(asOf) : null,
     },
   };
@@ -409,7 +410,7 @@ async function appendHistory(client: PoolClient, request: SwitchRequest, source:
  * Full runs of the scoring worker are split into parts instead (scoring-parts.ts).
  */
 export async function runScoring(pool: Pool, request: ScoringRequest): Promise<ScoringCounts> {
-  const start = await startRun(pool, request.asOf, { settled: request.writeCurrent });
+  const start = await startRun(pool, request.asOf, { settled: request.writeCurrent, recountPropensity: request.kind === 'full' });
   const selection: TargetSelection = { kind: request.kind, bbls: request.bbls };
   const total = request.onProgress ? await countTargets(pool, selection, start.startedAt) : 0;
   const [table] = stagingTables(request.runId).scores;

@@ -402,8 +402,9 @@ function knownBiasesSection(): string {
 - **311 reporting varies by neighbourhood and income.** Low-income neighbourhoods under-report: fewer complaints per actual
   problem (Kontokosta, Hong and Korsberg, "Equity in 311 Reporting: Understanding Socio-Spatial Differentials in the Propensity to
   Complain", Bloomberg Data for Good Exchange, 2017). The area propensity is therefore measured as housing complaints per recorded
-  condition (HPD, DOB and ECB violations, vacate orders, emergency repairs) in the ZIP code over the last year, relative to the city
-  and shrunk toward 1 by 200 condition records; complaint measures are divided by it (bounded to
+  condition (HPD, DOB and ECB violations, vacate orders, emergency repairs) in the ZIP code over the twelve months before the
+  month of \`as_of\`, relative to the city and shrunk toward 1 by 200 condition records (counted by the first run of the month and
+  again by every full run; the other runs of the month read it back); complaint measures are divided by it (bounded to
   ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}), so a complaint from an under-reporting area weighs more, not less. (A rate of complaints per unit
   would discount the most distressed areas for complaining more in total.) Complaints weigh less than violations, the complaint
   burden is measured against the peer rate, and the clean-record ceiling keeps a building without open violations or recent
