@@ -1,23 +1,97 @@
-import type { AgeBucket, BuildingInput, HistogramRow, SourceFreshnessMap } from '@bhis/scoring';
-import type { SourceKey } from '@bhis/sources';
-import type { EventCategory, EventType, Severity } from '@bhis/domain';
+import { AGE_BUCKET_KEYS, type AgeBucket, type BuildingInput, type HistogramRow, type SourceFreshnessMap } from '@bhis/scoring';
+import { SOURCE_KEYS, type SourceKey } from '@bhis/sources';
+import { CATEGORIES, EVENT_TYPES, SEVERITIES, type EventCategory, type EventType, type Severity } from '@bhis/domain';
 import type { ChunkFeatures, FactsSqlRow, HistogramSqlRow } from './feature-queries';
 import { mergeNewest, NEWEST_IDS, newestEvents, settledCell, type SettledGroupSqlRow } from './settled-histories';
 
+/** The values of a text column of the histogram, each with its place in the list. */
+interface Column {
+  readonly values: readonly string[];
+  readonly ids: ReadonlyMap<string, number>;
+}
+
+const column = (values: readonly string[]): Column => ({ values, ids: new Map(values.map((value, i) => [value, i])) });
+
+const SOURCE = column(SOURCE_KEYS);
+const EVENT_TYPE = column(EVENT_TYPES);
+const CATEGORY = column(CATEGORIES);
+const SEVERITY = column(SEVERITIES);
+const AGE_BUCKET = column(AGE_BUCKET_KEYS);
+
+/**
+ * The vocabulary's own string for a value read from the database. Scoring looks every cell's source,
+ * type, category, severity and bucket up in tables and compares them with literals: with the
+ * vocabulary's (internalized) strings instead of pg's copies, those are pointer comparisons.
+ */
+function own(col: Column, value: string): string {
+  const id = col.ids.get(value);
+  return id === undefined ? value : col.values[id];
+}
+
 function histogramRow(r: Omit<HistogramSqlRow, 'newest_event_ids'>, newestEventIds: string[]): HistogramRow {
   return {
-    source: r.source as SourceKey,
-    event_type: r.event_type as EventType,
-    category: r.category as EventCategory,
-    severity: r.severity as Severity,
+    source: own(SOURCE, r.source) as SourceKey,
+    event_type: own(EVENT_TYPE, r.event_type) as EventType,
+    category: own(CATEGORY, r.category) as EventCategory,
+    severity: own(SEVERITY, r.severity) as Severity,
     open: r.open,
     scoring_excluded: r.scoring_excluded,
-    age_bucket: r.age_bucket as AgeBucket,
+    age_bucket: own(AGE_BUCKET, r.age_bucket) as AgeBucket,
     count: r.count,
     amount: Math.max(0, r.amount ?? 0),
     newest_event_ids: newestEventIds,
     newest_occurred_on: r.newest_occurred_on,
   };
+}
+
+/** `open` of a cell: true, false, or null for records without a status. */
+const OPEN_STATES: readonly (boolean | null)[] = [true, false, null];
+const EXCLUDED_STATES: readonly boolean[] = [false, true];
+
+/**
+ * A cell's key among the cells of its building: a number from the places of its values in the
+ * vocabulary (hashing a string joined from them took most of the grouping's time), or that string
+ * where a value is outside the vocabulary.
+ */
+function cellKey(row: HistogramRow): number | string {
+  const source = SOURCE.ids.get(row.source);
+  const type = EVENT_TYPE.ids.get(row.event_type);
+  const category = CATEGORY.ids.get(row.category);
+  const severity = SEVERITY.ids.get(row.severity);
+  const bucket = AGE_BUCKET.ids.get(row.age_bucket);
+  const open = OPEN_STATES.indexOf(row.open);
+  const excluded = EXCLUDED_STATES.indexOf(row.scoring_excluded);
+  if (source === undefined || type === undefined || category === undefined || severity === undefined || bucket === undefined || open < 0 || excluded < 0) {
+    return `${row.source}|${row.event_type}|${row.category}|${row.severity}|${row.open}|${row.scoring_excluded}|${row.age_bucket}`;
+  }
+  let key = source;
+  key = key * EVENT_TYPE.values.length + type;
+  key = key * CATEGORY.values.length + category;
+  key = key * SEVERITY.values.length + severity;
+  key = key * OPEN_STATES.length + open;
+  key = key * EXCLUDED_STATES.length + excluded;
+  return key * AGE_BUCKET.values.length + bucket;
+}
+
+function addTo<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
+}
+
+/** A cell settled groups add to: its row, the ids of its events after the horizon (all newer) and the groups. */
+interface SettledSum {
+  row: HistogramRow;
+  after: string[];
+  groups: SettledGroupSqlRow[];
+}
+
+/** The newest ids of a cell with settled groups: those after the horizon, then the newest settled ones. */
+function newestIdsOf(sum: SettledSum): string[] {
+  if (sum.after.length >= NEWEST_IDS) return sum.after.slice(0, NEWEST_IDS);
+  let settled: [string, string][] = [];
+  for (const group of sum.groups) settled = mergeNewest(settled, newestEvents(group));
+  return sum.after.concat(settled.map((e) => e[1])).slice(0, NEWEST_IDS);
 }
 
 /**
@@ -28,44 +102,50 @@ function histogramRow(r: Omit<HistogramSqlRow, 'newest_event_ids'>, newestEventI
  */
 export function histogramByBbl(rows: HistogramSqlRow[], settled: readonly SettledGroupSqlRow[] = [], asOf = ''): Map<string, HistogramRow[]> {
   const out = new Map<string, HistogramRow[]>();
-  // the cells a settled group may add to: those of the oldest bucket, the only one settled groups fall in besides the undated one
-  const oldest = new Map<string, HistogramRow>();
+  // by building, the cells a settled group may add to: those of the oldest bucket, the only one
+  // settled groups fall in besides the undated one
+  const oldest = new Map<string, Map<number | string, SettledSum>>();
   for (const r of rows) {
     const row = histogramRow(r, r.newest_event_ids.split(','));
-    const list = out.get(r.bbl);
-    if (list) list.push(row);
-    else out.set(r.bbl, [row]);
-    if (settled.length > 0 && r.age_bucket === '5y+') oldest.set(cellKey(r.bbl, r), row);
+    addTo(out, r.bbl, row);
+    if (settled.length > 0 && r.age_bucket === '5y+') cellsOf(oldest, r.bbl).set(cellKey(row), { row, after: row.newest_event_ids, groups: [] });
   }
-  // each cell a settled group added to: the ids of its events after the horizon (all newer) and the
-  // newest settled events so far, with their dates, to merge the next group of the cell in order
-  const newestOf = new Map<HistogramRow, { after: string[]; settled: [string, string][] }>();
   for (const group of settled) {
     const cell = settledCell(group, asOf);
-    const key = cellKey(group.bbl, cell);
-    let row = oldest.get(key);
-    if (!row) {
-      row = histogramRow({ ...cell, count: 0, amount: 0, newest_occurred_on: null }, []);
-      oldest.set(key, row);
-      newestOf.set(row, { after: [], settled: [] });
-      const list = out.get(group.bbl);
-      if (list) list.push(row);
-      else out.set(group.bbl, [row]);
+    const row = histogramRow(cell, []);
+    const cells = cellsOf(oldest, group.bbl);
+    const key = cellKey(row);
+    let sum = cells.get(key);
+    if (!sum) {
+      row.count = 0;
+      row.amount = 0;
+      row.newest_occurred_on = null;
+      sum = { row, after: [], groups: [] };
+      cells.set(key, sum);
+      addTo(out, group.bbl, row);
     }
-    row.count += cell.count;
-    // to the cent, as the sum of all the events in SQL would be (a sum of two floats may not be)
-    row.amount = Math.round((row.amount + Math.max(0, cell.amount ?? 0)) * 100) / 100;
-    if ((cell.newest_occurred_on ?? '') > (row.newest_occurred_on ?? '')) row.newest_occurred_on = cell.newest_occurred_on;
-    let newest = newestOf.get(row);
-    if (!newest) newestOf.set(row, (newest = { after: row.newest_event_ids, settled: [] }));
-    newest.settled = mergeNewest(newest.settled, newestEvents(group));
-    row.newest_event_ids = newest.after.concat(newest.settled.map((e) => e[1])).slice(0, NEWEST_IDS);
+    addSettled(sum, cell, group);
+  }
+  for (const cells of oldest.values()) {
+    for (const sum of cells.values()) if (sum.groups.length > 0) sum.row.newest_event_ids = newestIdsOf(sum);
   }
   return out;
 }
 
-const cellKey = (bbl: string, r: Omit<HistogramSqlRow, 'newest_event_ids'>) =>
-  `${bbl}|${r.source}|${r.event_type}|${r.category}|${r.severity}|${r.open}|${r.scoring_excluded}|${r.age_bucket}`;
+function cellsOf(oldest: Map<string, Map<number | string, SettledSum>>, bbl: string): Map<number | string, SettledSum> {
+  let cells = oldest.get(bbl);
+  if (!cells) oldest.set(bbl, (cells = new Map()));
+  return cells;
+}
+
+function addSettled(sum: SettledSum, cell: Omit<HistogramSqlRow, 'newest_event_ids'>, group: SettledGroupSqlRow): void {
+  const row = sum.row;
+  row.count += cell.count;
+  // to the cent, as the sum of all the events in SQL would be (a sum of two floats may not be)
+  row.amount = Math.round((row.amount + Math.max(0, cell.amount ?? 0)) * 100) / 100;
+  if ((cell.newest_occurred_on ?? '') > (row.newest_occurred_on ?? '')) row.newest_occurred_on = cell.newest_occurred_on;
+  sum.groups.push(group);
+}
 
 export interface RunContext {
   asOf: string;

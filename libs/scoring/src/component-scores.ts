@@ -77,10 +77,12 @@ function explain(parts: Part[], index: number, score: number, credit: Part | nul
   return out;
 }
 
+/** `explained`: false leaves the explanations empty, for scores that only need the figures. */
 export function scoreComponents(
   input: BuildingInput,
   features: BuildingFeatures,
   totals: SignalTotals,
+  explained = true,
 ): Record<ComponentKey, ComponentResult> {
   const propensity = areaPropensity(input);
   const parts: Part[][] = COMPONENT_MODELS.map(() => []);
@@ -122,7 +124,7 @@ export function scoreComponents(
       score,
       grade: gradeOf(score),
       index: finalIndex,
-      explanation: index > 0 ? explain(own, index, score, credit, scoreBeforeCredit) : [],
+      explanation: explained && index > 0 ? explain(own, index, score, credit, scoreBeforeCredit) : [],
     };
   });
   return result;

@@ -40,19 +40,41 @@ function compareIdsDescending(a: string | undefined, b: string | undefined): num
   return a < b ? 1 : -1;
 }
 
-/** The newest event ids across the cells that fed a signal. */
+/** Newest first: the later newest date, then (the same newest date) the newest id first, whatever order the cells came in. */
+function newerCell(a: HistogramRow, b: HistogramRow): number {
+  const left = a.newest_occurred_on ?? '';
+  const right = b.newest_occurred_on ?? '';
+  if (left !== right) return left < right ? 1 : -1;
+  return compareIdsDescending(a.newest_event_ids[0], b.newest_event_ids[0]);
+}
+
+/** Whether the first `count` cells hold EXPLANATION_EVENT_IDS ids. */
+function holdsEnough(cells: readonly HistogramRow[], count = cells.length): boolean {
+  let held = 0;
+  for (let i = 0; i < count; i++) held += cells[i].newest_event_ids.length;
+  return held >= EXPLANATION_EVENT_IDS;
+}
+
+/**
+ * The newest event ids across the cells that fed a signal: those of the cells in `newerCell` order
+ * (cells that compare equal in the order they came). Only the newest cells holding enough ids are
+ * kept in order, not all of them sorted.
+ */
 export function newestEventIds(rows: readonly HistogramRow[] | undefined): string[] {
   if (rows === undefined || rows.length === 0) return [];
   if (rows.length === 1) return rows[0].newest_event_ids.slice(0, EXPLANATION_EVENT_IDS);
-  const sorted = [...rows].sort((a, b) => {
-    const left = a.newest_occurred_on ?? '';
-    const right = b.newest_occurred_on ?? '';
-    if (left !== right) return left < right ? 1 : -1;
-    // the same newest date: the newest id first, whatever order the cells came in
-    return compareIdsDescending(a.newest_event_ids[0], b.newest_event_ids[0]);
-  });
+  const newest: HistogramRow[] = [];
+  for (const row of rows) {
+    let at = newest.length;
+    while (at > 0 && newerCell(row, newest[at - 1]) < 0) at--;
+    if (at === newest.length && holdsEnough(newest)) continue;
+    newest.push(row);
+    for (let i = newest.length - 1; i > at; i--) newest[i] = newest[i - 1];
+    newest[at] = row;
+    while (newest.length > 1 && holdsEnough(newest, newest.length - 1)) newest.pop();
+  }
   const ids: string[] = [];
-  for (const row of sorted) {
+  for (const row of newest) {
     for (const id of row.newest_event_ids) {
       if (ids.length === EXPLANATION_EVENT_IDS) return ids;
       ids.push(id);

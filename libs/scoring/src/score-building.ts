@@ -3,10 +3,10 @@ import { scoreComponents } from './component-scores';
 import { Confidence, activeFamiliesOf, assessConfidence } from './confidence';
 import { DataQuality, dataQualityOf } from './data-quality';
 import { Explanation, SignalExplanation } from './explanation';
-import { BuildingFeatures, COMPLAINT_TYPES, deriveFeatures } from './features';
+import { BuildingFeatures, deriveFeatures } from './features';
 import { flagsOf } from './flags';
 import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf } from './grades';
-import { BuildingInput, HistogramRow } from './input';
+import { BuildingInput } from './input';
 import { KnownLimit, knownLimitsOf } from './known-limits';
 import { PeerGroup, peerGroupOf } from './peer-groups';
 import { PublishedRuleChecks, publishedRuleChecks } from './public-anchors';
@@ -42,24 +42,12 @@ export interface BuildingScore {
 /** Where the model cannot know, the total is held between these grades: neither A nor F can be claimed. */
 export const KNOWN_LIMIT_GRADES = { from: 'B', to: 'D' } as const;
 
-function rawTotal(input: BuildingInput, features: BuildingFeatures, histogram: readonly HistogramRow[]): number {
-  const results = scoreComponents(input, features, accumulateSignals(histogram));
+/** The total before anchors with the counts of confirmed records spread (accumulateSignals). */
+function rawTotal(input: BuildingInput, features: BuildingFeatures, spread: -1 | 1): number {
+  const results = scoreComponents(input, features, accumulateSignals(input.histogram, spread), false);
   const scores = {} as Record<ComponentKey, number>;
   for (const key of COMPONENT_KEYS) scores[key] = results[key].score;
   return combineComponents(scores);
-}
-
-/**
- * Every count of confirmed records moved by one Poisson standard deviation (sqrt of the count) down and
- * up. Tenant reports stay as they are: their noise is the reporting process, which the area propensity
- * measures, and a single new complaint must not change how sure the score is.
- */
-function spread(histogram: readonly HistogramRow[], direction: -1 | 1): HistogramRow[] {
-  return histogram.map((row) => {
-    if (COMPLAINT_TYPES.has(row.event_type)) return row;
-    const count = Math.max(0, row.count + direction * Math.sqrt(row.count));
-    return { ...row, count, amount: row.amount * (count / row.count) };
-  });
 }
 
 function holdWithinLimits(total: number, limits: readonly KnownLimit[]): { total: number; adjustment: ScoreAdjustment | null } {
@@ -101,8 +89,8 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
   const dataQuality = dataQualityOf(activeFamiliesOf(features), features.total_events);
 
   const hasConfirmed = features.confirmed_records > 0;
-  const low = hasConfirmed ? rawTotal(input, features, spread(input.histogram, -1)) : raw;
-  const high = hasConfirmed ? rawTotal(input, features, spread(input.histogram, 1)) : raw;
+  const low = hasConfirmed ? rawTotal(input, features, -1) : raw;
+  const high = hasConfirmed ? rawTotal(input, features, 1) : raw;
   const interval = {
     low: Math.round(Math.max(0, Math.min(total, total + low - raw))),
     high: Math.round(Math.min(100, Math.max(total, total + high - raw))),

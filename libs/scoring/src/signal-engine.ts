@@ -1,6 +1,7 @@
 import { CATEGORIES, SEVERITIES } from '@bhis/domain';
 import { AGE_BUCKETS, ageBucketIndex, bucketsWithin } from './age-buckets';
 import { COMPONENT_MODELS } from './components';
+import { COMPLAINT_TYPES } from './features';
 import { HistogramRow } from './input';
 import { RowSignal } from './signals';
 
@@ -66,8 +67,14 @@ export interface SignalTotals {
   readonly rows: (HistogramRow[] | undefined)[];
 }
 
-/** One pass over the histogram. Fire and scoring-excluded cells never feed a signal. */
-export function accumulateSignals(histogram: readonly HistogramRow[]): SignalTotals {
+/**
+ * One pass over the histogram. Fire and scoring-excluded cells never feed a signal. `spread`: every
+ * count of confirmed records moved by one Poisson standard deviation (sqrt of the count) down (-1) or
+ * up (1), for the confidence interval. Tenant reports stay as they are: their noise is the reporting
+ * process, which the area propensity measures, and a single new complaint must not change how sure
+ * the score is.
+ */
+export function accumulateSignals(histogram: readonly HistogramRow[], spread: -1 | 0 | 1 = 0): SignalTotals {
   const weighted = new Float64Array(ROW_SIGNALS.length);
   const counts = new Float64Array(ROW_SIGNALS.length);
   const rows: (HistogramRow[] | undefined)[] = new Array(ROW_SIGNALS.length);
@@ -78,14 +85,20 @@ export function accumulateSignals(histogram: readonly HistogramRow[]): SignalTot
     const bucket = ageBucketIndex(row.age_bucket);
     const category = CATEGORY_INDEX[row.category];
     const severityIndex = SEVERITY_INDEX[row.severity];
+    let count = row.count;
+    let amount = row.amount;
+    if (spread !== 0 && !COMPLAINT_TYPES.has(row.event_type)) {
+      count = Math.max(0, row.count + spread * Math.sqrt(row.count));
+      amount = row.amount * (count / row.count);
+    }
     for (const signal of candidates) {
       if (signal.status === 'open' ? !row.open : signal.status === 'closed' && row.open) continue;
       if (signal.categories !== null && signal.categories[category] !== 1) continue;
       const factor = signal.severity[severityIndex] * signal.bucketWeights[bucket];
       if (factor === 0) continue;
-      const quantity = signal.amount ? row.amount / 1000 : row.count;
+      const quantity = signal.amount ? amount / 1000 : count;
       weighted[signal.slot] += quantity * factor;
-      counts[signal.slot] += row.count;
+      counts[signal.slot] += count;
       const fed = rows[signal.slot];
       if (fed === undefined) rows[signal.slot] = [row];
       else fed.push(row);
