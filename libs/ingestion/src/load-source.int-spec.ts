@@ -9,7 +9,7 @@ import { getSource, HeaderMismatchError, parseSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { syncSourceCatalog } from '@bhis/runs';
-import { anyRecordStored, comparedSql, markStored311Sql, warmReadSql, warmStoredRecords, withIndexProbes } from './merge-events';
+import { anyRecordStored, comparedSql, markStored311Sql, withIndexProbes } from './merge-events';
 
 /** `work` on a database of its own, with the source catalog and nothing else; dropped after. */
 async function withEmptyDatabase(work: (pool: Pool) => Promise<void>): Promise<void> {
@@ -293,14 +293,11 @@ describe('loading every source from its real file format', () => {
     await rolledBack(async (client) => {
       await client.query(
         `CREATE TEMP TABLE probed ON COMMIT DROP AS
-         SELECT row_number() OVER ()::int AS line_no, bbl, source, source_record_id, event_type, category, severity, status, occurred_on,
-                closed_on, description, attributes, record, scoring_excluded, duplicate_of_hpd_complaint
-           FROM events WHERE source = 'hpd_complaints' LIMIT 20`,
+         SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on, description,
+                attributes, record, scoring_excluded, duplicate_of_hpd_complaint FROM events WHERE source = 'hpd_complaints' LIMIT 20`,
       );
       await client.query('ANALYZE probed');
-      // the warm-up before a refresh's merge reads the pages the comparison will read, the same way
-      for (const [sql, warm] of [[comparedSql('probed', true), false], [markStored311Sql('probed'), false], [warmReadSql('probed', 1), true]] as const) {
-        if (warm) await client.query('SET LOCAL enable_seqscan = off');
+      for (const sql of [comparedSql('probed', true), markStored311Sql('probed')]) {
         const plan = await withIndexProbes(client, true, () => client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`));
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text).toMatch(/Nested Loop/);
@@ -311,27 +308,6 @@ describe('loading every source from its real file format', () => {
       const after = await client.query<{ enable_hashjoin: string }>(`SHOW enable_hashjoin`);
       expect(after.rows[0].enable_hashjoin).toBe('on');
     });
-  });
-
-  it('warms the stored records of a staged refresh without writing, and leaves the staged rows to the merge', async () => {
-    await pool.query(`DROP TABLE IF EXISTS warm_staged`);
-    await pool.query(
-      `CREATE UNLOGGED TABLE warm_staged AS
-       SELECT row_number() OVER ()::int AS line_no, bbl, source, source_record_id, event_type FROM events WHERE source = 'hpd_complaints' LIMIT 50`,
-    );
-    try {
-      const staged = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM warm_staged`)).rows[0].n;
-      expect(staged).toBeGreaterThan(0);
-      const before = await pool.query(`SELECT md5(string_agg(e::text, '|' ORDER BY e.id)) AS events FROM events e`);
-      await warmStoredRecords(pool, 'hpd_complaints', 'warm_staged');
-      // a source never loaded, and a table that is not there: nothing to warm, nothing thrown
-      await warmStoredRecords(pool, 'fdny_vacates', 'warm_staged');
-      await warmStoredRecords(pool, 'hpd_complaints', 'no_such_staging_table');
-      expect((await pool.query(`SELECT md5(string_agg(e::text, '|' ORDER BY e.id)) AS events FROM events e`)).rows).toEqual(before.rows);
-      expect((await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM warm_staged`)).rows[0].n).toBe(staged);
-    } finally {
-      await pool.query(`DROP TABLE IF EXISTS warm_staged`);
-    }
   });
 
   it('tells whether any record of a merged set is stored already (a later file with none is written without comparison)', async () => {

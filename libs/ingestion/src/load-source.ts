@@ -4,7 +4,7 @@ import type { ParseCounters, SourceDefinition } from '@bhis/sources';
 import { inTransaction } from '@bhis/db';
 import { emptyCounts, IngestCounts, LoadProgress, neverLoaded, recordRunSucceeded, recordSourceLoaded } from '@bhis/runs';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
-import { mergeEvents, warmStoredRecords } from './merge-events';
+import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
 import { openReading, stageRecords, type Staged } from './stage-records';
@@ -58,15 +58,12 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
       `${source.key}: only ${counters.read} records, fewer than the ${source.minimumRows} expected; the previous data is kept`,
     );
   }
-  const stagedEvents = staged.tables.get('events');
-  const warming = stagedEvents ? warmStoredRecords(pool, source.key, stagedEvents) : null;
   const mergeAfter = MERGES_AFTER[source.key];
   if (mergeAfter) await waitForSourceLoad(pool, mergeAfter);
   options.onProgress?.({ phase: 'merging', rows: counters.read, bytes: parsed.bytes, total_bytes: totalBytes });
   try {
     return await inTransaction(pool, (client) => mergeStaged(client, source, staged, parsed, options));
   } finally {
-    await warming;
     // a failed merge leaves its staging tables behind: they go here (a successful one dropped them in its transaction)
     await dropStaging(pool, options.runId).catch(() => undefined);
   }

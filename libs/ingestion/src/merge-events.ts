@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
 import { forgetSettledHistories, keepingSettledHistories } from '@bhis/db';
 import { SEVERITIES } from '@bhis/domain';
 import { neverLoaded } from '@bhis/runs';
@@ -194,57 +194,6 @@ export async function withIndexProbes<T>(client: PoolClient, probe: boolean, wri
   await client.query(`SET LOCAL enable_hashjoin TO DEFAULT`);
   await client.query(`SET LOCAL enable_mergejoin TO DEFAULT`);
   return written;
-}
-
-/** Connections that read the stored records of a refresh at once before its merge (`warmStoredRecords`). */
-const WARM_CONNECTIONS = 4;
-
-/**
- * Reads the stored events a refresh's staged records will be compared with, on WARM_CONNECTIONS
- * connections at once, while the load waits for the merge lock (or beside its first steps). On the
- * whole city those pages are mostly on disk, and the merge's probes, one at a time in key order,
- * waited ~0.09 ms on each (docs/scaling.md); read ahead by several connections at once, they are in
- * memory when the merge comes to them. Only a warm-up: it writes nothing, changes no plan, and its
- * failure is ignored (the merge reads what it needs anyway). It ends before the merge can commit,
- * which drops the staging table it reads.
- */
-export async function warmStoredRecords(pool: Pool, source: string, table: string): Promise<void> {
-  try {
-    const { rows } = await pool.query<{ loaded: boolean; staged: string }>(
-      `SELECT EXISTS (SELECT 1 FROM sources WHERE key = $1 AND last_run_id IS NOT NULL) AS loaded, (SELECT count(*) FROM ${table}) AS staged`,
-      [source],
-    );
-    if (!rows[0].loaded || Number(rows[0].staged) === 0) return;
-    const client = await pool.connect();
-    const probe = await probesPay(client, Number(rows[0].staged)).finally(() => client.release());
-    if (!probe) return;
-    await Promise.all(
-      Array.from({ length: WARM_CONNECTIONS }, async (_, slice) => {
-        const reader = await pool.connect();
-        try {
-          await reader.query('BEGIN READ ONLY');
-          // never a scan of a whole partition, whatever its statistics say
-          await reader.query('SET LOCAL enable_seqscan = off');
-          await withIndexProbes(reader, true, () => reader.query(warmReadSql(table, slice)));
-        } finally {
-          await reader.query('ROLLBACK').catch(() => undefined);
-          reader.release();
-        }
-      }),
-    );
-  } catch {
-    // only a warm-up: see above
-  }
-}
-
-/**
- * The stored events of one slice of the staged records, found as the merge's comparison finds them
- * (index probes in key order); `count(e.status)` reads each row from the heap, as the comparison does.
- */
-export function warmReadSql(table: string, slice: number): string {
-  return `
-    SELECT count(e.status) FROM (SELECT ${KEY.join(', ')} FROM ${table} WHERE line_no % ${WARM_CONNECTIONS} = ${slice} ORDER BY ${KEY.join(', ')}) m
-      JOIN events e ON e.bbl = m.bbl AND e.source = m.source AND e.source_record_id = m.source_record_id AND e.event_type = m.event_type`;
 }
 
 /**
