@@ -14,7 +14,7 @@ import { NodeProcess } from '@bhis/testing';
 import { renderMarkdown } from './render';
 import { buildProjects, repoRoot } from '@bhis/testing';
 import { BenchmarkFile, BenchmarkRun, CitySummary } from './results';
-import { refreshCity } from './refresh';
+import { ensureRefresh, refreshCity } from './refresh';
 import { measureScaleOut } from './scale-out';
 
 interface BenchOptions {
@@ -211,8 +211,15 @@ async function prepareCity(root: string, options: BenchOptions): Promise<{ city:
   const gzip = options.gzip ?? options.scale >= 10;
   const cityDir = path.join(options.dataDir ? path.resolve(options.dataDir) : path.join(root, 'data/bench'), `city-${options.scale}${gzip ? '-gz' : ''}`);
   log(`city: ${buildings} buildings in ${cityDir}${gzip ? ' (gzip)' : ''}`);
+  // the refresh is generated beside the city, one process each: at 100% each takes ~20 min of a core
+  const refresh = options.refresh && !options.reuseData ? ensureRefresh(cityDir, buildings, gzip) : null;
+  refresh?.catch(() => undefined);
   const city = { ...(await ensureCity(cityDir, buildings, gzip)), gzip };
   log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows, ${Math.round(city.report.totalBytes / 1e6)} MB`);
+  if (refresh) {
+    const changes = await refresh;
+    log(`refresh ${changes.reused ? 'reused' : 'generated'}: ${changes.report.totalRows} rows`);
+  }
   return { city, cityDir };
 }
 

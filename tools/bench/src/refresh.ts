@@ -40,14 +40,24 @@ interface RefreshWorkers {
  * with the stored one and turns status changes into events), then an incremental scoring run of the
  * buildings it changed.
  */
+/** Where the refresh of the city written in `cityDir` is written. */
+export function refreshDir(cityDir: string): string {
+  return `${cityDir}-refresh-${REFRESH_AS_OF}`;
+}
+
+/** Generates the refresh of a city (or finds it generated before). */
+export function ensureRefresh(cityDir: string, buildings: number, gzip: boolean): ReturnType<typeof ensureCity> {
+  return ensureCity(refreshDir(cityDir), buildings, gzip, { asOf: REFRESH_AS_OF, since: CITY_AS_OF });
+}
+
 export async function refreshCity(
   pool: Pool,
   city: { dir: string; buildings: number; gzip: boolean; rows: number },
   env: Record<string, string>,
   workers: RefreshWorkers,
 ): Promise<RefreshResult> {
-  const dir = `${city.dir}-refresh-${REFRESH_AS_OF}`;
-  const changes = await ensureCity(dir, city.buildings, city.gzip, { asOf: REFRESH_AS_OF, since: CITY_AS_OF });
+  const dir = refreshDir(city.dir);
+  const changes = await ensureRefresh(city.dir, city.buildings, city.gzip);
   const runsBefore = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ingest_runs`);
   const ingest = await ingestCity(dir, env, workers.ingest, REFRESH_AS_OF);
   const counts = await pool.query<{ inserted: string; updated: string; status_changes: string }>(
