@@ -257,8 +257,8 @@ export function renderMarkdown(file: BenchmarkFile): string {
     '# Benchmarks',
     '',
     'Written by `npm run bench -- --scale <percent>` (the harness in `tools/bench`); the same numbers, machine-readable, are in `docs/benchmarks.json`. ' +
-      'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01; reused when already generated), ingests it through the ' +
-      'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), ingests and rescores a refresh (about 1% of the rows new or changed: ' +
+      'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01) and beside it its refresh (both reused when already generated), ingests the city through the ' +
+      'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), ingests and rescores the refresh (about 1% of the rows new or changed: ' +
       '`bhis synth --changes-since`), measures the raw COPY ceiling and the disk size of every table ' +
       'and index, then loads the built API (a separate process, real keys and rate limiting, Redis and Postgres on loopback) with autocannon and compares it with a bare ' +
       'Express 5 app and a bare `node:http` server answering a JSON body of the same size. Benchmarks are separate from the tests (`npm test` never runs them).',
