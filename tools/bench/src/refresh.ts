@@ -34,12 +34,6 @@ interface RefreshWorkers {
   scoring: NodeProcess;
 }
 
-/**
- * One refresh after the city load: the rows new or changed since the city's as-of date, written by
- * the synthetic city as files, ingested through the real worker (a file ingest compares every record
- * with the stored one and turns status changes into events), then an incremental scoring run of the
- * buildings it changed.
- */
 /** Where the refresh of the city written in `cityDir` is written. */
 export function refreshDir(cityDir: string): string {
   return `${cityDir}-refresh-${REFRESH_AS_OF}`;
@@ -50,6 +44,12 @@ export function ensureRefresh(cityDir: string, buildings: number, gzip: boolean)
   return ensureCity(refreshDir(cityDir), buildings, gzip, { asOf: REFRESH_AS_OF, since: CITY_AS_OF });
 }
 
+/**
+ * One refresh after the city load: the rows new or changed since the city's as-of date, written by
+ * the synthetic city as files, ingested through the real worker (a file ingest compares every record
+ * with the stored one and turns status changes into events), then an incremental scoring run of the
+ * buildings it changed.
+ */
 export async function refreshCity(
   pool: Pool,
   city: { dir: string; buildings: number; gzip: boolean; rows: number },
