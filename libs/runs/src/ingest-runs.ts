@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { primaryDatasetId, SOURCES } from '@bhis/sources';
 import type { IngestCounts } from './ingest-counts';
-import { RUN_DURATION_MS_SQL } from './run-duration';
+import { RUN_DURATION_MS_SQL, RUN_END_SQL } from './run-duration';
 
 /** How far a running load is (ingest_runs.progress). */
 export interface LoadProgress {
@@ -76,7 +76,7 @@ export async function recordProgress(pool: Pool, id: string, progress: LoadProgr
 
 export async function finishRun(pool: Pool, id: string, outcome: { status: RunStatus; counts?: IngestCounts; error?: string }): Promise<void> {
   await pool.query(
-    `UPDATE ingest_runs SET status = $2, counts = COALESCE($3, counts), error = $4, finished_at = now(),
+    `UPDATE ingest_runs SET status = $2, counts = COALESCE($3, counts), error = $4, finished_at = ${RUN_END_SQL},
             duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1`,
     [id, outcome.status, outcome.counts ? JSON.stringify(outcome.counts) : null, outcome.error?.slice(0, 2000) ?? null],
@@ -92,7 +92,7 @@ export async function finishRun(pool: Pool, id: string, outcome: { status: RunSt
  */
 export async function recordRunSucceeded(client: PoolClient, id: string, counts: IngestCounts): Promise<void> {
   await client.query(
-    `UPDATE ingest_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = now(),
+    `UPDATE ingest_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = ${RUN_END_SQL},
             duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1`,
     [id, JSON.stringify(counts)],

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { SCORER_ID } from '@bhis/domain';
-import { RUN_DURATION_MS_SQL } from './run-duration';
+import { RUN_DURATION_MS_SQL, RUN_END_SQL } from './run-duration';
 
 /** What one scoring run did; stored in scoring_runs.counts. */
 export interface ScoringCounts {
@@ -29,7 +29,7 @@ export async function finishScoringRun(
 ): Promise<void> {
   await pool.query(
     `UPDATE scoring_runs SET status = $2, counts = COALESCE($3::jsonb, counts), error = $4,
-            finished_at = CASE WHEN $2 = 'retrying' THEN NULL ELSE now() END,
+            finished_at = CASE WHEN $2 = 'retrying' THEN NULL ELSE ${RUN_END_SQL} END,
             duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1`,
     [runId, outcome.status, outcome.counts ? JSON.stringify(outcome.counts) : null, outcome.error?.slice(0, 2000) ?? null],
@@ -71,7 +71,7 @@ export async function markScoringRunRetrying(pool: Pool, runId: string, error: s
 /** A run that cannot end well is failed, unless it has already succeeded. */
 export async function failScoringRun(pool: Pool, runId: string, error: string): Promise<void> {
   await pool.query(
-    `UPDATE scoring_runs SET status = 'failed', error = $2, finished_at = now(), duration_ms = ${RUN_DURATION_MS_SQL}
+    `UPDATE scoring_runs SET status = 'failed', error = $2, finished_at = ${RUN_END_SQL}, duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1 AND status <> 'succeeded'`,
     [runId, error.slice(0, 2000)],
   );
@@ -83,7 +83,7 @@ export async function failScoringRun(pool: Pool, runId: string, error: string): 
  */
 export async function recordScoringRunSucceeded(client: PoolClient, runId: string, counts: ScoringCounts & { parts?: number }): Promise<void> {
   await client.query(
-    `UPDATE scoring_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = now(), duration_ms = ${RUN_DURATION_MS_SQL}
+    `UPDATE scoring_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = ${RUN_END_SQL}, duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1`,
     [runId, JSON.stringify(counts)],
   );
