@@ -16,6 +16,8 @@ export class CopyWriter {
   private buffer = '';
   /** A failure of the COPY statement (e.g. a constraint or a cancelled statement) between writes. */
   private failure: Error | undefined;
+  /** The connection went back to the pool: a load that aborts all its writers after one closed does not release it twice. */
+  private released = false;
 
   private constructor(
     private readonly client: PoolClient,
@@ -58,13 +60,19 @@ export class CopyWriter {
       this.stream.end();
       await done;
     } finally {
-      this.client.release();
+      this.release();
     }
   }
 
   /** Abandons the COPY; the connection is discarded, which ends the statement. */
   abort(error: Error): void {
     this.stream.destroy(error);
+    this.release(error);
+  }
+
+  private release(error?: Error): void {
+    if (this.released) return;
+    this.released = true;
     this.client.release(error);
   }
 }

@@ -37,4 +37,12 @@ describe('CopyWriter (real Postgres)', () => {
     // the pool still works
     expect((await pool.query('SELECT 1 AS ok')).rows[0].ok).toBe(1);
   });
+
+  it('can be aborted after it closed: a load that fails on one table aborts the writers of all its tables', async () => {
+    const closed = await CopyWriter.open(pool, 'copy_target');
+    await closed.write([3, 'kept']);
+    await closed.close();
+    expect(() => closed.abort(new Error('another table of the load failed'))).not.toThrow();
+    expect((await pool.query('SELECT 1 AS ok')).rows[0].ok).toBe(1);
+  });
 });
