@@ -84,6 +84,12 @@ export interface IngestResult {
   cpu?: { workerSeconds: number; postgresSeconds: number };
   /** What Postgres wrote during the ingest (WAL, checkpoints) and its settings (absent in older results). */
   postgresWrites?: PostgresWrites;
+  /**
+   * Each file's seconds run to the commit of its merge. Absent in results written before the runs'
+   * times were corrected (libs/runs/src/run-duration.ts): their seconds ended where the file's merge
+   * transaction began, its staging alone.
+   */
+  fileSecondsToCommit?: boolean;
 }
 
 function rate(amount: number, seconds: number): number {
@@ -167,6 +173,7 @@ export async function ingestCity(dir: string, env: Record<string, string>, worke
     workerPeakRssBytes,
     cpu,
     postgresWrites,
+    fileSecondsToCommit: true,
   };
 }
 
@@ -200,6 +207,8 @@ export async function ingestResultFromRuns(pool: Pool, dir: string): Promise<Ing
     perSource,
     largestFile: largest?.file ?? '',
     workerPeakRssBytes: 0,
+    // the duration kept by the run's record once the load has committed
+    fileSecondsToCommit: true,
   };
 }
 
@@ -222,6 +231,12 @@ export interface ScoringResult {
   seconds: number;
   buildingsPerSecond: number;
   workerPeakRssBytes: number;
+  /**
+   * The seconds run to the commit of the switch of the scores. Absent in results written before the
+   * runs' times were corrected (libs/runs/src/run-duration.ts): their seconds ended where the switch
+   * transaction began (the writes of the scores, the history and the grade crossings not counted).
+   */
+  toSwitchCommit?: boolean;
 }
 
 export async function score(args: string[], env: Record<string, string>, worker: NodeProcess, asOf = CITY_AS_OF): Promise<ScoringResult> {
@@ -239,6 +254,7 @@ export async function score(args: string[], env: Record<string, string>, worker:
     seconds,
     buildingsPerSecond: Math.round(rate(buildings, seconds)),
     workerPeakRssBytes: peak,
+    toSwitchCommit: true,
   };
 }
 

@@ -50,13 +50,21 @@ function writesSentence(i: IngestResult): string {
   );
 }
 
+/** What the seconds of each file count. */
+function fileSecondsSentence(i: IngestResult): string {
+  return i.fileSecondsToCommit
+    ? ' Seconds per file: from the start of its run to the commit of its merge (its wait for the merge lock included).'
+    : ' Seconds per file: from the start of its run to the start of its merge transaction, its staging alone (a run of before the correction of the run times, docs/benchmarks.md notes).';
+}
+
 function ingestParts(i: IngestResult): string[] {
   return [
     `### Ingest (the real ingest worker, \`${i.command}\`)`,
     `Overall: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
       `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).` +
       cpuSentence(i) +
-      writesSentence(i),
+      writesSentence(i) +
+      fileSecondsSentence(i),
     table(
       ['source', 'file', 'rows', 'MB', 'seconds', 'rows/s', 'MB/s'],
       [...i.perSource].sort((a, b) => b.bytes - a.bytes).map((s) => [s.source, s.file, num(s.rows), mb(s.bytes), s.seconds, num(s.rowsPerSecond), s.megabytesPerSecond]),
@@ -71,7 +79,7 @@ function csvCeilingParts(run: BenchmarkRun, c: CsvCopyCeiling): string[] {
     `\`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of ${c.firstRowsOnly ? `the first ${num(c.rows)} rows of ` : ''}${c.file.split('/').pop()} as it is (${mb(c.bytes)} MB on disk) into an UNLOGGED table of text columns, ` +
       `right after the ingest: **${num(c.rows)} rows in ${num(c.seconds)} s = ${num(c.rowsPerSecond)} rows/s**. ` +
       (largest && run.largestFileToCsvCopyRatio != null
-        ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling.`
+        ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s${run.ingest?.fileSecondsToCommit ? '' : ' (its staging alone)'}: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling.`
         : ''),
   ];
 }
@@ -102,8 +110,13 @@ function scoringParts({ full, incremental }: NonNullable<BenchmarkRun['scoring']
         [`incremental (${incremental.dirtyShare * 100}% of buildings marked changed)`, `\`${incremental.command}\``, num(incremental.buildings), incremental.seconds, num(incremental.buildingsPerSecond), mb(incremental.workerPeakRssBytes)],
       ],
     ),
-  ];
+    full.toSwitchCommit ? '' : SWITCH_NOT_COUNTED,
+  ].filter(Boolean);
 }
+
+/** Under the scoring figures of a run of before the correction of the run times. */
+const SWITCH_NOT_COUNTED =
+  'These seconds end where the switch of the scores began: the writes of the scores, the history and the grade crossings are not counted (a run of before the correction of the run times, docs/benchmarks.md notes).';
 
 function refreshParts(r: RefreshResult): string[] {
   return [
@@ -112,7 +125,8 @@ function refreshParts(r: RefreshResult): string[] {
       `(the synthetic city's changes from ${r.since} to ${r.asOf}: new records and records whose status changed). ` +
       `Ingested by \`${r.ingestCommand}\` in ${num(r.ingestSeconds)} s (${num(r.inserted)} records inserted, ${num(r.updated)} updated, ${num(r.statusChanges)} status-change events), ` +
       `then \`${r.scoring.command}\` rescored the ${num(r.scoring.buildings)} buildings it changed in ${r.scoring.seconds} s (${r.scoring.processes ?? 1} scoring process${(r.scoring.processes ?? 1) > 1 ? 'es' : ''}; peak RSS ${mb(r.scoring.workerPeakRssBytes)} MB). ` +
-      `**Refresh, ingest plus rescoring: ${num(r.totalSeconds)} s.**`,
+      `**Refresh, ingest plus rescoring: ${num(r.totalSeconds)} s.**` +
+      (r.scoring.toSwitchCommit ? '' : ` ${SWITCH_NOT_COUNTED}`),
   ];
 }
 
