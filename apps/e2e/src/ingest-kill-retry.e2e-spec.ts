@@ -10,19 +10,11 @@ import { QUEUES } from '@bhis/queue';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, NodeProcess, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { writeViolationsFile } from './support/big-file';
-import { createRun, enqueueIngest, getRun, syncSourceCatalog } from '@bhis/runs';
+import { seedUniverse } from './support/universe';
+import { createRun, enqueueIngest, getRun } from '@bhis/runs';
 
 const BBLS = Array.from({ length: 400 }, (_, i) => `3${String(1000 + i).padStart(5, '0')}0001`);
 const ROWS = 150_000;
-
-async function seedUniverse(pool: Pool): Promise<void> {
-  await syncSourceCatalog(pool);
-  await pool.query(
-    `INSERT INTO buildings (bbl, borough, block, lot, address, residential_units)
-     SELECT b, 3, substr(b, 2, 5)::int, 1, 'TEST ' || b, 20 FROM unnest($1::text[]) b`,
-    [BBLS],
-  );
-}
 
 /** Everything a load leaves in events and the quarantine, as one comparable fingerprint. */
 async function fingerprint(pool: Pool): Promise<{ events: number; digest: string; rejected: number }> {
@@ -45,7 +37,8 @@ let file: string;
  * worker finish the run.
  */
 async function killHalfWayAndRetry(url: string, pool: Pool, before: number, when: 'reading' | 'merging' = 'reading'): Promise<void> {
-  const env = { DATABASE_URL: url, REDIS_PREFIX: testRedisPrefix(), WORKER_LOCK_MS: '4000', LOG_LEVEL: 'warn' };
+  // the file is staged on two threads, as a file loaded alone is (staging-thread.ts)
+  const env = { DATABASE_URL: url, REDIS_PREFIX: testRedisPrefix(), WORKER_LOCK_MS: '4000', LOG_LEVEL: 'warn', INGEST_SPLIT_MIN_BYTES: '1' };
   const first = NodeProcess.app('ingest', { ...env, LOG_LEVEL: 'info' });
   workers.push(first);
   await first.waitFor('ingest worker started');
@@ -100,7 +93,7 @@ describe('an ingest worker killed half-way through a file', () => {
     cleanPool = new Pool({ connectionString: clean.url, max: 4 });
     pool = new Pool({ connectionString: db.url, max: 4 });
     firstPool = new Pool({ connectionString: first.url, max: 4 });
-    await Promise.all([seedUniverse(cleanPool), seedUniverse(pool), seedUniverse(firstPool)]);
+    await Promise.all([seedUniverse(cleanPool, BBLS), seedUniverse(pool, BBLS), seedUniverse(firstPool, BBLS)]);
     // the reference: the same file loaded once, without interruption
     const refRun = await createRun(cleanPool, { source: 'hpd_violations', trigger: 'test', input: file });
     const info = await stat(file);

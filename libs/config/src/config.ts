@@ -94,6 +94,14 @@ const schema = z.object({
    */
   INGEST_CONCURRENCY: int(1, 8).default(2),
   /**
+   * A file at least this large (bytes as stored, compressed or not) is staged on two threads when no
+   * other file of the worker is staged that way: a file loaded alone parses on both cores
+   * (docs/adr/0011-event-storage-and-load-path.md).
+   */
+  INGEST_SPLIT_MIN_BYTES: int(1, Number.MAX_SAFE_INTEGER).default(16 << 20),
+  /** The chunks of text a file staged on two threads is cut into are at least this large (each thread takes every other one). */
+  INGEST_SPLIT_CHUNK_BYTES: int(4096, 1 << 30).default(1 << 20),
+  /**
    * Parts a scoring run is split into (by BBL range; at least 250 buildings a part): full runs, and
    * incremental runs of the buildings marked changed from 500 on. Every scoring worker (and every
    * process of one, `SCORING_PROCESSES`) takes parts, so more of them score one run together. Parts

@@ -5,7 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
 import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
-import { LoadInput, loadSource, SuspiciousDownloadError } from './load-source';
+import { LoadInput, loadSource, type SplitStaging, SuspiciousDownloadError } from './load-source';
 import { checkSodaFields, fieldNameMap, SodaFieldMismatchError } from './dataset-metadata';
 import { lockRun } from './run-lock';
 import { fetchChecked } from './checked-fetch';
@@ -75,11 +75,14 @@ export interface IngestServiceOptions {
    * previous data). On by default; off only where tiny sample sets are served.
    */
   enforceMinimumRows?: boolean;
+  /** When a large file is staged on two threads (load-source.ts); never without it. */
+  split?: SplitStaging;
 }
 
 /** Runs ingest jobs: resolves the input (file, URL, download), loads it and records the run. */
 export class IngestService {
   private readonly enforceMinimumRows: boolean;
+  private readonly split: SplitStaging | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -87,6 +90,7 @@ export class IngestService {
     options: IngestServiceOptions = {},
   ) {
     this.enforceMinimumRows = options.enforceMinimumRows ?? true;
+    this.split = options.split;
   }
 
   /**
@@ -131,7 +135,7 @@ export class IngestService {
   }
 
   private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
-    const options = { runId: request.runId, observedOn: request.observedOn, onProgress };
+    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, split: this.split };
     const { input } = request;
     // a file or a URL is one load: the run's success commits with it
     if (input.kind === 'file') {

@@ -36,6 +36,7 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     this.service = new IngestService(
       pool,
       new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: downloadPolicyFor(this.config) }),
+      { split: { minBytes: this.config.INGEST_SPLIT_MIN_BYTES, chunkBytes: this.config.INGEST_SPLIT_CHUNK_BYTES } },
     );
     this.scoringQueue = openQueue(QUEUES.scoring, this.redis, this.config.REDIS_PREFIX);
     this.ingestQueue = openQueue(QUEUES.ingest, this.redis, this.config.REDIS_PREFIX);

@@ -10,6 +10,7 @@ import { loadResolver } from './resolver';
 import { openReading, stageRecords, type Staged } from './stage-records';
 import { dropStaging, type StagingKind } from './staging';
 import { stageInThread, stagingThreadAvailable } from './staging-thread';
+import { LATEST_FILING_WINS } from './merge-refinements';
 import { waitForSourceLoad } from './run-lock';
 
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
@@ -27,7 +28,18 @@ export interface LoadOptions {
   closeVanished?: boolean;
   /** This load is the whole run: its success is recorded in the load's transaction. */
   completesRun?: boolean;
+  /** A CSV file this large may be staged on two threads (`stage`); without it, on one. */
+  split?: SplitStaging;
   onProgress?: (progress: LoadProgress) => void;
+}
+
+/**
+ * When a file is staged on two threads: from `minBytes` (as stored, compressed or not), cut into
+ * chunks of at least `chunkBytes` (INGEST_SPLIT_MIN_BYTES, INGEST_SPLIT_CHUNK_BYTES).
+ */
+export interface SplitStaging {
+  minBytes: number;
+  chunkBytes: number;
 }
 
 export class SuspiciousDownloadError extends Error {}
@@ -81,13 +93,29 @@ export interface ParseSummary {
  */
 const IN_THREAD_BYTES = 2 << 20;
 
+/** Files of this process being staged on two threads: one at a time (docs/adr/0011-event-storage-and-load-path.md). */
+let splitStagings = 0;
+
 /**
  * Steps 1 and 2 (stage-records.ts): a CSV file is parsed in a staging thread of its own when the
- * build has one (staging-thread.ts: two loads then parse on two cores) and it is not small, SODA pages in this thread.
+ * build has one (staging-thread.ts: two loads then parse on two cores) and it is not small, SODA
+ * pages in this thread. A large file staged while no other is split gets two threads (its repeated
+ * records are collapsed by the merge only where a cut falls: not for sources whose latest filing
+ * wins, whose repeats follow other rules).
  */
 async function stage(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions, totalBytes: number | null): Promise<{ staged: Staged; parsed: ParseSummary }> {
   const small = totalBytes !== null && totalBytes < IN_THREAD_BYTES;
-  if (input.kind === 'csv' && !small && stagingThreadAvailable()) return stageInThread(pool, source, input, options);
+  if (input.kind === 'csv' && !small && stagingThreadAvailable()) {
+    const { split } = options;
+    const large = split !== undefined && totalBytes !== null && totalBytes >= split.minBytes;
+    if (!large || splitStagings > 0 || LATEST_FILING_WINS.includes(source.key)) return stageInThread(pool, source, input, options);
+    splitStagings += 1;
+    try {
+      return await stageInThread(pool, source, input, options, { threads: 2, chunkBytes: split.chunkBytes });
+    } finally {
+      splitStagings -= 1;
+    }
+  }
   const reading = openReading(source, input, await loadResolver(pool, source));
   const staged = await stageRecords(pool, source, reading, options, totalBytes);
   return { staged, parsed: { counters: reading.parse.counters, bytes: reading.bytes() } };
@@ -104,7 +132,7 @@ const FACT_MERGES: readonly [StagingKind, (client: PoolClient, table: string) =>
  * Step 3, in the load's transaction: merge the staged rows, close what vanished, keep the quarantined
  * rows, and account for the run (the source's row, and the run's success when it is the whole run).
  */
-async function mergeStaged(client: PoolClient, source: SourceDefinition, { tables: staged, eventIdsDistinct }: Staged, parsed: ParseSummary, options: LoadOptions): Promise<IngestCounts> {
+async function mergeStaged(client: PoolClient, source: SourceDefinition, { tables: staged, eventIdsDistinct, repeatedIdsOnly }: Staged, parsed: ParseSummary, options: LoadOptions): Promise<IngestCounts> {
   const counts = emptyCounts();
   // merges take turns: two loads read their files at once, but one merge never misses the other's
   // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
@@ -121,7 +149,11 @@ async function mergeStaged(client: PoolClient, source: SourceDefinition, { table
   let eventsOutOfScope = 0;
   const events = staged.get('events');
   if (events) {
-    const merged = await mergeEvents(client, source.key, events, options.observedOn, { firstLoad: await neverLoaded(client, source.key), idsDistinct: eventIdsDistinct });
+    const merged = await mergeEvents(client, source.key, events, options.observedOn, {
+      firstLoad: await neverLoaded(client, source.key),
+      idsDistinct: eventIdsDistinct,
+      repeatedIdsOnly,
+    });
     eventsOutOfScope = merged.outOfScopeRecords;
     counts.events = {
       staged: merged.staged,

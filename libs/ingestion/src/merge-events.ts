@@ -28,6 +28,8 @@ export interface MergeOptions {
   firstLoad?: boolean;
   /** No two staged rows share a record id (the staging saw them in strictly increasing order). */
   idsDistinct?: boolean;
+  /** Staged rows share a record id, if at all, only for these ids (a file staged in chunks: stage-records.ts). */
+  repeatedIdsOnly?: readonly string[];
 }
 
 const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity::text)`;
@@ -54,7 +56,11 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
   const staged = await count(client, `SELECT COALESCE(sum(file_rows), 0) AS count FROM ${table}`);
   const outOfScopeRecords = await dropOutOfUniverse(client, table);
   // staged ids known to be distinct (stage-records.ts) repeat no record key: no search for repeats
-  const merged = options.idsDistinct ? table : await collapseRepeatedKeys(client, table);
+  const merged = options.idsDistinct
+    ? table
+    : options.repeatedIdsOnly
+      ? await collapseKnownRepeats(client, table, options.repeatedIdsOnly)
+      : await collapseRepeatedKeys(client, table);
   // a refresh, and the 311 links of any load, join the merged set to the stored events: the planner
   // needs its statistics (unanalyzed, a staging table of 75,000 complaints was planned as the inner
   // side of a nested loop, rescanned for every stored 311 request)
@@ -122,9 +128,32 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
   // without repeated keys the staging table already is the merged set: no copy of it
   if (repeatedKeys === 0) return table;
   await client.query(`ANALYZE ${table}`);
+  await leadersOfRepeats(client, table);
+  await client.query(`
+    CREATE TEMP TABLE merged ON COMMIT DROP AS
+    SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
+           s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, s.duplicate_of_hpd_complaint, s.file_rows::bigint AS n,
+           s.lists_ordered
+      FROM ${table} s
+     WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
+                         AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
+    UNION ALL
+    SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
+           k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded,
+           s.duplicate_of_hpd_complaint, k.n, false
+      FROM leaders k
+      JOIN ${table} s ON s.ctid = k.lead
+      LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
+                               AND lo.event_type = k.event_type`);
+  return 'merged';
+}
+
+/**
+ * Per key of the temp table `repeated`: its leading row (by position, so the wide rows are never
+ * sorted), the counts and dates (`leaders`), then its list attributes (`list_objects`).
+ */
+async function leadersOfRepeats(client: PoolClient, table: string): Promise<void> {
   await client.query(`ANALYZE repeated`);
-  // per repeated key: its leading row (by position, so the wide rows are never sorted), the counts
-  // and dates, then its list attributes; joined back to the leading row
   await client.query(`DROP TABLE IF EXISTS pg_temp.leaders`);
   await client.query(`
     CREATE TEMP TABLE leaders ON COMMIT DROP AS
@@ -144,23 +173,38 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
      GROUP BY 1, 2, 3, 4`);
   await client.query(`ANALYZE leaders`);
   await client.query(`ANALYZE list_objects`);
+}
+
+/**
+ * 2, for a file whose record ids repeat only among `ids` (a file staged in chunks: the rows of a record
+ * on both sides of a cut): the same collapse as `collapseRepeatedKeys`, done in the staging table
+ * itself, since there are few such keys: the leading row takes the group's counts, dates and lists,
+ * the others are deleted.
+ */
+async function collapseKnownRepeats(client: PoolClient, table: string, ids: readonly string[]): Promise<string> {
+  if (ids.length === 0) return table;
+  await client.query(`DROP TABLE IF EXISTS pg_temp.repeated`);
+  await client.query(
+    `CREATE TEMP TABLE repeated ON COMMIT DROP AS
+     SELECT bbl, source, source_record_id, event_type FROM ${table} WHERE source_record_id = ANY($1::text[])
+      GROUP BY 1, 2, 3, 4 HAVING count(*) > 1`,
+    [ids],
+  );
+  await client.query(`ANALYZE repeated`);
+  await leadersOfRepeats(client, table);
+  // the others first: an updated row moves, and its old place is what the leaders name
   await client.query(`
-    CREATE TEMP TABLE merged ON COMMIT DROP AS
-    SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
-           s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, s.duplicate_of_hpd_complaint, s.file_rows::bigint AS n,
-           s.lists_ordered
-      FROM ${table} s
-     WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
-                         AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
-    UNION ALL
-    SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
-           k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded,
-           s.duplicate_of_hpd_complaint, k.n, false
+    DELETE FROM ${table} s USING repeated r
+     WHERE s.bbl = r.bbl AND s.source = r.source AND s.source_record_id = r.source_record_id AND s.event_type = r.event_type
+       AND s.ctid NOT IN (SELECT lead FROM leaders)`);
+  await client.query(`
+    UPDATE ${table} s SET occurred_on = k.first_on, closed_on = k.last_closed, file_rows = k.n,
+           attributes = s.attributes || COALESCE(lo.obj, '{}'::jsonb), lists_ordered = false
       FROM leaders k
-      JOIN ${table} s ON s.ctid = k.lead
       LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
-                               AND lo.event_type = k.event_type`);
-  return 'merged';
+                               AND lo.event_type = k.event_type
+     WHERE s.ctid = k.lead`);
+  return table;
 }
 
 /**
@@ -204,11 +248,14 @@ async function markDuplicates311(client: PoolClient, source: string, merged: str
   // with no link stored (a first load of the complaints), nothing can conflict: a plain INSERT, a third
   // cheaper than the upsert on the 10% city (docs/benchmarks.md)
   const anyLinked = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM complaint_311_links) AS any`);
+  // a 311 key that several complaints list links to the one with the highest id, whatever the order
+  // of the staged rows (a file staged on several threads stages them in another order)
   await client.query(`
     INSERT INTO complaint_311_links (unique_key, hpd_complaint_id, bbl)
     SELECT DISTINCT ON (k.key) k.key, m.source_record_id, m.bbl
       FROM ${merged} m CROSS JOIN LATERAL jsonb_array_elements_text(m.attributes -> 'unique_keys_311') AS k(key)
      WHERE m.event_type = 'hpd_complaint' AND jsonb_typeof(m.attributes -> 'unique_keys_311') = 'array'
+     ORDER BY k.key, length(m.source_record_id) DESC, m.source_record_id DESC, m.bbl DESC
     ${anyLinked.rows[0].any ? `ON CONFLICT (unique_key) DO UPDATE SET hpd_complaint_id = EXCLUDED.hpd_complaint_id, bbl = EXCLUDED.bbl
       WHERE (complaint_311_links.hpd_complaint_id, complaint_311_links.bbl) IS DISTINCT FROM (EXCLUDED.hpd_complaint_id, EXCLUDED.bbl)` : ''}`);
   const dup311 = await client.query(`

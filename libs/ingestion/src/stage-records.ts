@@ -64,6 +64,35 @@ export interface Staged {
    * city's files do): the merge need not look for repeated records (merge-events.ts).
    */
   eventIdsDistinct: boolean;
+  /**
+   * A file staged on several threads (staging-thread.ts): the record ids of each of its chunks, in
+   * the order they came. `eventIdsDistinct` then speaks of each chunk alone.
+   */
+  idSegments?: IdSegment[];
+  /**
+   * A file staged on several threads whose ids repeat, if at all, only where one chunk ends and the
+   * next begins (a record whose rows straddle the cut): these ids are the only ones the merge
+   * collapses (merge-events.ts).
+   */
+  repeatedIdsOnly?: string[];
+}
+
+/** The record ids one chunk of a file staged (stage-records.ts, `ChunkLines`). */
+export interface IdSegment {
+  chunk: number;
+  first: string;
+  last: string;
+  increasing: boolean;
+}
+
+/** Record ids in the order IdOrder expects them: shorter ids first, then by their text. */
+export function compareIds(a: string, b: string): number {
+  return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Where a line of a thread's share of a file is in the file: its line, and the chunk it came in. */
+export interface ChunkLines {
+  locate(localLine: number): { line: number; chunk: number };
 }
 
 /**
@@ -72,14 +101,21 @@ export interface Staged {
  * the merge looks for repeats as for any file.
  */
 export class IdOrder {
+  private firstId: string | null = null;
   private last: string | null = null;
   private increasing = true;
 
   add(id: string): void {
+    if (this.firstId === null) this.firstId = id;
     if (!this.increasing) return;
     const last = this.last;
-    if (last !== null && (id.length < last.length || (id.length === last.length && id <= last))) this.increasing = false;
+    if (last !== null && compareIds(id, last) <= 0) this.increasing = false;
     this.last = id;
+  }
+
+  /** The ids seen, as a segment of chunk `chunk` (null when none was seen). */
+  segment(chunk: number): IdSegment | null {
+    return this.firstId === null || this.last === null ? null : { chunk, first: this.firstId, last: this.last, increasing: this.increasing };
   }
 
   get strictlyIncreasing(): boolean {
@@ -90,6 +126,12 @@ export class IdOrder {
 export interface StagingOptions {
   runId: string;
   onProgress?: (progress: LoadProgress) => void;
+  /**
+   * The input is this thread's share of a file cut into chunks (staging-thread.ts): lines are
+   * numbered as in the file, the staging tables exist already, and rows of one record are collapsed
+   * only within a chunk (the merge collapses those that straddle two).
+   */
+  chunks?: ChunkLines;
 }
 
 /** Step 1: the input as a stream of parsed records (CSV, compressed or not, or SODA rows). */
@@ -113,12 +155,19 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
   const writer = async (kind: StagingKind) => {
     let w = writers.get(kind);
     if (!w) {
-      w = await openStaging(pool, kind, options.runId);
+      w = await openStaging(pool, kind, options.runId, options.chunks !== undefined);
       writers.set(kind, w);
     }
     return w;
   };
-  const ids = new IdOrder();
+  let ids = new IdOrder();
+  let chunk = -1;
+  const segments: IdSegment[] = [];
+  const endChunk = () => {
+    const segment = ids.segment(chunk);
+    if (segment) segments.push(segment);
+    ids = new IdOrder();
+  };
   const stageEvent = async (staged: StagedEvent | null) => {
     if (!staged) return;
     ids.add(staged.event.source_record_id);
@@ -129,7 +178,17 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
   let lastReport = 0;
   try {
     for await (const record of parse) {
-      const { outcome, lineNumber } = record;
+      const { outcome } = record;
+      let { lineNumber } = record;
+      if (options.chunks) {
+        const at = options.chunks.locate(lineNumber);
+        if (at.chunk !== chunk) {
+          await stageEvent(adjacent.flush());
+          endChunk();
+          chunk = at.chunk;
+        }
+        lineNumber = at.line;
+      }
       if (outcome.kind === 'ok') {
         if (outcome.events.length === 1) await stageEvent(adjacent.push(lineNumber, outcome.events[0]));
         else {
@@ -147,12 +206,15 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
       }
     }
     await stageEvent(adjacent.flush());
+    endChunk();
     for (const w of writers.values()) await w.close();
   } catch (error) {
     for (const w of writers.values()) w.abort(error as Error);
     await dropStaging(pool, options.runId).catch(() => undefined);
     throw error;
   }
-  return { tables: new Map([...writers].map(([kind, w]) => [kind, w.table])), eventIdsDistinct: ids.strictlyIncreasing };
+  const tables = new Map([...writers].map(([kind, w]) => [kind, w.table] as const));
+  if (options.chunks) return { tables, eventIdsDistinct: segments.every((s) => s.increasing), idSegments: segments };
+  return { tables, eventIdsDistinct: segments.every((s) => s.increasing) };
 }
 

@@ -4,7 +4,8 @@ import { Pool, type PoolConfig } from 'pg';
 import type { ParseCounters } from '@bhis/sources';
 import { getSource } from '@bhis/sources';
 import type { StagingKind } from './staging';
-import { openReading, stageRecords } from './stage-records';
+import { type IdSegment, openReading, stageRecords } from './stage-records';
+import { type ChunkPlace, ReceivedChunks } from './staged-chunks';
 import { loadResolver } from './resolver';
 
 /** What the loading thread gives the staging thread. */
@@ -15,17 +16,34 @@ export interface StagingThreadData {
   fieldNames: [string, string][] | null;
   runId: string;
   totalBytes: number | null;
+  /** The thread stages its share of a file cut into chunks (`CsvChunker`), with the other threads. */
+  split: boolean;
 }
 
-/** Messages from the loading thread: the file's bytes as read, then its end (or the reason it failed). */
-export type ToStagingThread = { chunk: Uint8Array } | { end: true } | { fail: string };
+/**
+ * Messages from the loading thread: the file's bytes as read (or, split, the chunks of its text this
+ * thread stages, each with its place), then its end (or the reason it failed).
+ */
+export type ToStagingThread = { chunk: Uint8Array; place?: ChunkPlace } | { end: true } | { fail: string };
 
 /** Messages to the loading thread. */
 export type FromStagingThread =
   | { ack: true }
   | { progress: { rows: number; bytes: number } }
-  | { staged: [StagingKind, string][]; eventIdsDistinct: boolean; counters: ParseCounters; bytes: number }
+  | { staged: [StagingKind, string][]; eventIdsDistinct: boolean; idSegments?: IdSegment[]; counters: ParseCounters; bytes: number }
   | { failed: { message: string; code?: string } };
+
+/** The CSV reader takes its text this many bytes at a time, however large the chunks it is sent. */
+const PIECE_BYTES = 1 << 18;
+
+/** Writes `bytes` in pieces of PIECE_BYTES; `done` once the last has been taken. */
+function writeInPieces(input: PassThrough, bytes: Buffer, done: () => void): void {
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    const last = at + PIECE_BYTES >= bytes.length;
+    input.write(bytes.subarray(at, at + PIECE_BYTES), last ? done : undefined);
+  }
+  if (bytes.length === 0) done();
+}
 
 /**
  * The staging thread (staging-thread.ts): parses, maps and encodes one file's records and COPYs them
@@ -35,8 +53,10 @@ export type FromStagingThread =
 async function stage(data: StagingThreadData, port: NonNullable<typeof parentPort>): Promise<void> {
   const send = (message: FromStagingThread) => port.postMessage(message);
   const input = new PassThrough({ highWaterMark: 1 << 16 });
+  const received = data.split ? new ReceivedChunks() : undefined;
   port.on('message', (message: ToStagingThread) => {
-    if ('chunk' in message) input.write(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength), () => send({ ack: true }));
+    if ('chunk' in message && message.place) received?.add(message.place);
+    if ('chunk' in message) writeInPieces(input, Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength), () => send({ ack: true }));
     else if ('end' in message) input.end();
     else input.destroy(new Error(message.fail));
   });
@@ -51,8 +71,9 @@ async function stage(data: StagingThreadData, port: NonNullable<typeof parentPor
     const staged = await stageRecords(pool, source, reading, {
       runId: data.runId,
       onProgress: (p) => send({ progress: { rows: p.rows, bytes: p.bytes ?? 0 } }),
+      chunks: received,
     }, data.totalBytes);
-    send({ staged: [...staged.tables], eventIdsDistinct: staged.eventIdsDistinct, counters: reading.parse.counters, bytes: reading.bytes() });
+    send({ staged: [...staged.tables], eventIdsDistinct: staged.eventIdsDistinct, idSegments: staged.idSegments, counters: reading.parse.counters, bytes: reading.bytes() });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     send({ failed: { message: error instanceof Error ? error.message : String(error), code: typeof code === 'string' ? code : undefined } });

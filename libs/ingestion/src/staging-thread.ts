@@ -4,9 +4,12 @@ import { Worker } from 'node:worker_threads';
 import type { Pool, PoolConfig } from 'pg';
 import type { SourceDefinition } from '@bhis/sources';
 import type { LoadInput, LoadOptions, ParseSummary } from './load-source';
-import type { Staged } from './stage-records';
-import { dropStaging } from './staging';
+import { CsvChunker, type CsvChunk } from './csv-chunks';
+import type { IdSegment, Staged } from './stage-records';
+import { idsAcrossChunks, sumCounters } from './staged-chunks';
+import { createStaging, dropStaging, type StagingKind } from './staging';
 import type { FromStagingThread, StagingThreadData, ToStagingThread } from './staging-thread-worker';
+import { uncompressed } from './uncompressed';
 
 /** The staging thread's script, next to this one in a build (tests that run the TypeScript sources have none: their loads stage in this thread). */
 const WORKER_FILE = path.join(__dirname, 'staging-thread-worker.js');
@@ -29,6 +32,19 @@ function connectionSettings(pool: Pool): PoolConfig {
   return settings as PoolConfig;
 }
 
+/** What a staging thread is started with. */
+function threadData(pool: Pool, source: SourceDefinition, input: Extract<LoadInput, { kind: 'csv' }>, options: LoadOptions, split: boolean): StagingThreadData {
+  return {
+    pool: connectionSettings(pool),
+    source: source.key,
+    part: input.part,
+    fieldNames: input.fieldNames ? [...input.fieldNames] : null,
+    runId: options.runId,
+    totalBytes: input.totalBytes,
+    split,
+  };
+}
+
 /**
  * Steps 1 and 2 of a load (stage-records.ts) in a thread of its own: this thread reads the file and
  * hands its bytes on, the staging thread parses, maps, encodes and COPYs them into the run's staging
@@ -36,16 +52,15 @@ function connectionSettings(pool: Pool): PoolConfig {
  * on both cores, where they took turns on one before (docs/adr/0011-event-storage-and-load-path.md).
  * A failure leaves no staging table behind, as in this thread.
  */
-export function stageInThread(pool: Pool, source: SourceDefinition, input: Extract<LoadInput, { kind: 'csv' }>, options: LoadOptions): Promise<{ staged: Staged; parsed: ParseSummary }> {
-  const data: StagingThreadData = {
-    pool: connectionSettings(pool),
-    source: source.key,
-    part: input.part,
-    fieldNames: input.fieldNames ? [...input.fieldNames] : null,
-    runId: options.runId,
-    totalBytes: input.totalBytes,
-  };
-  const worker = new Worker(WORKER_FILE, { workerData: data });
+export function stageInThread(
+  pool: Pool,
+  source: SourceDefinition,
+  input: Extract<LoadInput, { kind: 'csv' }>,
+  options: LoadOptions,
+  split?: { threads: number; chunkBytes: number },
+): Promise<{ staged: Staged; parsed: ParseSummary }> {
+  if (split && split.threads > 1) return stageOnThreads(pool, source, input, options, split.threads, split.chunkBytes);
+  const worker = new Worker(WORKER_FILE, { workerData: threadData(pool, source, input, options, false) });
   const send = (message: ToStagingThread) => worker.postMessage(message);
   return new Promise((resolve, reject) => {
     const { stream } = input;
@@ -83,4 +98,104 @@ export function stageInThread(pool: Pool, source: SourceDefinition, input: Extra
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the staging thread stopped (exit code ${code}) before the file was staged`)));
   });
+}
+
+/**
+ * One file staged on `threads` staging threads at once (load-source.ts decides when): this thread
+ * inflates the file and cuts its text into chunks of whole records of at least `chunkBytes` (csv-chunks.ts); each staging
+ * thread gets the header and every `threads`-th chunk, parses, maps and COPYs them into the run's
+ * staging tables, created here beforehand, and numbers lines as the file does. Rows of one record
+ * that straddle a cut are staged on both sides; the record ids of each chunk tell the merge which
+ * records may repeat (`idsAcrossChunks`). Any thread that fails stops them all, and no staging table
+ * is left behind.
+ */
+async function stageOnThreads(
+  pool: Pool,
+  source: SourceDefinition,
+  input: Extract<LoadInput, { kind: 'csv' }>,
+  options: LoadOptions,
+  threads: number,
+  chunkBytes: number,
+): Promise<{ staged: Staged; parsed: ParseSummary }> {
+  await createStaging(pool, options.runId);
+  const data = threadData(pool, source, input, options, true);
+  const workers = Array.from({ length: threads }, () => new Worker(WORKER_FILE, { workerData: data }));
+  return new Promise((resolve, reject) => {
+    const { stream } = input;
+    let bytesRead = 0;
+    stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
+    const text = uncompressed(stream);
+    const chunker = new CsvChunker(chunkBytes);
+    const inFlight = workers.map(() => 0);
+    const rows = workers.map(() => 0);
+    const results: Extract<FromStagingThread, { staged: unknown }>[] = [];
+    const done = workers.map(() => false);
+    let settled = false;
+    let readError: Error | null = null;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      text.destroy();
+      stream.destroy();
+      for (const worker of workers) void worker.terminate();
+      void dropStaging(pool, options.runId).catch(() => undefined).then(() => reject(readError ?? error));
+    };
+    const send = (i: number, chunk: CsvChunk) => {
+      const message: ToStagingThread = { chunk: chunk.bytes, place: { index: chunk.index, firstLine: chunk.firstLine, lines: chunk.lines } };
+      workers[i].postMessage(message);
+      inFlight[i] += 1;
+    };
+    const dispatch = (chunks: CsvChunk[]) => {
+      for (const chunk of chunks) {
+        if (chunk.index === 0) workers.forEach((_, i) => send(i, chunk));
+        else send((chunk.index - 1) % threads, chunk);
+      }
+      if (inFlight.some((n) => n >= CHUNKS_IN_FLIGHT)) text.pause();
+    };
+    text.on('data', (piece: Buffer) => dispatch(chunker.push(piece)));
+    text.on('end', () => {
+      dispatch(chunker.end());
+      for (const worker of workers) worker.postMessage({ end: true } satisfies ToStagingThread);
+    });
+    text.on('error', (error: Error) => {
+      readError = error;
+      for (const worker of workers) worker.postMessage({ fail: error.message } satisfies ToStagingThread);
+    });
+    workers.forEach((worker, i) => {
+      worker.on('message', (message: FromStagingThread) => {
+        if ('ack' in message) {
+          inFlight[i] -= 1;
+          if (!settled && inFlight.every((n) => n < CHUNKS_IN_FLIGHT)) text.resume();
+        } else if ('progress' in message) {
+          rows[i] = message.progress.rows;
+          options.onProgress?.({ phase: 'parsing', rows: rows.reduce((a, b) => a + b, 0), bytes: bytesRead, total_bytes: input.totalBytes });
+        } else if ('staged' in message) {
+          done[i] = true;
+          results.push(message);
+          if (results.length === threads) {
+            settled = true;
+            resolve(combine(results, bytesRead));
+          }
+        } else {
+          fail(Object.assign(new Error(message.failed.message), message.failed.code ? { code: message.failed.code } : {}));
+        }
+      });
+      worker.on('error', fail);
+      worker.on('exit', (code) => {
+        if (!done[i]) fail(new Error(`a staging thread stopped (exit code ${code}) before the file was staged`));
+      });
+    });
+  });
+}
+
+/** What the threads of one file staged, as one staging of the file. */
+function combine(results: Extract<FromStagingThread, { staged: unknown }>[], bytes: number): { staged: Staged; parsed: ParseSummary } {
+  const tables = new Map<StagingKind, string>();
+  for (const result of results) for (const [kind, table] of result.staged) tables.set(kind, table);
+  const segments: IdSegment[] = results.flatMap((r) => r.idSegments ?? []);
+  const { distinct, repeatsOnly } = idsAcrossChunks(segments);
+  return {
+    staged: { tables, eventIdsDistinct: distinct, repeatedIdsOnly: repeatsOnly ?? undefined },
+    parsed: { counters: sumCounters(results.map((r) => r.counters)), bytes },
+  };
 }

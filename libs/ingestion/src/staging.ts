@@ -33,13 +33,23 @@ export function stagingTable(kind: StagingKind, runId: string): string {
   return `${STAGING_PREFIX}${kind}_${runId.replace(/-/g, '')}`;
 }
 
-/** Creates (or recreates) one staging table of a run and opens a COPY stream into it. */
-export function openStaging(pool: Pool, kind: StagingKind, runId: string): Promise<CopyWriter> {
+/**
+ * Opens a COPY stream into one staging table of a run, creating (or recreating) the table first
+ * unless `created` (a file staged on several threads: createStaging made them all).
+ */
+export function openStaging(pool: Pool, kind: StagingKind, runId: string, created = false): Promise<CopyWriter> {
   const table = stagingTable(kind, runId);
-  return CopyWriter.open(pool, table, async (client) => {
-    await client.query(`DROP TABLE IF EXISTS ${table}`);
-    await client.query(`CREATE UNLOGGED TABLE ${table} (${COLUMNS[kind]})`);
-  });
+  return CopyWriter.open(pool, table, created ? undefined : (client) => createTable(client, kind, table));
+}
+
+async function createTable(db: Pick<Pool, 'query'>, kind: StagingKind, table: string): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${table}`);
+  await db.query(`CREATE UNLOGGED TABLE ${table} (${COLUMNS[kind]})`);
+}
+
+/** Creates (or recreates) every staging table of a run, for threads that COPY into the same tables. */
+export async function createStaging(pool: Pool, runId: string): Promise<void> {
+  for (const kind of Object.keys(COLUMNS) as StagingKind[]) await createTable(pool, kind, stagingTable(kind, runId));
 }
 
 /** Drops the staging tables of one run (all kinds), on a pool or inside a client's transaction. */

@@ -1,0 +1,129 @@
+import { createReadStream, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { Pool } from 'pg';
+import { loadSource } from '@bhis/ingestion';
+import { QUEUES } from '@bhis/queue';
+import { createRun, enqueueIngest, getRun } from '@bhis/runs';
+import { getSource } from '@bhis/sources';
+import { createTestDatabase, NodeProcess, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { SHARED_FIXTURES } from './support/big-file';
+import { seedUniverse } from './support/universe';
+
+const BBLS = Array.from({ length: 300 }, (_, i) => `3${String(2000 + i).padStart(5, '0')}0001`);
+/** BBLs the file names that are not in the universe: their rows are out of scope. */
+const OUTSIDE = ['3099990001', '3099990002'];
+const COMPLAINTS = 9_000;
+const TYPES = ['NON EMERGENCY', 'IMMEDIATE EMERGENCY', 'EMERGENCY'];
+
+/**
+ * HPD complaints in the published layout, one row per problem (1 to 4 per complaint, next to each
+ * other as the city publishes them), cloned from the real fixture rows; every 997th row has a column
+ * too few (quarantined) and the complaints of two BBLs are outside the universe.
+ */
+function writeComplaintsFile(file: string): number {
+  const [header, ...real] = parse(readFileSync(path.join(SHARED_FIXTURES, 'hpd_complaints_and_problems.csv')), { bom: true }) as string[][];
+  const col = (name: string) => header.indexOf(name);
+  const rows: string[][] = [];
+  let problemId = 400_000_000;
+  for (let c = 0; c < COMPLAINTS; c++) {
+    const bbl = c % 50 === 0 ? OUTSIDE[c % 2] : BBLS[c % BBLS.length];
+    for (let p = 0; p <= c % 4; p++) {
+      const row = [...real[(c + p) % real.length]];
+      row[col('Complaint ID')] = String(300_000_000 + c);
+      row[col('Problem ID')] = String(problemId++);
+      row[col('BBL')] = bbl;
+      row[col('Borough')] = 'BROOKLYN';
+      row[col('Block')] = String(Number(bbl.slice(1, 6)));
+      row[col('Lot')] = String(Number(bbl.slice(6)));
+      row[col('Type')] = TYPES[(c + p) % 3];
+      row[col('Received Date')] = `0${1 + ((c + 2 * p) % 9)}/1${p}/2024`;
+      row[col('Complaint Status')] = (c + p) % 2 ? 'CLOSE' : 'OPEN';
+      row[col('Unique Key')] = String(200_000_000 + ((c * 4 + p) % 20_000));
+      rows.push(rows.length % 997 === 996 ? row.slice(1) : row);
+    }
+  }
+  writeFileSync(file, stringify([header, ...rows]));
+  return rows.length;
+}
+
+/** Everything a load leaves behind: events, 311 links and quarantined rows. */
+async function stored(pool: Pool) {
+  const events = await pool.query(
+    `SELECT bbl, source_record_id, event_type, category, severity, status, occurred_on::text, closed_on::text, description,
+            attributes::text AS attributes, encode(record, 'hex') AS record, scoring_excluded
+       FROM events ORDER BY bbl, source_record_id, event_type`,
+  );
+  const links = await pool.query(`SELECT unique_key, hpd_complaint_id, bbl FROM complaint_311_links ORDER BY unique_key`);
+  const rejected = await pool.query(`SELECT line_number, reason, raw FROM rejected_rows ORDER BY line_number`);
+  return { events: events.rows, links: links.rows, rejected: rejected.rows };
+}
+
+describe('a file staged on two threads, cut into many chunks', () => {
+  let file: string;
+  let rows: number;
+  let single: TestDatabase;
+  let split: TestDatabase;
+  let singlePool: Pool;
+  let splitPool: Pool;
+  let worker: NodeProcess | null = null;
+
+  beforeAll(async () => {
+    file = path.join(mkdtempSync(path.join(tmpdir(), 'bhis-split-')), 'hpd_complaints_and_problems.csv');
+    rows = writeComplaintsFile(file);
+    [single, split] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    singlePool = new Pool({ connectionString: single.url, max: 4 });
+    splitPool = new Pool({ connectionString: split.url, max: 4 });
+    await Promise.all([seedUniverse(singlePool, BBLS), seedUniverse(splitPool, BBLS)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.kill9();
+    await singlePool?.end();
+    await splitPool?.end();
+    await Promise.all([single?.drop(), split?.drop()]);
+  }, 60_000);
+
+  it('stores what a single reader of the file stores: the same events, links, quarantined lines and counts', async () => {
+    const source = getSource('hpd_complaints');
+    // the reference: the file read in this process, in one piece
+    const runId = await createRun(singlePool, { source: source.key, trigger: 'test', input: file });
+    const reference = await loadSource(singlePool, source, { kind: 'csv', stream: createReadStream(file), totalBytes: statSync(file).size }, { runId, observedOn: '2026-11-21' });
+
+    // the worker stages any file on two threads (a file alone), in chunks of 64 KB
+    const env = { DATABASE_URL: split.url, REDIS_PREFIX: testRedisPrefix(), LOG_LEVEL: 'info', INGEST_SPLIT_MIN_BYTES: '1', INGEST_SPLIT_CHUNK_BYTES: String(64 << 10) };
+    worker = NodeProcess.app('ingest', env);
+    await worker.waitFor('ingest worker started');
+    const connection = new IORedis({ maxRetriesPerRequest: null });
+    const queue = new Queue(QUEUES.ingest, { connection, prefix: env.REDIS_PREFIX });
+    try {
+      const queued = await enqueueIngest(queue, splitPool, { source: source.key, input: { kind: 'file', path: file }, trigger: 'test', observedOn: '2026-11-21' });
+      const run = await poll('the run to succeed', async () => {
+        const r = await getRun(splitPool, queued.runId);
+        if (r?.status === 'failed') throw new Error(`run failed: ${r.error}`);
+        return r?.status === 'succeeded' ? r : null;
+      }, 120_000);
+
+      expect(statSync(file).size).toBeGreaterThan(40 * (64 << 10));
+      expect(reference.read).toBe(rows);
+      expect(reference.quarantined).toBeGreaterThan(10);
+      expect(reference.out_of_scope).toBeGreaterThan(0);
+      expect(reference.events.collapsed_duplicates).toBeGreaterThan(0);
+      const { bytes: _a, ...splitCounts } = run.counts;
+      const { bytes: _b, ...singleCounts } = reference;
+      expect(splitCounts).toEqual(singleCounts);
+      const [mine, theirs] = await Promise.all([stored(splitPool), stored(singlePool)]);
+      expect(mine.events.length).toBeGreaterThan(8_000);
+      expect(mine).toEqual(theirs);
+      const leftovers = await splitPool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
+      expect(leftovers.rows[0].n).toBe(0);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  }, 300_000);
+});
