@@ -35,6 +35,12 @@ export async function recreateDatabase(adminUrl: string, database: string): Prom
   return url;
 }
 
+/** Drops a database of the benchmark's own (one it created). */
+export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
+  if (!/^[a-z0-9_]+$/.test(database)) throw new Error(`unsafe database name ${database}`);
+  await withClient(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+}
+
 export async function serverVersion(url: string): Promise<string> {
   return withClient(url, async (client) => (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? 'unknown');
 }

@@ -13,7 +13,8 @@ import { describeMachine } from './machine';
 import { NodeProcess } from '@bhis/testing';
 import { renderMarkdown } from './render';
 import { buildProjects, repoRoot } from '@bhis/testing';
-import { BenchmarkFile, BenchmarkRun, CitySummary } from './results';
+import { measureLargestFileAlone } from './largest-file-alone';
+import { BenchmarkFile, BenchmarkRun, CitySummary, LargestFileAlone } from './results';
 import { ensureRefresh, refreshCity } from './refresh';
 import { measureScaleOut } from './scale-out';
 
@@ -155,7 +156,7 @@ interface RunSetup {
 }
 
 /** What a full run measures, in the order it measures it. */
-type Measurements = Pick<BenchmarkRun, 'ingest' | 'scoring' | 'refresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
+type Measurements = Pick<BenchmarkRun, 'ingest' | 'scoring' | 'refresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'largestFileAlone' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
 
 /** What describes a full run besides its measurements. */
 type RunHeader = Pick<BenchmarkRun, 'startedAt' | 'command' | 'machine' | 'loadAverageAtStart' | 'database' | 'city'>;
@@ -195,7 +196,7 @@ async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<voi
     }
     const header: RunHeader = { startedAt, command: `npm run bench -- ${argv.join(' ')}`.trim(), machine, loadAverageAtStart, database, city: citySummary(city) };
     // a long run (the whole city takes hours) is written as each step ends, marked incomplete until the last
-    let measured: Measurements = { ingest: null, scoring: null, refresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, copyCeiling: null, tables: [], storage: null, http: null };
+    let measured: Measurements = { ingest: null, scoring: null, refresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, largestFileAlone: null, copyCeiling: null, tables: [], storage: null, http: null };
     const progress: Progress = (step) => {
       measured = { ...measured, ...step };
       recordRun(root, options.scale, header, measured, true);
@@ -245,13 +246,34 @@ type Progress = (step: Partial<Measurements>) => void;
 async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool, progress: Progress): Promise<Measurements> {
   const { ingest, scoring, refresh } = await ingestAndScore(options, setup, pool, progress);
   const { csvCeiling, largestFileToCsvCopyRatio } = await measureLargestFileCeiling(setup, ingest);
+  const largestFileAlone = await loadLargestFileAlone(options, setup, ingest, csvCeiling?.rowsPerSecond ?? null);
+  progress({ csvCeiling, largestFileToCsvCopyRatio, largestFileAlone });
   const copyCeiling = await measureEventsCopyCeiling(setup, options.scale);
   await pool.query('VACUUM (ANALYZE)');
   const tables = await tableSizes(pool);
   const storage = await eventStorage(pool);
   log(`storage: ${storage.eventBytesPerRow} bytes per event all-in; database ${storage.databaseBytesPerEvent} bytes per event`);
   const http = options.http ? await measureHttp(options, setup, pool) : null;
-  return { ingest, scoring, refresh, csvCeiling, largestFileToCsvCopyRatio, copyCeiling, tables, storage, http };
+  return { ingest, scoring, refresh, csvCeiling, largestFileToCsvCopyRatio, largestFileAlone, copyCeiling, tables, storage, http };
+}
+
+/** Loads of the largest file alone take ~25 min on the whole city: measured up to 10%. */
+const LARGEST_FILE_ALONE_MAX_SCALE = 10;
+
+async function loadLargestFileAlone(options: BenchOptions, { database, cityDir, env }: RunSetup, ingest: IngestResult, csvCopyRowsPerSecond: number | null): Promise<LargestFileAlone | null> {
+  if (!ingest.largestFile || options.scale > LARGEST_FILE_ALONE_MAX_SCALE || options.reuseData) return null;
+  log(`the largest file (${ingest.largestFile}) loaded alone, after the building files, into a fresh database`);
+  const alone = await measureLargestFileAlone({
+    adminUrl: options.adminUrl,
+    database: `${database}_alone`,
+    cityDir,
+    largestFile: ingest.largestFile,
+    env,
+    csvCopyRowsPerSecond,
+    startWorker: (workerEnv) => startWorker('ingest', workerEnv),
+  });
+  log(`largest file alone: ${alone.rows} rows in ${alone.seconds} s = ${alone.rowsPerSecond} rows/s = ${alone.csvCopyRatio ?? '?'} of its raw COPY`);
+  return alone;
 }
 
 /**
@@ -342,6 +364,7 @@ function recordRun(root: string, scale: number, header: RunHeader, m: Measuremen
     ingestToCopyRatio: null,
     csvCeiling: m.csvCeiling,
     largestFileToCsvCopyRatio: m.largestFileToCsvCopyRatio,
+    largestFileAlone: m.largestFileAlone,
     loadAverageAtEnd: loadAverage(),
     storage: m.storage,
     scoring: m.scoring,

@@ -1,7 +1,7 @@
 import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './database';
 import type { IngestResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
-import type { BenchmarkFile, BenchmarkRun } from './results';
+import type { BenchmarkFile, BenchmarkRun, LargestFileAlone } from './results';
 import type { RefreshResult } from './refresh';
 import type { ScaleOutResult } from './scale-out';
 
@@ -79,9 +79,19 @@ function csvCeilingParts(run: BenchmarkRun, c: CsvCopyCeiling): string[] {
     `\`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of ${c.firstRowsOnly ? `the first ${num(c.rows)} rows of ` : ''}${c.file.split('/').pop()} as it is (${mb(c.bytes)} MB on disk) into an UNLOGGED table of text columns, ` +
       `right after the ingest: **${num(c.rows)} rows in ${num(c.seconds)} s = ${num(c.rowsPerSecond)} rows/s**. ` +
       (largest && run.largestFileToCsvCopyRatio != null
-        ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s${run.ingest?.fileSecondsToCommit ? '' : ' (its staging alone)'}: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling.`
-        : ''),
+        ? `The ingest of the same file ran at ${num(largest.rowsPerSecond)} rows/s${run.ingest?.fileSecondsToCommit ? '' : ' (its staging alone)'}: **${(run.largestFileToCsvCopyRatio * 100).toFixed(1)}%** of this ceiling` +
+          (run.largestFileToCsvCopyRatio != null && run.largestFileAlone ? ', in the city\'s ingest, where it shares the two cores with the other loads.' : '.')
+        : '') +
+      (run.largestFileAlone ? ` ${aloneSentence(run.largestFileAlone)}` : ''),
   ];
+}
+
+function aloneSentence(a: LargestFileAlone): string {
+  return (
+    `Loaded alone, as the raw COPY is, into a fresh database holding only the building files (\`${a.command}\`, through the ingest worker): ` +
+    `${num(a.rows)} rows in ${num(a.seconds)} s from its start to the commit of its merge = ${num(a.rowsPerSecond)} rows/s` +
+    (a.csvCopyRatio != null ? `: **${(a.csvCopyRatio * 100).toFixed(1)}%** of the ceiling.` : '.')
+  );
 }
 
 function storageParts(st: EventStorage): string[] {

@@ -38,6 +38,8 @@ export interface BenchmarkRun {
   csvCeiling?: CsvCopyCeiling | null;
   /** ingest rows/s of the largest file divided by its raw CSV COPY rows/s */
   largestFileToCsvCopyRatio?: number | null;
+  /** the largest file loaded alone (after the building files) into a fresh database (absent in older results and above 10%) */
+  largestFileAlone?: LargestFileAlone | null;
   /** load averages when the run ended */
   loadAverageAtEnd?: number[];
   storage?: EventStorage | null;
@@ -53,6 +55,18 @@ export interface BenchmarkRun {
   /** set when the HTTP benchmarks were run again later with --http-only */
   httpCommand?: string;
   httpAt?: string;
+}
+
+/** The largest file of the city loaded alone, as its raw COPY is measured (largest-file-alone.ts). */
+export interface LargestFileAlone {
+  command: string;
+  file: string;
+  rows: number;
+  /** from the start of its run to the commit of its merge */
+  seconds: number;
+  rowsPerSecond: number;
+  /** rowsPerSecond divided by the raw CSV COPY rows/s of the same run */
+  csvCopyRatio: number | null;
 }
 
 export interface BenchmarkFile {
