@@ -18,8 +18,9 @@ const QUOTE = 0x22;
  * after the header (staging-thread.ts stages one file on several threads this way). A field is
  * quoted from an opening quote to its closing one, doubled quotes inside it counting twice, so a
  * newline is outside quotes where the quotes before it in the file are even in number. A malformed
- * file whose stray quotes make that count wrong is still cut only at newlines: its odd records are
- * quarantined by the thread that reads them, as a single reader would (csv-records.ts).
+ * file whose stray quotes make that count wrong is still cut only at newlines: each thread
+ * quarantines what it cannot read (csv-records.ts), though around a stray quote not always the same
+ * lines as one reader of the whole file would.
  */
 export class CsvChunker {
   private pieces: Buffer[] = [];
