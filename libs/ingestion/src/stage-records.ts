@@ -214,7 +214,6 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
     throw error;
   }
   const tables = new Map([...writers].map(([kind, w]) => [kind, w.table] as const));
-  if (options.chunks) return { tables, eventIdsDistinct: segments.every((s) => s.increasing), idSegments: segments };
-  return { tables, eventIdsDistinct: segments.every((s) => s.increasing) };
+  return { tables, eventIdsDistinct: segments.every((s) => s.increasing), ...(options.chunks ? { idSegments: segments } : {}) };
 }
 

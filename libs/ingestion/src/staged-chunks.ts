@@ -75,4 +75,3 @@ export class ReceivedChunks implements ChunkLines {
     return { line: span.firstLine + (localLine - span.start), chunk: span.chunk };
   }
 }
-
