@@ -123,6 +123,20 @@ describe('loading every source from its real file format', () => {
     }
   });
 
+  it('quarantines a row that holds a NUL character, which Postgres text cannot hold, and loads the rest', async () => {
+    const source = getSource('hpd_violations');
+    const garbage = path.join(LOCAL_FIXTURES, 'garbage_hpd_violations.csv');
+    await seedUniverseFor(pool, source, garbage);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'bhis-nul-')), 'hpd_violations.csv');
+    writeFileSync(file, readFileSync(garbage, 'utf8').replace('TRACE AND REPAIR', 'TRACE\u0000AND REPAIR').replace('10000100,371632', '10000100,37\u00001632'));
+    const { runId, counts } = await loadFile(pool, source, file);
+    expect(counts.quarantine_reasons).toMatchObject({ nul_character: 1, wrong_column_count: 2 });
+    expect(counts.read).toBe(counts.loaded + counts.quarantined + counts.out_of_scope);
+    const { rows } = await pool.query(`SELECT line_number, reason, raw FROM rejected_rows WHERE run_id = $1 AND raw LIKE '%\uFFFD%' ORDER BY line_number`, [runId]);
+    expect(rows.map((row) => [row.line_number, row.reason.split(':')[0]])).toEqual([[4, 'wrong_column_count'], [9, 'nul_character']]);
+    expect(rows[1].raw).toContain('TRACE\uFFFDAND REPAIR');
+  });
+
   it('reads a gzip-compressed file as the plain one, and a re-run of the plain file changes nothing', async () => {
     const source = getSource('hpd_violations');
     const file = path.join(LOCAL_FIXTURES, 'garbage_hpd_violations.csv');

@@ -39,6 +39,18 @@ describe('a file with garbage rows', () => {
     expect(run.counters.ok).toBeGreaterThanOrEqual(2);
   });
 
+  it('quarantines a record that holds a NUL character, keeping its raw text with U+FFFD in its place', async () => {
+    const header = 'Month,Cycle,Borough,Block ,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only';
+    const body = ['04/2019,90 Day Notice,1,16,3,4,Z9,101,1,401,SOUTH\u0000END AVENUE,10280,NO', '04/2019,90 Day Notice,1,18,7,4,Z9,101,1,5,BROAD STREET,10004,NO'];
+    const run = parseSource(getSource('dof_tax_liens'), Readable.from([[header, ...body].join('\n') + '\n']));
+    const records = [];
+    for await (const record of run) records.push(record);
+    expectBalanced(run.counters);
+    expect(run.counters).toMatchObject({ read: 2, ok: 1, quarantined: 1, quarantinedByReason: { nul_character: 1 } });
+    expect(records[0]).toMatchObject({ lineNumber: 2, outcome: { kind: 'quarantined', reason: 'nul_character' } });
+    expect(records[0].raw).toBe('04/2019,90 Day Notice,1,16,3,4,Z9,101,1,401,SOUTH\uFFFDEND AVENUE,10280,NO\n');
+  });
+
   it('reports the starting line of records that span lines', async () => {
     const header = 'Month,Cycle,Borough,Block ,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only';
     const body = ['04/2019,90 Day Notice,1,16,3,4,Z9,101,1,401,"SOUTH\nEND AVENUE",10280,NO', '04/2019,90 Day Notice,1,18,7,4,Z9,101,1,5,BROAD STREET,10004,NO'];

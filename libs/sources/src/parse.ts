@@ -234,6 +234,14 @@ class RecordValues implements FieldValues {
   }
 }
 
+/**
+ * A NUL character: Postgres text cannot hold one, so a single NUL in a record would fail the COPY of
+ * the whole file. Such a record is quarantined, and its raw text kept with U+FFFD in place of each NUL.
+ */
+const NUL = '\u0000';
+const NUL_OUTCOME: RecordOutcome = { kind: 'quarantined', reason: 'nul_character', detail: 'a NUL character (0x00), which Postgres text cannot hold' };
+const withoutNul = (raw: string): string => (raw.includes(NUL) ? raw.replaceAll(NUL, '\uFFFD') : raw);
+
 async function* fileRecords(source: SourceDefinition, input: Readable, options: ParseOptions, counters: ParseCounters): AsyncGenerator<ParsedRecord> {
   let header: string[] | null = null;
   let rt: PartRuntime | null = null;
@@ -242,7 +250,7 @@ async function* fileRecords(source: SourceDefinition, input: Readable, options: 
     if ('unreadable' in record) {
       const outcome: RecordOutcome = { kind: 'quarantined', reason: 'unparseable_row', detail: record.message };
       count(counters, outcome);
-      yield { lineNumber: record.lineNumber, raw: record.raw, outcome };
+      yield { lineNumber: record.lineNumber, raw: withoutNul(record.raw), outcome };
       continue;
     }
     if (header === null || rt === null || index === null) {
@@ -254,9 +262,11 @@ async function* fileRecords(source: SourceDefinition, input: Readable, options: 
     const outcome: RecordOutcome =
       record.fields.length !== header.length
         ? { kind: 'quarantined', reason: 'wrong_column_count', detail: `${record.fields.length} columns, expected ${header.length}` }
-        : mapRecord(rt, new RecordValues(index, record.fields));
+        : record.raw.includes(NUL)
+          ? NUL_OUTCOME
+          : mapRecord(rt, new RecordValues(index, record.fields));
     count(counters, outcome);
-    yield { lineNumber: record.lineNumber, raw: record.raw, outcome };
+    yield { lineNumber: record.lineNumber, raw: withoutNul(record.raw), outcome };
   }
   if (header === null) throw new HeaderMismatchError(source.key, options.part ?? source.parts[0].part, source.parts[0].header.map(normalizeHeaderName), ['(empty file)']);
 }
@@ -300,8 +310,10 @@ async function* sodaRecords(
   let index = 0;
   for await (const row of rows) {
     index += 1;
-    const outcome = mapRecord(rt, sodaRowToValues(part, row));
+    const values = sodaRowToValues(part, row);
+    const outcome = [...values.values()].some((value) => value.includes(NUL)) ? NUL_OUTCOME : mapRecord(rt, values);
     count(counters, outcome);
+    // JSON writes a NUL as the six characters \u0000, which a text column holds
     yield { lineNumber: index, raw: JSON.stringify(row), outcome };
   }
 }

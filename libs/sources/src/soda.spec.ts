@@ -33,6 +33,15 @@ describe('SODA JSON rows', () => {
     expect(records[1].raw).toContain('"garbage"');
   });
 
+  it('quarantines a row that holds a NUL character', async () => {
+    const row = { violationid: '10000104', boroid: '2', block: '2482', lot: '30', class: 'C', inspectiondate: '2013-10-08T00:00:00.000', novdescription: 'WATER\u0000LEAK', bbl: '2024820030' };
+    const run = parseSodaRows(getSource('hpd_violations'), [row]);
+    const records = [];
+    for await (const record of run) records.push(record);
+    expect(run.counters).toMatchObject({ read: 1, quarantined: 1, quarantinedByReason: { nul_character: 1 } });
+    expect(records[0].raw).toContain('WATER\\u0000LEAK');
+  });
+
   it('maps field names to display columns, renamed parts included', () => {
     const part = getSource('dof_tax_liens').parts[0];
     const values = sodaRowToValues(part, { month: '04/2019', block: 16, water_debt_only: false });
