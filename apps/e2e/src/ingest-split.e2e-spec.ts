@@ -1,4 +1,4 @@
-import { createReadStream, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
@@ -25,7 +25,7 @@ const TYPES = ['NON EMERGENCY', 'IMMEDIATE EMERGENCY', 'EMERGENCY'];
  * other as the city publishes them), cloned from the real fixture rows; every 997th row has a column
  * too few (quarantined) and the complaints of two BBLs are outside the universe.
  */
-function writeComplaintsFile(file: string): number {
+function writeComplaintsFile(file: string, statusShift = 0): number {
   const [header, ...real] = parse(readFileSync(path.join(SHARED_FIXTURES, 'hpd_complaints_and_problems.csv')), { bom: true }) as string[][];
   const col = (name: string) => header.indexOf(name);
   const rows: string[][] = [];
@@ -42,7 +42,7 @@ function writeComplaintsFile(file: string): number {
       row[col('Lot')] = String(Number(bbl.slice(6)));
       row[col('Type')] = TYPES[(c + p) % 3];
       row[col('Received Date')] = `0${1 + ((c + 2 * p) % 9)}/1${p}/2024`;
-      row[col('Complaint Status')] = (c + p) % 2 ? 'CLOSE' : 'OPEN';
+      row[col('Complaint Status')] = (c + p + statusShift) % 2 ? 'CLOSE' : 'OPEN';
       row[col('Unique Key')] = String(200_000_000 + ((c * 4 + p) % 20_000));
       rows.push(rows.length % 997 === 996 ? row.slice(1) : row);
     }
@@ -59,7 +59,7 @@ async function stored(pool: Pool) {
        FROM events ORDER BY bbl, source_record_id, event_type`,
   );
   const links = await pool.query(`SELECT unique_key, hpd_complaint_id, bbl FROM complaint_311_links ORDER BY unique_key`);
-  const rejected = await pool.query(`SELECT line_number, reason, raw FROM rejected_rows ORDER BY line_number`);
+  const rejected = await pool.query(`SELECT line_number, reason, raw FROM rejected_rows ORDER BY line_number, raw`);
   return { events: events.rows, links: links.rows, rejected: rejected.rows };
 }
 
@@ -71,6 +71,8 @@ describe('a file staged on two threads, cut into many chunks', () => {
   let singlePool: Pool;
   let splitPool: Pool;
   let worker: NodeProcess | null = null;
+  /** The worker's settings: it stages any file on two threads (a file alone), in chunks of 64 KB. */
+  let workerEnv: Record<string, string>;
 
   beforeAll(async () => {
     file = path.join(mkdtempSync(path.join(tmpdir(), 'bhis-split-')), 'hpd_complaints_and_problems.csv');
@@ -94,12 +96,11 @@ describe('a file staged on two threads, cut into many chunks', () => {
     const runId = await createRun(singlePool, { source: source.key, trigger: 'test', input: file });
     const reference = await loadSource(singlePool, source, { kind: 'csv', stream: createReadStream(file), totalBytes: statSync(file).size }, { runId, observedOn: '2026-11-21' });
 
-    // the worker stages any file on two threads (a file alone), in chunks of 64 KB
-    const env = { DATABASE_URL: split.url, REDIS_PREFIX: testRedisPrefix(), LOG_LEVEL: 'info', INGEST_SPLIT_MIN_BYTES: '1', INGEST_SPLIT_CHUNK_BYTES: String(64 << 10) };
-    worker = NodeProcess.app('ingest', env);
+    workerEnv = { DATABASE_URL: split.url, REDIS_PREFIX: testRedisPrefix(), LOG_LEVEL: 'info', INGEST_SPLIT_MIN_BYTES: '1', INGEST_SPLIT_CHUNK_BYTES: String(64 << 10) };
+    worker = NodeProcess.app('ingest', workerEnv);
     await worker.waitFor('ingest worker started');
     const connection = new IORedis({ maxRetriesPerRequest: null });
-    const queue = new Queue(QUEUES.ingest, { connection, prefix: env.REDIS_PREFIX });
+    const queue = new Queue(QUEUES.ingest, { connection, prefix: workerEnv.REDIS_PREFIX });
     try {
       const queued = await enqueueIngest(queue, splitPool, { source: source.key, input: { kind: 'file', path: file }, trigger: 'test', observedOn: '2026-11-21' });
       const run = await poll('the run to succeed', async () => {
@@ -122,6 +123,70 @@ describe('a file staged on two threads, cut into many chunks', () => {
       const leftovers = await splitPool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
       expect(leftovers.rows[0].n).toBe(0);
     } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  }, 300_000);
+  it('fails the run when one of its staging threads fails, stops the other, keeps the previous data, and loads on the retry', async () => {
+    // the file again with every status changed; the split run of the test before is the previous data
+    const changed = path.join(path.dirname(file), 'changed', 'hpd_complaints_and_problems.csv');
+    mkdirSync(path.dirname(changed), { recursive: true });
+    writeComplaintsFile(changed, 1);
+    const before = await stored(splitPool);
+    expect(before.events.length).toBeGreaterThan(8_000);
+
+    // Postgres' answer to a full disk, raised by one row near the end of the file: only the thread
+    // whose chunk holds it fails (a trigger put on the events staging table as the run creates it)
+    const failing = String(300_000_000 + COMPLAINTS - 300);
+    await splitPool.query(`CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file "base/16384/16412.1": No space left on device' USING ERRCODE = 'disk_full'; END $$`);
+    await splitPool.query(`CREATE FUNCTION test_fail_staging() RETURNS event_trigger LANGUAGE plpgsql AS $$
+      DECLARE created record;
+      BEGIN
+        FOR created IN SELECT objid::regclass::text AS name FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE TABLE' LOOP
+          IF created.name LIKE 'ingest_stg_events_%' THEN
+            EXECUTE format('CREATE TRIGGER test_disk_full BEFORE INSERT ON %s FOR EACH ROW WHEN (NEW.source_record_id = %L) EXECUTE FUNCTION test_disk_full()', created.name, '${failing}');
+          END IF;
+        END LOOP;
+      END $$`);
+    await splitPool.query(`CREATE EVENT TRIGGER test_fail_staging ON ddl_command_end WHEN TAG IN ('CREATE TABLE') EXECUTE FUNCTION test_fail_staging()`);
+    const dropTriggers = () => splitPool.query(`DROP EVENT TRIGGER IF EXISTS test_fail_staging; DROP FUNCTION IF EXISTS test_fail_staging(); DROP FUNCTION IF EXISTS test_disk_full() CASCADE`);
+
+    const connection = new IORedis({ maxRetriesPerRequest: null });
+    const queue = new Queue(QUEUES.ingest, { connection, prefix: workerEnv.REDIS_PREFIX });
+    try {
+      const source = getSource('hpd_complaints');
+      const queued = await enqueueIngest(queue, splitPool, { source: source.key, input: { kind: 'file', path: changed }, trigger: 'test', observedOn: '2026-11-22' });
+      const failed = await poll('the first attempt to fail', async () => {
+        const r = await getRun(splitPool, queued.runId);
+        return r?.error ? r : null;
+      }, 120_000, 50);
+      await dropTriggers();
+      expect(failed.error).toMatch(/^Postgres ran out of disk space during the load \(SQLSTATE 53100: could not extend file/);
+      expect(failed.error).toMatch(/still serves its previous data/);
+      // the other thread stopped with it: no staging table, no COPY left, nothing of the file stored
+      const leftovers = await splitPool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
+      expect(leftovers.rows[0].n).toBe(0);
+      const copies = await splitPool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'COPY %' AND state = 'active'`);
+      expect(copies.rows[0].n).toBe(0);
+      expect(await stored(splitPool)).toEqual(before);
+
+      // the retry, on the same worker, stores what a single reader of the changed file stores
+      const run = await poll('the retry to succeed', async () => {
+        const r = await getRun(splitPool, queued.runId);
+        if (r?.status === 'failed') throw new Error(`run failed: ${r.error}`);
+        return r?.status === 'succeeded' ? r : null;
+      }, 120_000);
+      expect(run.attempt).toBeGreaterThanOrEqual(2);
+      const runId = await createRun(singlePool, { source: source.key, trigger: 'test', input: changed });
+      const reference = await loadSource(singlePool, source, { kind: 'csv', stream: createReadStream(changed), totalBytes: statSync(changed).size }, { runId, observedOn: '2026-11-22' });
+      expect(reference.events.updated).toBeGreaterThan(4_000);
+      const { bytes: _a, ...splitCounts } = run.counts;
+      const { bytes: _b, ...singleCounts } = reference;
+      expect(splitCounts).toEqual(singleCounts);
+      expect(await stored(splitPool)).toEqual(await stored(singlePool));
+    } finally {
+      await dropTriggers();
       await queue.close();
       connection.disconnect();
     }
