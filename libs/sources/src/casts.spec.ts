@@ -89,6 +89,10 @@ describe('number casts', () => {
     expect(value(castInt('1,122'))).toBe(1122);
     expect(castInt('12.5').ok).toBe(false);
     expect(castInt('1,70').ok).toBe(false);
+    expect(value(castInt('2147483647'))).toBe(2147483647);
+    expect(value(castInt('-2147483647'))).toBe(-2147483647);
+    expect(castInt('2147483648').ok).toBe(false);
+    expect(castInt('1e12').ok).toBe(false);
     expect(castInt('abc').ok).toBe(false);
   });
 

@@ -172,11 +172,14 @@ export function castDecimal(raw: string | null | undefined): Cast<number> {
   return Number.isFinite(value) ? ok(value) : FAILED;
 }
 
-/** An integer, accepting thousands separators and an all-zero fraction (`12.00`). */
+/** The range of a Postgres `integer`: the columns integers are stored in (a value beyond would fail the COPY of the whole file). */
+const INT4_MAX = 2_147_483_647;
+
+/** An integer a Postgres `integer` holds, accepting thousands separators and an all-zero fraction (`12.00`). */
 export function castInt(raw: string | null | undefined): Cast<number> {
   const cast = castDecimal(raw);
   if (!cast.ok || cast.value === null) return cast;
-  return Number.isSafeInteger(cast.value) ? cast : FAILED;
+  return Number.isInteger(cast.value) && Math.abs(cast.value) <= INT4_MAX ? cast : FAILED;
 }
 
 const TRUE_WORDS = new Set(['Y', 'YES', 'TRUE', 'T', '1']);

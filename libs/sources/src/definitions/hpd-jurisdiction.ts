@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { facts, joinText } from '../mapping';
+import { facts, joinText, quarantine } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
@@ -29,11 +29,13 @@ export const hpdJurisdiction = defineSource({
         const classA = f.int('LegalClassA');
         const classB = f.int('LegalClassB');
         const registrationId = f.int('RegistrationID');
+        const buildingId = f.int('BuildingID');
+        if (buildingId === null) return quarantine('missing_record_key', 'BuildingID is not an integer id');
         return facts({
           kind: 'hpd_building',
           bbl: bbl as string,
           bin: f.bin('BIN'),
-          hpd_building_id: f.int('BuildingID') as number,
+          hpd_building_id: buildingId,
           legal_units: classA === null && classB === null ? null : (classA ?? 0) + (classB ?? 0),
           legal_class_a: classA,
           legal_class_b: classB,

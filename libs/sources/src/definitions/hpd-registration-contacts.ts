@@ -25,15 +25,17 @@ export const hpdRegistrationContacts = defineSource({
       sodaFields: sodaFieldsFor(HEADER),
       bbl: [],
       recordKey: (f) => f.raw('RegistrationContactID') || null,
-      map: ({ f, recordKey }) => {
+      map: ({ f }) => {
+        const contactId = f.int('RegistrationContactID');
+        if (contactId === null) return quarantine('missing_record_key', 'RegistrationContactID is not an integer id');
         const registrationId = f.int('RegistrationID');
-        if (!registrationId) return quarantine('missing_record_key', 'blank RegistrationID');
+        if (!registrationId) return quarantine('missing_record_key', 'RegistrationID is blank or not an integer id');
         const corporation = f.upper('CorporationName');
         const person = joinText(f.upper('FirstName'), f.upper('MiddleInitial'), f.upper('LastName'));
         return facts({
           kind: 'registration_contact',
           registration_id: registrationId,
-          contact_id: Number(recordKey),
+          contact_id: contactId,
           contact_type: f.text('Type'),
           contact_description: f.text('ContactDescription'),
           corporation_name: corporation,

@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { emit } from '../mapping';
+import { emit, quarantine } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
@@ -29,7 +29,9 @@ export const hpdRegistrations = defineSource({
         { kind: 'bin', column: 'BIN' },
       ],
       recordKey: (f) => f.raw('RegistrationID') || null,
-      map: ({ f, bbl, event, recordKey }) => {
+      map: ({ f, bbl, event }) => {
+        const registrationId = f.int('RegistrationID');
+        if (registrationId === null) return quarantine('missing_record_key', 'RegistrationID is not an integer id');
         const lastRegistration = f.date('LastRegistrationDate');
         const endDate = f.date('RegistrationEndDate');
         const bin = f.bin('BIN');
@@ -38,7 +40,7 @@ export const hpdRegistrations = defineSource({
           kind: 'registration' as const,
           bbl: bbl as string,
           bin,
-          registration_id: Number(recordKey),
+          registration_id: registrationId,
           hpd_building_id: buildingId,
           last_registration_date: lastRegistration,
           registration_end_date: endDate,
@@ -49,7 +51,7 @@ export const hpdRegistrations = defineSource({
           status: 'filed',
           occurred_on: lastRegistration,
           description: endDate ? `Registration filed, valid until ${endDate}` : 'Registration filed',
-          attributes: { registration_id: Number(recordKey), building_id: buildingId, bin, registration_end_date: endDate },
+          attributes: { registration_id: registrationId, building_id: buildingId, bin, registration_end_date: endDate },
         });
         return emit(lastRegistration ? [filed] : [], [registration]);
       },
