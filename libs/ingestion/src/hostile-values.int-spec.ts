@@ -13,7 +13,21 @@ import { fixtureFiles, loadFile, seedUniverseFor } from './testing/fixtures';
  * a NUL character (Postgres text cannot hold one), integers beyond a Postgres `integer`, ids that
  * are not numbers; with them values at the edges of what casts accept.
  */
-const HOSTILE = ['A\u0000B', '3000000000', '-3000000000', '99999999999999999999999', 'abc', '1e400', '-1', '0', 'x'.repeat(20_000)];
+const HOSTILE = [
+  'A\u0000B',
+  '3000000000',
+  '-3000000000',
+  '99999999999999999999999',
+  'abc',
+  '1e400',
+  '-1',
+  '0',
+  '02/30/2024',
+  '01/01/0000',
+  '12/31/9999 11:59:59 PM',
+  'A\r\nB',
+  'x'.repeat(20_000),
+];
 
 describe('a file with a hostile value in every column', () => {
   let db: TestDatabase;
