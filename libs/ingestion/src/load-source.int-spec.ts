@@ -130,10 +130,10 @@ describe('loading every source from its real file format', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'bhis-nul-')), 'hpd_violations.csv');
     writeFileSync(file, readFileSync(garbage, 'utf8').replace('TRACE AND REPAIR', 'TRACE\u0000AND REPAIR').replace('10000100,371632', '10000100,37\u00001632'));
     const { runId, counts } = await loadFile(pool, source, file);
-    expect(counts.quarantine_reasons).toMatchObject({ nul_character: 1, wrong_column_count: 2 });
+    expect(counts.quarantine_reasons).toMatchObject({ unstorable_text: 1, wrong_column_count: 2 });
     expect(counts.read).toBe(counts.loaded + counts.quarantined + counts.out_of_scope);
     const { rows } = await pool.query(`SELECT line_number, reason, raw FROM rejected_rows WHERE run_id = $1 AND raw LIKE '%\uFFFD%' ORDER BY line_number`, [runId]);
-    expect(rows.map((row) => [row.line_number, row.reason.split(':')[0]])).toEqual([[4, 'wrong_column_count'], [9, 'nul_character']]);
+    expect(rows.map((row) => [row.line_number, row.reason.split(':')[0]])).toEqual([[4, 'wrong_column_count'], [9, 'unstorable_text']]);
     expect(rows[1].raw).toContain('TRACE\uFFFDAND REPAIR');
   });
 

@@ -21,7 +21,7 @@ export type RefreshMode = (typeof REFRESH_MODES)[number];
 export const QUARANTINE_REASONS = [
   'wrong_column_count',
   'unparseable_row',
-  'nul_character',
+  'unstorable_text',
   'missing_record_key',
   'missing_date',
   'invalid_date',

@@ -46,8 +46,8 @@ describe('a file with garbage rows', () => {
     const records = [];
     for await (const record of run) records.push(record);
     expectBalanced(run.counters);
-    expect(run.counters).toMatchObject({ read: 2, ok: 1, quarantined: 1, quarantinedByReason: { nul_character: 1 } });
-    expect(records[0]).toMatchObject({ lineNumber: 2, outcome: { kind: 'quarantined', reason: 'nul_character' } });
+    expect(run.counters).toMatchObject({ read: 2, ok: 1, quarantined: 1, quarantinedByReason: { unstorable_text: 1 } });
+    expect(records[0]).toMatchObject({ lineNumber: 2, outcome: { kind: 'quarantined', reason: 'unstorable_text' } });
     expect(records[0].raw).toBe('04/2019,90 Day Notice,1,16,3,4,Z9,101,1,401,SOUTH\uFFFDEND AVENUE,10280,NO\n');
   });
 

@@ -235,12 +235,25 @@ class RecordValues implements FieldValues {
 }
 
 /**
- * A NUL character: Postgres text cannot hold one, so a single NUL in a record would fail the COPY of
- * the whole file. Such a record is quarantined, and its raw text kept with U+FFFD in place of each NUL.
+ * Text Postgres cannot store, where a single value would fail the COPY of the whole file: a NUL
+ * character (text and jsonb hold none), and in SODA rows a lone UTF-16 surrogate (JSON can escape
+ * one, jsonb refuses it; text decoded from a file's UTF-8 bytes never holds one). Such a record is
+ * quarantined; its raw text is kept with U+FFFD in place of each NUL.
  */
 const NUL = '\u0000';
-const NUL_OUTCOME: RecordOutcome = { kind: 'quarantined', reason: 'nul_character', detail: 'a NUL character (0x00), which Postgres text cannot hold' };
+const LONE_SURROGATE = /\p{Cs}/u;
+const NUL_OUTCOME: RecordOutcome = { kind: 'quarantined', reason: 'unstorable_text', detail: 'a NUL character (0x00), which Postgres text cannot hold' };
+const SURROGATE_OUTCOME: RecordOutcome = { kind: 'quarantined', reason: 'unstorable_text', detail: 'a lone UTF-16 surrogate, which Postgres jsonb cannot hold' };
 const withoutNul = (raw: string): string => (raw.includes(NUL) ? raw.replaceAll(NUL, '\uFFFD') : raw);
+
+/** The quarantine of a SODA row with a value Postgres cannot store, or null. */
+function unstorableSodaValue(values: ReadonlyMap<string, string>): RecordOutcome | null {
+  for (const value of values.values()) {
+    if (value.includes(NUL)) return NUL_OUTCOME;
+    if (LONE_SURROGATE.test(value)) return SURROGATE_OUTCOME;
+  }
+  return null;
+}
 
 async function* fileRecords(source: SourceDefinition, input: Readable, options: ParseOptions, counters: ParseCounters): AsyncGenerator<ParsedRecord> {
   let header: string[] | null = null;
@@ -311,9 +324,9 @@ async function* sodaRecords(
   for await (const row of rows) {
     index += 1;
     const values = sodaRowToValues(part, row);
-    const outcome = [...values.values()].some((value) => value.includes(NUL)) ? NUL_OUTCOME : mapRecord(rt, values);
+    const outcome = unstorableSodaValue(values) ?? mapRecord(rt, values);
     count(counters, outcome);
-    // JSON writes a NUL as the six characters \u0000, which a text column holds
+    // JSON writes a NUL or a lone surrogate as a six-character escape, which a text column holds
     yield { lineNumber: index, raw: JSON.stringify(row), outcome };
   }
 }

@@ -38,8 +38,20 @@ describe('SODA JSON rows', () => {
     const run = parseSodaRows(getSource('hpd_violations'), [row]);
     const records = [];
     for await (const record of run) records.push(record);
-    expect(run.counters).toMatchObject({ read: 1, quarantined: 1, quarantinedByReason: { nul_character: 1 } });
+    expect(run.counters).toMatchObject({ read: 1, quarantined: 1, quarantinedByReason: { unstorable_text: 1 } });
     expect(records[0].raw).toContain('WATER\\u0000LEAK');
+  });
+
+  it('quarantines a row that holds a lone surrogate, which JSON can escape and jsonb refuses', async () => {
+    const rows = JSON.parse(
+      '[{"violationid": "10000104", "boroid": "2", "block": "2482", "lot": "30", "class": "C", "inspectiondate": "2013-10-08", "novdescription": "WATER \\ud800 LEAK", "bbl": "2024820030"},' +
+        ' {"violationid": "10000105", "boroid": "2", "block": "2482", "lot": "30", "class": "C", "inspectiondate": "2013-10-08", "novdescription": "A PAIR \\ud83d\\ude00", "bbl": "2024820030"}]',
+    );
+    const run = parseSodaRows(getSource('hpd_violations'), rows);
+    const records = [];
+    for await (const record of run) records.push(record);
+    expect(run.counters).toMatchObject({ read: 2, ok: 1, quarantined: 1, quarantinedByReason: { unstorable_text: 1 } });
+    expect(records[0].outcome).toMatchObject({ reason: 'unstorable_text', detail: expect.stringContaining('surrogate') });
   });
 
   it('maps field names to display columns, renamed parts included', () => {
