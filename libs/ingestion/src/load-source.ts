@@ -54,6 +54,8 @@ const MERGES_AFTER: Readonly<Record<string, string>> = { nyc311: 'hpd_complaints
 
 /** Advisory lock key of the merge transaction ('bhis' in ASCII). */
 const MERGE_LOCK = 0x62686973;
+/** With the source's key: the merges of one source (a two-key advisory lock, apart from the one-key MERGE_LOCK). */
+const SOURCE_MERGE_LOCK_CLASS = 0x62686d73;
 
 /**
  * Loads one file (or a page stream of SODA rows) of a source: parse and normalize, COPY into staging
@@ -134,13 +136,21 @@ const FACT_MERGES: readonly [StagingKind, (client: PoolClient, table: string) =>
  */
 async function mergeStaged(client: PoolClient, source: SourceDefinition, { tables: staged, eventIdsDistinct, repeatedIdsOnly }: Staged, parsed: ParseSummary, options: LoadOptions): Promise<IngestCounts> {
   const counts = emptyCounts();
-  // merges take turns: two loads read their files at once, but one merge never misses the other's
-  // rows (HPD complaints and the 311 requests they duplicate meet in complaint_311_links)
-  await client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
+  // the merges of one source take turns from their start: each compares with what the one before committed
+  await client.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [SOURCE_MERGE_LOCK_CLASS, source.key]);
+  // the merges of all sources take turns to write: two loads read their files at once, but one merge
+  // never misses the other's rows (HPD complaints and the 311 requests they duplicate meet in
+  // complaint_311_links); what reads only the source's own rows is done before (mergeEvents)
+  let turn: Promise<unknown> | null = null;
+  const takeTurn = async () => {
+    turn ??= client.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
+    await turn;
+  };
   let factsOutOfScope = 0;
   for (const [kind, merge] of FACT_MERGES) {
     const table = staged.get(kind);
     if (!table) continue;
+    await takeTurn();
     const merged = await merge(client, table);
     factsOutOfScope = Math.max(factsOutOfScope, merged.outOfScopeRecords);
     counts.facts.inserted += merged.inserted;
@@ -153,6 +163,7 @@ async function mergeStaged(client: PoolClient, source: SourceDefinition, { table
       firstLoad: await neverLoaded(client, source.key),
       idsDistinct: eventIdsDistinct,
       repeatedIdsOnly,
+      takeTurn,
     });
     eventsOutOfScope = merged.outOfScopeRecords;
     counts.events = {
@@ -166,6 +177,7 @@ async function mergeStaged(client: PoolClient, source: SourceDefinition, { table
     };
     counts.latest_record_date = merged.latestRecordDate;
   }
+  await takeTurn();
   if (options.closeVanished) {
     counts.vanished = await closeVanished(client, source, {
       events,

@@ -11,6 +11,13 @@ export const LIST_ATTRIBUTES = ['problems', 'unique_keys_311'] as const;
 /** The sources whose records link a 311 request to an HPD complaint (step 3). */
 const SOURCES_311_LINKS: readonly string[] = ['hpd_complaints', 'nyc311'];
 
+/**
+ * Sources whose stored events the merges of another source write (the HPD complaints mark the stored
+ * 311 requests they duplicate): their merge does every step in its turn, for what it compares with
+ * may change until then.
+ */
+const STORED_EVENTS_WRITTEN_BY_OTHERS: readonly string[] = ['nyc311'];
+
 export interface EventMergeCounts {
   staged: number;
   outOfScopeRecords: number;
@@ -30,6 +37,12 @@ export interface MergeOptions {
   idsDistinct?: boolean;
   /** Staged rows share a record id, if at all, only for these ids (a file staged in chunks: stage-records.ts). */
   repeatedIdsOnly?: readonly string[];
+  /**
+   * Waits for the merge's turn among the merges of all sources (load-source.ts), called before the
+   * first write of a table other merges write or read. What reads only the staged set and the stored
+   * events of this source (steps 1 and 2, the comparison of step 5) is done before.
+   */
+  takeTurn?: () => Promise<void>;
 }
 
 const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity::text)`;
@@ -47,11 +60,17 @@ const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).jo
  * whose old events it wrote; a larger one, by the trigger of `events`, the epoch of all buildings
  * (libs/db/src/settled-history.ts).
  * A first load (`firstLoad`: the source was never loaded), or a load of which no record is stored yet, has
- * nothing to compare with and writes every record. Staged ids known to be distinct (`idsDistinct`)
+ * nothing to compare with and writes every record. Steps 1 and 2 and the comparison of step 5 read
+ * only the staged set and the source's own stored events: they run before the merge's turn
+ * (`takeTurn`), beside another source's merge, except for a source whose stored events another
+ * source's merge writes. Staged ids known to be distinct (`idsDistinct`)
  * skip the search for repeated records of step 2.
  */
 export async function mergeEvents(client: PoolClient, source: string, table: string, observedOn: string, options: MergeOptions = {}): Promise<EventMergeCounts> {
   const firstLoad = options.firstLoad ?? false;
+  const takeTurn = options.takeTurn ?? (async () => undefined);
+  const prepareBeforeTurn = !STORED_EVENTS_WRITTEN_BY_OTHERS.includes(source);
+  if (!prepareBeforeTurn) await takeTurn();
   await client.query(`SET LOCAL work_mem = '128MB'`);
   const staged = await count(client, `SELECT COALESCE(sum(file_rows), 0) AS count FROM ${table}`);
   const outOfScopeRecords = await dropOutOfUniverse(client, table);
@@ -75,14 +94,22 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
   const records = Number(collapsed.rows[0].records);
   const few = await probesPay(client, records);
   const probe = !firstLoad && few;
+  // a later file of a loaded source often brings only records never stored (the 311 requests since
+  // 2020 after those of 2010-2019): it is written as a first load is, for the comparison of millions
+  // of rows would spill both sides of its hash join to disk
+  const nothingToCompare = firstLoad || !(await anyRecordStored(client, merged));
+  let compared = false;
+  if (prepareBeforeTurn && !nothingToCompare) {
+    await compare(client, merged, probe);
+    compared = true;
+  }
+  await takeTurn();
   const { duplicates311, actionCounts } = await keepingSettledHistories(client, few, async () => {
     const duplicates311 = links311 ? await markDuplicates311(client, source, merged, probe, few) : 0;
-    // a later file of a loaded source often brings only records never stored (the 311 requests since
-    // 2020 after those of 2010-2019): it is written as a first load is, for the comparison of millions
-    // of rows would spill both sides of its hash join to disk
-    const nothingToCompare = firstLoad || !(await anyRecordStored(client, merged));
-    const actionCounts = nothingToCompare ? await writeFirstLoad(client, merged, few) : await compareAndWrite(client, merged, observedOn, probe, few);
-    return { duplicates311, actionCounts };
+    if (nothingToCompare) return { duplicates311, actionCounts: await writeFirstLoad(client, merged, few) };
+    // the 311 requests are compared once marked (step 3)
+    if (!compared) await compare(client, merged, probe);
+    return { duplicates311, actionCounts: await writeCompared(client, observedOn, few) };
   });
   const latest = await client.query<{ latest: string | null }>(
     `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS latest FROM ${merged} WHERE occurred_on <= $1::date`,
@@ -361,13 +388,16 @@ export function comparedSql(merged: string, probe: boolean): string {
 }
 
 /**
- * A refresh: compare each merged record with the stored one (new, changed or the same, column by
- * column), turn status changes into events, write the new and changed records.
+ * A refresh, first: each merged record compared with the stored one (new, changed or the same, column
+ * by column), in the temp table `compared`; it reads only the stored events of the merged source.
  */
-async function compareAndWrite(client: PoolClient, merged: string, observedOn: string, probe: boolean, keep: boolean): Promise<ActionCounts> {
+async function compare(client: PoolClient, merged: string, probe: boolean): Promise<void> {
   await client.query(`DROP TABLE IF EXISTS pg_temp.compared`);
   await withIndexProbes(client, probe, () => client.query(`CREATE TEMP TABLE compared ON COMMIT DROP AS ${comparedSql(merged, probe)}`));
+}
 
+/** A refresh, then: status changes turned into events, the new and changed records written (steps 4 and 5). */
+async function writeCompared(client: PoolClient, observedOn: string, keep: boolean): Promise<ActionCounts> {
   // 4. status changes of stored records become events dated the day they were first seen
   const changeRows = statusChangeRows();
   const changes = await client.query<{ bbl: string }>(

@@ -134,4 +134,43 @@ describe('a run executed once at a time, runs of one source staged at once and m
     expect(await sourceLoadUnderWay(pool, 'hpd_complaints')).toBe(false);
     expect((await loading).status).toBe('succeeded');
   });
+  it('compares a refresh with its own stored events while another merge has the turn; a 311 merge reads them only in its turn', async () => {
+    const [violations, requests] = ['dob_violations', 'nyc311'].map((key) => fixtureFiles().find((f) => f.source.key === key) ?? (() => { throw new Error(`no ${key} fixture`); })());
+    const load = async ({ file: path, source: { key } }: typeof violations) => {
+      await seedUniverseFor(pool, getSource(key), path);
+      const runId = await createRun(pool, { source: key, trigger: 'test', input: path });
+      return service.run({ ...request(runId), source: key, input: { kind: 'file' as const, path } });
+    };
+    // the merge waiting for its turn, and what its transaction holds: locks on the stored events it
+    // read, and on relations it created (the comparison's temp table, not visible to other sessions)
+    const waiting = async () =>
+      (await pool.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1 AND objsubid = 1`, [MERGE_LOCK])).rows;
+    const held = async (pid: number) =>
+      (await pool.query<{ events: number; created: number }>(
+        `SELECT count(*) FILTER (WHERE l.relation = 'events'::regclass)::int AS events,
+                count(*) FILTER (WHERE l.mode = 'AccessExclusiveLock' AND c.oid IS NULL)::int AS created
+           FROM pg_locks l LEFT JOIN pg_class c ON c.oid = l.relation
+          WHERE l.pid = $1 AND l.locktype = 'relation'`,
+        [pid],
+      )).rows[0];
+    for (const loaded of [violations, requests]) expect((await load(loaded)).status).toBe('succeeded');
+
+    for (const [loaded, beforeTurn] of [[violations, true], [requests, false]] as const) {
+      const merges = await pool.connect();
+      await merges.query(`SELECT pg_advisory_lock(${MERGE_LOCK})`);
+      let loading: Promise<{ status: string }> | null = null;
+      try {
+        loading = load(loaded);
+        for (let i = 0; i < 200 && (await waiting()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        const [merge] = await waiting();
+        expect(merge).toBeDefined();
+        const locks = await held(merge.pid);
+        expect([locks.events > 0, locks.created > 0]).toEqual([beforeTurn, beforeTurn]);
+      } finally {
+        await merges.query(`SELECT pg_advisory_unlock(${MERGE_LOCK})`);
+        merges.release();
+      }
+      expect((await loading).status).toBe('succeeded');
+    }
+  });
 });
