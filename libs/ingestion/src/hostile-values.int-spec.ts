@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -43,6 +43,7 @@ describe('a file with a hostile value in every column', () => {
   afterAll(async () => {
     await pool?.end();
     await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   /**

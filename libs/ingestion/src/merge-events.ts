@@ -98,17 +98,14 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
   // 2020 after those of 2010-2019): it is written as a first load is, for the comparison of millions
   // of rows would spill both sides of its hash join to disk
   const nothingToCompare = firstLoad || !(await anyRecordStored(client, merged));
-  let compared = false;
-  if (prepareBeforeTurn && !nothingToCompare) {
-    await compare(client, merged, probe);
-    compared = true;
-  }
+  const compareBeforeTurn = prepareBeforeTurn && !nothingToCompare;
+  if (compareBeforeTurn) await compare(client, merged, probe);
   await takeTurn();
   const { duplicates311, actionCounts } = await keepingSettledHistories(client, few, async () => {
     const duplicates311 = links311 ? await markDuplicates311(client, source, merged, probe, few) : 0;
     if (nothingToCompare) return { duplicates311, actionCounts: await writeFirstLoad(client, merged, few) };
     // the 311 requests are compared once marked (step 3)
-    if (!compared) await compare(client, merged, probe);
+    if (!compareBeforeTurn) await compare(client, merged, probe);
     return { duplicates311, actionCounts: await writeCompared(client, observedOn, few) };
   });
   const latest = await client.query<{ latest: string | null }>(
