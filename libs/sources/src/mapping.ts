@@ -35,6 +35,14 @@ export function requireDate(f: RowFields, ...columns: string[]): RequiredDate {
     : { ok: false, outcome: quarantine('missing_date', `blank ${columns.join(', ')}`) };
 }
 
+/**
+ * A record's id for its attributes: a number, as the city's ids are, or the text itself when it is
+ * not a whole number a double holds exactly (`Number` would store null for `V-12`).
+ */
+export function recordIdValue(recordKey: string): number | string {
+  return /^\d{1,15}$/.test(recordKey) ? Number(recordKey) : recordKey;
+}
+
 /** Drops null/undefined entries so the stored attributes stay small. */
 export function attributes(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

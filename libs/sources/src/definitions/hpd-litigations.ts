@@ -1,6 +1,6 @@
 import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
-import { attributes, emit, requireDate } from '../mapping';
+import { attributes, emit, recordIdValue, requireDate } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
@@ -54,7 +54,7 @@ export const hpdLitigations = defineSource({
             occurred_on: opened.date,
             description: caseType ? `Housing litigation: ${caseType}` : 'Housing litigation',
             attributes: attributes({
-              litigation_id: Number(recordKey),
+              litigation_id: recordIdValue(recordKey),
               case_type: caseType,
               case_status: f.text('CaseStatus'),
               open_judgement: f.bool('OpenJudgement'),

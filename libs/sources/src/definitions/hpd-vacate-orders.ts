@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { attributes, emit, requireDate } from '../mapping';
+import { attributes, emit, recordIdValue, requireDate } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
@@ -53,7 +53,7 @@ export const hpdVacateOrders = defineSource({
             closed_on: rescinded,
             description: [extent, 'vacate order', reason ? `(${reason})` : null].filter(Boolean).join(' '),
             attributes: attributes({
-              vacate_order_number: Number(recordKey),
+              vacate_order_number: recordIdValue(recordKey),
               reason,
               vacate_type: extent,
               units_vacated: f.int('NUMBER OF VACATED UNITS'),

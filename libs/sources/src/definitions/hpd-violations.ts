@@ -1,5 +1,5 @@
 import { defineSource } from '../definition';
-import { attributes, emit, requireDate } from '../mapping';
+import { attributes, emit, recordIdValue, requireDate } from '../mapping';
 import { headerOf, sodaFieldsFor, statusFromWord } from './common';
 
 const HEADER = headerOf(
@@ -62,7 +62,7 @@ export const hpdViolations = defineSource({
             closed_on: status === 'closed' ? f.date('CurrentStatusDate') : null,
             description: novDescription,
             attributes: attributes({
-              violation_id: Number(recordKey),
+              violation_id: recordIdValue(recordKey),
               class: violationClass,
               order_number: orderNumber,
               code_section: section,
