@@ -14,7 +14,20 @@ export interface DataSourceOptions {
    * request holds a connection for long; workers run long COPYs and merges and pass 0.
    */
   statementTimeoutMs?: number;
+  /**
+   * How long a query may wait for a connection (ms), a free slot of the pool included: the API keeps the
+   * default and answers 503 rather than queue; workers pass WORKER_CONNECTION_WAIT_MS.
+   */
+  connectionWaitMs?: number;
 }
+
+/**
+ * A worker's queries wait for a free connection as long as a statement of the others may take: a
+ * scoring part's reads, queued behind the others' on a slow day, failed after 5 s and the whole part
+ * was scored again (docs/scaling.md). pg has one timeout for the wait and the connect, so a Postgres
+ * that never answers stalls a worker this long before its job fails and is retried.
+ */
+export const WORKER_CONNECTION_WAIT_MS = 10 * 60_000;
 
 /** The one way to build a TypeORM DataSource: explicit migrations, never `synchronize`. */
 export function createDataSource(options: DataSourceOptions): DataSource {
@@ -29,7 +42,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     applicationName: options.applicationName ?? 'bhis',
     extra: {
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: options.connectionWaitMs ?? 5_000,
       idleTimeoutMillis: 30_000,
       // a request's query never holds a connection forever (e.g. during a Postgres restart)
       statement_timeout: options.statementTimeoutMs ?? 60_000,

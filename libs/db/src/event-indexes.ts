@@ -1,5 +1,5 @@
-import { escapeIdentifier, type Pool, type PoolClient } from 'pg';
-import { inTransaction } from './transaction';
+import { escapeIdentifier, type Pool } from 'pg';
+import { inTransaction, withoutTimeout } from './transaction';
 
 export interface IndexRebuild {
   /** The deferred indexes built (deferEventIndexes), before the others were rebuilt. */
@@ -156,19 +156,6 @@ async function dropAbandonedRebuilds(pool: Pool): Promise<void> {
 
 /** Rebuilds at once: one per core of a machine like the one in docs/scaling.md. */
 const REBUILD_CONNECTIONS = 2;
-
-/** A city's indexes take longer than the pool's statement timeout; CONCURRENTLY runs outside a transaction. */
-async function withoutTimeout<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('SET statement_timeout = 0');
-    const result = await work(client);
-    await client.query('RESET statement_timeout');
-    return result;
-  } finally {
-    client.release();
-  }
-}
 
 /** Whether `events` holds no row at all (a first load of the city). */
 export async function eventsEmpty(pool: Pool): Promise<boolean> {

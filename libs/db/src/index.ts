@@ -17,3 +17,4 @@ export * from './transaction';
 export { RECORD_DICTIONARIES } from './event-record-dictionaries';
 export { RecordZstd } from './record-zstd';
 export * from './settled-history';
+export * from './vacuum-after-load';

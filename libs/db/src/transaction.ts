@@ -18,3 +18,19 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     client.release();
   }
 }
+
+/**
+ * Runs `work` on a client of the pool without the pool's statement timeout, outside a transaction:
+ * for maintenance of a city (index builds, VACUUM) that takes longer than any request may.
+ */
+export async function withoutTimeout<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SET statement_timeout = 0');
+    const result = await work(client);
+    await client.query('RESET statement_timeout');
+    return result;
+  } finally {
+    client.release();
+  }
+}

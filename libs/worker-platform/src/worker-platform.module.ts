@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
-import { createDataSource } from '@bhis/db';
+import { createDataSource, WORKER_CONNECTION_WAIT_MS } from '@bhis/db';
 import { workerConnection } from '@bhis/queue';
 import { Heartbeat } from './heartbeat';
 
@@ -33,7 +33,7 @@ export class WorkerPlatformModule implements OnApplicationShutdown {
           provide: DATA_SOURCE,
           useFactory: async () => {
             // a whole file is one COPY and one merge: no statement timeout in the workers
-            const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: appName, statementTimeoutMs: 0 });
+            const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: appName, statementTimeoutMs: 0, connectionWaitMs: WORKER_CONNECTION_WAIT_MS });
             return ds.initialize();
           },
         },

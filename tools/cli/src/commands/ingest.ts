@@ -2,7 +2,16 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Pool } from 'pg';
-import { buildDeferredEventIndexes, deferEventIndexes, eventsEmpty, type IndexRebuild, pgPool, rebuildEventIndexes } from '@bhis/db';
+import {
+  buildDeferredEventIndexes,
+  deferEventIndexes,
+  eventsEmpty,
+  type IndexRebuild,
+  pgPool,
+  rebuildEventIndexes,
+  vacuumAfterLoad,
+  type VacuumAfterLoad,
+} from '@bhis/db';
 import type { IngestInput } from '@bhis/queue';
 import { getSource, SOURCES, sourceForFile } from '@bhis/sources';
 import { CliError, withDataSource } from '../context';
@@ -171,6 +180,12 @@ export function reportRebuild(rebuild: IndexRebuild): void {
   process.stderr.write(`Rebuilt the indexes of events after the first load: ${mb(rebuild.bytesBefore)} -> ${mb(rebuild.bytesAfter)} MB in ${rebuild.seconds.toFixed(1)} s.\n`);
 }
 
+function reportVacuum({ tables, seconds }: VacuumAfterLoad): void {
+  if (tables.length === 0) return;
+  const list = tables.map((t) => `${t.table} (${t.deadRows.toLocaleString('en-US')} dead rows)`).join(', ');
+  process.stderr.write(`Vacuumed and analyzed the tables the load rewrote in ${seconds.toFixed(1)} s: ${list}.\n`);
+}
+
 function reportBuilt(built: string[]): void {
   if (built.length > 0) process.stderr.write(`Built the indexes of events deferred during the first load: ${built.join(', ')}.\n`);
 }
@@ -204,6 +219,8 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
         for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });
         for (const { file, source, runId } of queued) await finish(runId, file, source);
         if (firstLoad && process.exitCode !== 1) await reportRebuild(await rebuildEventIndexes(pool));
+        // what is read next (the scoring run's pages of buildings) is read from tidy tables
+        reportVacuum(await vacuumAfterLoad(pool));
       } finally {
         // the deferred indexes are built whatever happened (those of an earlier load that never finished too)
         reportBuilt(await buildDeferredEventIndexes(pool));
