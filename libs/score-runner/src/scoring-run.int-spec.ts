@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { COMPONENT_KEYS, SCORER_ID } from '@bhis/domain';
+import { buildPeerDistribution, healthScoreFromDistribution, KNOWN_LIMIT_RULES } from '@bhis/scoring';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { runScoring } from './scoring-run';
 
@@ -87,6 +88,8 @@ describe('scoring runs (real Postgres)', () => {
     expect(doc.borough_name).toBe('Bronx');
     expect(doc.scores.health_score).toBe(bad.health_score);
     expect(doc.scores.scorer_id).toBe(SCORER_ID);
+    const stored = await pool.query(`SELECT count(*)::int AS n FROM building_scores WHERE scores <> (document::jsonb -> 'scores')`);
+    expect(stored.rows[0].n).toBe(0);
     expect(Object.keys(doc.scores.components).sort()).toEqual([...COMPONENT_KEYS].sort());
     expect(doc.counts).toEqual({
       hpd_violations_total: 100, hpd_violations_open: 100, hpd_class_c_open: 40, dob_violations_total: 0,
@@ -150,6 +153,17 @@ describe('scoring runs (real Postgres)', () => {
     expect(counts.crossings).toBe(1);
     const dirty = await pool.query(`SELECT count(*)::int AS n FROM dirty_buildings`);
     expect(dirty.rows[0].n).toBe(0);
+
+    // its health score is ranked against every current score of its peers, the 41 it did not rescore too
+    const { rows } = await pool.query<{ bbl: string; peer_group: string; total_score: number; health_score: number; flags: string[] }>(
+      `SELECT bbl, peer_group, total_score, health_score, flags FROM building_scores ORDER BY bbl`,
+    );
+    const totals: Record<string, number[]> = {};
+    for (const r of rows) if (!r.flags.some((f) => KNOWN_LIMIT_RULES.some((rule) => rule.key === f))) (totals[r.peer_group] ??= []).push(r.total_score);
+    const rescored = rows.find((r) => r.bbl === CLEAN)!;
+    expect(rescored.health_score).toBe(healthScoreFromDistribution(buildPeerDistribution(totals), rescored.peer_group, rescored.total_score));
+    const scores = await pool.query(`SELECT scores, document::jsonb -> 'scores' AS from_document FROM building_scores WHERE bbl = $1`, [CLEAN]);
+    expect(scores.rows[0].scores).toEqual(scores.rows[0].from_document);
   });
 
   it('backfills history as of past dates without touching current scores', async () => {
