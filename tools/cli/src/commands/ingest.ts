@@ -219,8 +219,9 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
         for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });
         for (const { file, source, runId } of queued) await finish(runId, file, source);
         if (firstLoad && process.exitCode !== 1) await reportRebuild(await rebuildEventIndexes(pool));
-        // what is read next (the scoring run's pages of buildings) is read from tidy tables
-        reportVacuum(await vacuumAfterLoad(pool));
+        // what is read next (the scoring run's pages of buildings) is read from tidy tables; the files
+        // are in either way, so a vacuum that fails is reported, not the load
+        await vacuumAfterLoad(pool).then(reportVacuum, (error: Error) => process.stderr.write(`warning: the vacuum after the load failed: ${error.message}\n`));
       } finally {
         // the deferred indexes are built whatever happened (those of an earlier load that never finished too)
         reportBuilt(await buildDeferredEventIndexes(pool));
