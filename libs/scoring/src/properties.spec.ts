@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { AGE_BUCKET_KEYS, AgeBucket } from './age-buckets';
 import { BuildingInput, HistogramRow } from './input';
 import { scoreBuilding } from './score-building';
+import { CLASS_BC_SEVERITY } from './signals';
 import { histogramArb, rowArb, unitsArb } from './test-arbitraries';
 import { cell, input } from './test-support';
 import { SIZE_NEUTRALITY_TOLERANCE as SIZE_TOLERANCE } from './unit-rates';
@@ -39,6 +40,9 @@ describe('monotonicity', () => {
     fc.assert(
       fc.property(histogramArb, unitsArb, rowArb, (histogram, units, extra) => {
         fc.pre(extra.event_type !== 'dob_job_filing' && extra.event_type !== 'dob_now_job_filing');
+        // a corrected class B/C violation lowers the share left uncorrected (mq_uncorrected_share,
+        // derived-signals.ts): a correction is evidence of management, by design
+        fc.pre(!(extra.event_type === 'hpd_violation' && !extra.open && extra.severity in CLASS_BC_SEVERITY));
         const before = scoreBuilding(withUnits(units, histogram));
         const after = scoreBuilding(withUnits(units, [...histogram, extra]));
         expect(after.total_score).toBeGreaterThanOrEqual(before.total_score);
