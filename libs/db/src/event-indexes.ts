@@ -2,9 +2,9 @@ import { escapeIdentifier, type Pool } from 'pg';
 import { inTransaction, withoutTimeout } from './transaction';
 
 export interface IndexRebuild {
-  /** The deferred indexes built (deferEventIndexes), before the others were rebuilt. */
+  /** The deferred indexes built (deferEventIndexes): before the others were rebuilt, or after the rewrite. */
   built: string[];
-  /** Bytes of every index of `events` (all partitions) before and after the rebuild (the built ones counted in both). */
+  /** Bytes of the indexes of `events` (all partitions) rebuilt or rewritten, before and after (the built ones counted in both, or in neither). */
   bytesBefore: number;
   bytesAfter: number;
   seconds: number;
@@ -60,60 +60,98 @@ export async function buildDeferredEventIndexes(pool: Pool): Promise<string[]> {
   return built;
 }
 
+export interface RebuildOptions {
+  /**
+   * Rewrite each partition in the order of the unique record key, which begins with the BBL (`CLUSTER`),
+   * before the deferred indexes are built. A first load writes events source by source, so a building's
+   * events lie one per page across its whole partition; written in BBL order they lie on a few pages
+   * side by side. A `CLUSTER` holds an exclusive lock on its partition: reads of the events in it wait
+   * (docs/adr/0017-events-in-building-order.md).
+   */
+  cluster?: boolean;
+  /** Connections working at once, each on one partition at a time. */
+  connections?: number;
+}
+
 /**
- * Builds the deferred indexes of a first load (buildDeferredEventIndexes), then rebuilds the others
- * without blocking reads or writes (`REINDEX ... CONCURRENTLY`), two partitions at a time.
+ * After a large load: either rewrites every partition in BBL order (`cluster`, which rebuilds each
+ * partition's indexes too) and then builds the deferred indexes of a first load, or builds the
+ * deferred indexes and rebuilds the others without blocking reads or writes (`REINDEX ...
+ * CONCURRENTLY`). Two partitions at a time.
  * Events arrive in no particular key order, so pages of their B-trees split half-full: after the
  * first load of a city the unique record key index is about a third larger than rebuilt
  * (docs/adr/0011-event-storage-and-load-path.md). The statistics of `events` are gathered again after it.
- * `bhis ingest --dir` calls this once after loading into an empty `events`; `bhis db reindex-events`
- * does it on demand.
+ * `bhis ingest --dir` calls this with `cluster` once after loading into an empty `events`;
+ * `bhis db reindex-events` does it on demand.
  */
-export async function rebuildEventIndexes(pool: Pool, connections = REBUILD_CONNECTIONS): Promise<IndexRebuild> {
+export async function rebuildEventIndexes(pool: Pool, options: RebuildOptions = {}): Promise<IndexRebuild> {
   const started = performance.now();
-  const built = await buildDeferredEventIndexes(pool);
+  const connections = options.connections ?? REBUILD_CONNECTIONS;
   await dropAbandonedRebuilds(pool);
+  // the deferred indexes after a rewrite (built once, on the ordered pages), before a REINDEX
+  const built = options.cluster ? [] : await buildDeferredEventIndexes(pool);
   const before = await pool.query<{ bytes: number }>(INDEX_BYTES);
-  // per partition, its indexes but those just built
-  const { rows } = await pool.query<{ indexes: string[] }>(
-    `SELECT array_agg(child.inhrelid::regclass::text ORDER BY child.inhrelid::regclass::text) AS indexes
+  if (options.cluster) {
+    await onEachPartition(pool, connections, await uniqueKeyByPartition(pool), (partition, index) => [`CLUSTER ${partition} USING ${index}`]);
+  } else {
+    // per partition, its indexes but those just built
+    const { rows } = await pool.query<{ partition: string; indexes: string[] }>(
+      `SELECT cx.indrelid::regclass::text AS partition, array_agg(child.inhrelid::regclass::text ORDER BY child.inhrelid::regclass::text) AS indexes
+         FROM pg_index x JOIN pg_inherits child ON child.inhparent = x.indexrelid JOIN pg_index cx ON cx.indexrelid = child.inhrelid
+        WHERE x.indrelid = 'events'::regclass AND NOT (x.indexrelid::regclass::text = ANY ($1::text[]))
+        GROUP BY cx.indrelid ORDER BY cx.indrelid::regclass::text`,
+      [built],
+    );
+    await onEachPartition(pool, connections, rows.map((r) => [r.partition, r.indexes] as const), (_, indexes) => indexes.map((index) => `REINDEX INDEX CONCURRENTLY ${index}`));
+  }
+  const after = await pool.query<{ bytes: number }>(INDEX_BYTES);
+  if (options.cluster) built.push(...(await buildDeferredEventIndexes(pool)));
+  // fresh statistics for the planner: without them, the scoring run's reads of a chunk of buildings
+  // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
+  await setBblCounts(pool);
+  await withoutTimeout(pool, (client) => client.query('ANALYZE events'));
+  return { built, bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Each partition of `events` with the name of its unique record key index. */
+async function uniqueKeyByPartition(pool: Pool): Promise<(readonly [string, string])[]> {
+  const { rows } = await pool.query<{ partition: string; index: string }>(
+    `SELECT cx.indrelid::regclass::text AS partition, child.inhrelid::regclass::text AS index
        FROM pg_index x JOIN pg_inherits child ON child.inhparent = x.indexrelid JOIN pg_index cx ON cx.indexrelid = child.inhrelid
-      WHERE x.indrelid = 'events'::regclass AND NOT (x.indexrelid::regclass::text = ANY ($1::text[]))
-      GROUP BY cx.indrelid ORDER BY cx.indrelid::regclass::text`,
-    [built],
+      WHERE x.indrelid = 'events'::regclass AND x.indisunique ORDER BY 1`,
   );
-  const partitions = rows.map((r) => r.indexes);
-  // the partitions one after the other on each connection (two rebuilds of one table's indexes at once
-  // wait for each other): one REINDEX sorts on one core; a failure stops the other connection after its
-  // current partition, and is thrown once both have stopped
-  const rebuilds = await Promise.allSettled(
-    Array.from({ length: Math.max(1, Math.min(connections, partitions.length)) }, () =>
+  return rows.map((r) => [r.partition, r.index] as const);
+}
+
+/**
+ * Runs the statement(s) of each partition on `connections` connections, the partitions one after the
+ * other on each (two rebuilds of one table at once wait for each other): one sorts on one core. A
+ * failure stops the other connections after their current partition, and is thrown once all have stopped.
+ */
+async function onEachPartition<T>(pool: Pool, connections: number, partitions: (readonly [string, T])[], statements: (partition: string, of: T) => string[]): Promise<void> {
+  const queue = [...partitions];
+  const runs = await Promise.allSettled(
+    Array.from({ length: Math.max(1, Math.min(connections, queue.length)) }, () =>
       withoutTimeout(pool, async (client) => {
         try {
-          for (let next = partitions.shift(); next !== undefined; next = partitions.shift()) {
-            for (const index of next) await client.query(`REINDEX INDEX CONCURRENTLY ${index}`);
+          for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+            for (const sql of statements(next[0], next[1])) await client.query(sql);
           }
         } catch (error) {
-          partitions.length = 0;
+          queue.length = 0;
           throw error;
         }
       }),
     ),
   );
-  const failed = rebuilds.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failed = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
     // the other connection may have stopped half-way too (its REINDEX waits for the failed one's
     // transaction, under the same lock_timeout), leaving a `_ccnew` index: dropped now, and by the
-    // next rebuild if this drop fails too
+    // next rebuild if this drop fails too. A CLUSTER that fails leaves its partition as it was.
     await dropAbandonedRebuilds(pool).catch(() => undefined);
     throw failed.reason;
   }
-  // fresh statistics for the planner: without them, the scoring run's reads of a chunk of buildings
-  // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
-  await setBblCounts(pool);
-  await withoutTimeout(pool, (client) => client.query('ANALYZE events'));
-  const after = await pool.query<{ bytes: number }>(INDEX_BYTES);
-  return { built, bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
 }
 
 /**

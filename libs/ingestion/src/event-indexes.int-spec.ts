@@ -70,6 +70,33 @@ describe('the indexes of events around a first load', () => {
     expect(analyzed.rows[0].analyzed).toBe(analyzed.rows[0].partitions);
   });
 
+  /** Runs of one BBL in the order of the heap, and distinct BBLs: equal when each building's events lie side by side. */
+  const heapRuns = async () => {
+    const { rows } = await pool.query<{ runs: number; bbls: number; events: number }>(
+      `SELECT count(*) FILTER (WHERE prev IS DISTINCT FROM bbl)::int AS runs, count(DISTINCT bbl)::int AS bbls, count(*)::int AS events
+         FROM (SELECT bbl, lag(bbl) OVER (PARTITION BY tableoid ORDER BY ctid) AS prev FROM events) x`,
+    );
+    return rows[0];
+  };
+
+  it('after a first load, writes each partition in building order, then builds the deferred indexes on it', async () => {
+    const before = await indexes();
+    const scattered = await heapRuns();
+    // the events above were inserted in random key order
+    expect(scattered.runs).toBeGreaterThan(scattered.bbls * 5);
+    const deferred = await deferEventIndexes(pool);
+    const rebuild = await rebuildEventIndexes(pool, { cluster: true });
+    expect(rebuild.built).toEqual(deferred);
+    expect(await indexes()).toEqual(before);
+    expect(before.every((i) => i.valid)).toBe(true);
+    const ordered = await heapRuns();
+    expect(ordered).toEqual({ runs: scattered.bbls, bbls: scattered.bbls, events: scattered.events });
+    // the unique record key, rebuilt compact by the test above, is rewritten as compact
+    expect(rebuild.bytesAfter).toBeLessThanOrEqual(rebuild.bytesBefore * 1.01);
+    const found = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE bbl = '1000001000' AND source = 'hpd_violations'`);
+    expect(found.rows[0].n).toBe(20);
+  });
+
   it('tells the planner each partition holds an even share of the buildings, not what a sample of events suggests', async () => {
     // the 3,000 BBLs of the events above, as buildings
     await pool.query(
@@ -125,6 +152,29 @@ describe('the indexes of events around a first load', () => {
     } finally {
       await holder.query('ROLLBACK').catch(() => undefined);
       holder.release();
+      await impatient.end();
+    }
+  });
+  it('fails as a whole when one partition cannot be written in order, keeping every event, and the deferred indexes are built after', async () => {
+    const impatient = new Pool({ connectionString: db.url, max: 2, options: '-c lock_timeout=300' });
+    const reader = await pool.connect();
+    try {
+      const before = await indexes();
+      const events = (await heapRuns()).events;
+      const partitions = await pool.query<{ name: string }>(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'events'::regclass ORDER BY 1`);
+      const deferred = await deferEventIndexes(pool);
+      // a reader in the middle of a transaction on one partition: its CLUSTER cannot take the partition
+      await reader.query('BEGIN');
+      await reader.query(`SELECT count(*) FROM ${partitions.rows[Math.floor(partitions.rows.length / 2)].name}`);
+      await expect(rebuildEventIndexes(impatient, { cluster: true })).rejects.toThrow(/lock timeout/);
+      await reader.query('ROLLBACK');
+      // what `bhis ingest --dir` does whatever happened
+      expect(await buildDeferredEventIndexes(pool)).toEqual(deferred);
+      expect(await indexes()).toEqual(before);
+      expect((await heapRuns()).events).toBe(events);
+    } finally {
+      await reader.query('ROLLBACK').catch(() => undefined);
+      reader.release();
       await impatient.end();
     }
   });
