@@ -155,6 +155,7 @@ describe('the indexes of events around a first load', () => {
       await impatient.end();
     }
   });
+
   it('fails as a whole when one partition cannot be written in order, keeping every event, and the deferred indexes are built after', async () => {
     const impatient = new Pool({ connectionString: db.url, max: 2, options: '-c lock_timeout=300' });
     const reader = await pool.connect();
