@@ -4,6 +4,8 @@ import { inTransaction, withoutTimeout } from './transaction';
 export interface IndexRebuild {
   /** The deferred indexes built (deferEventIndexes): before the others were rebuilt, or after the rewrite. */
   built: string[];
+  /** Whether the partitions were rewritten in building order (`cluster`) rather than reindexed. */
+  clustered: boolean;
   /** Bytes of the indexes of `events` (all partitions) rebuilt or rewritten, before and after (the built ones counted in both, or in neither). */
   bytesBefore: number;
   bytesAfter: number;
@@ -87,13 +89,18 @@ export interface RebuildOptions {
 export async function rebuildEventIndexes(pool: Pool, options: RebuildOptions = {}): Promise<IndexRebuild> {
   const started = performance.now();
   const connections = options.connections ?? REBUILD_CONNECTIONS;
+  const clustered = Boolean(options.cluster);
   await dropAbandonedRebuilds(pool);
-  // the deferred indexes after a rewrite (built once, on the ordered pages), before a REINDEX
-  const built = options.cluster ? [] : await buildDeferredEventIndexes(pool);
-  const before = await pool.query<{ bytes: number }>(INDEX_BYTES);
-  if (options.cluster) {
-    await onEachPartition(pool, connections, await uniqueKeyByPartition(pool), (partition, index) => [`CLUSTER ${partition} USING ${index}`]);
+  let built: string[];
+  let bytes: { before: number; after: number };
+  if (clustered) {
+    bytes = await indexBytesAround(pool, async () =>
+      onEachPartition(pool, connections, await uniqueKeyByPartition(pool), (partition, index) => [`CLUSTER ${partition} USING ${index}`]),
+    );
+    // built once, on the ordered pages
+    built = await buildDeferredEventIndexes(pool);
   } else {
+    built = await buildDeferredEventIndexes(pool);
     // per partition, its indexes but those just built
     const { rows } = await pool.query<{ partition: string; indexes: string[] }>(
       `SELECT cx.indrelid::regclass::text AS partition, array_agg(child.inhrelid::regclass::text ORDER BY child.inhrelid::regclass::text) AS indexes
@@ -102,15 +109,23 @@ export async function rebuildEventIndexes(pool: Pool, options: RebuildOptions = 
         GROUP BY cx.indrelid ORDER BY cx.indrelid::regclass::text`,
       [built],
     );
-    await onEachPartition(pool, connections, rows.map((r) => [r.partition, r.indexes] as const), (_, indexes) => indexes.map((index) => `REINDEX INDEX CONCURRENTLY ${index}`));
+    bytes = await indexBytesAround(pool, () =>
+      onEachPartition(pool, connections, rows.map((r) => [r.partition, r.indexes] as const), (_, indexes) => indexes.map((index) => `REINDEX INDEX CONCURRENTLY ${index}`)),
+    );
   }
-  const after = await pool.query<{ bytes: number }>(INDEX_BYTES);
-  if (options.cluster) built.push(...(await buildDeferredEventIndexes(pool)));
   // fresh statistics for the planner: without them, the scoring run's reads of a chunk of buildings
   // were planned as scans of every partition of the whole city (22 s a chunk instead of ~0.5 s)
   await setBblCounts(pool);
   await withoutTimeout(pool, (client) => client.query('ANALYZE events'));
-  return { built, bytesBefore: before.rows[0].bytes, bytesAfter: after.rows[0].bytes, seconds: (performance.now() - started) / 1000 };
+  return { built, clustered, bytesBefore: bytes.before, bytesAfter: bytes.after, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Bytes of every index of `events` before and after `work`. */
+async function indexBytesAround(pool: Pool, work: () => Promise<void>): Promise<{ before: number; after: number }> {
+  const before = (await pool.query<{ bytes: number }>(INDEX_BYTES)).rows[0].bytes;
+  await work();
+  const after = (await pool.query<{ bytes: number }>(INDEX_BYTES)).rows[0].bytes;
+  return { before, after };
 }
 
 /** Each partition of `events` with the name of its unique record key index. */

@@ -23,7 +23,7 @@ export function dbCommand(): Command {
     .description('Build the indexes of events a first load deferred, then rebuild the others without blocking reads or writes (after a large load)')
     .option('--cluster', "rewrite each partition of events in building order (CLUSTER), as a first load does: reads of a partition's events wait while it is rewritten")
     .action(async (options: { cluster?: boolean }) => {
-      await withDataSource(async (ds) => reportRebuild(await rebuildEventIndexes(pgPool(ds), { cluster: Boolean(options.cluster) }), Boolean(options.cluster)));
+      await withDataSource(async (ds) => reportRebuild(await rebuildEventIndexes(pgPool(ds), { cluster: options.cluster })));
     });
   return db;
 }

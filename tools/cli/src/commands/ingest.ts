@@ -174,10 +174,10 @@ async function showStatus(json: boolean): Promise<void> {
 }
 
 /** On stderr: stdout carries the summary (JSON with --json). */
-export function reportRebuild(rebuild: IndexRebuild, clustered: boolean): void {
+export function reportRebuild(rebuild: IndexRebuild): void {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
   reportBuilt(rebuild.built);
-  const what = clustered ? 'Wrote events in building order and rebuilt their indexes' : 'Rebuilt the indexes of events';
+  const what = rebuild.clustered ? 'Wrote events in building order and rebuilt their indexes' : 'Rebuilt the indexes of events';
   process.stderr.write(`${what}: ${mb(rebuild.bytesBefore)} -> ${mb(rebuild.bytesAfter)} MB of indexes in ${rebuild.seconds.toFixed(1)} s.\n`);
 }
 
@@ -220,7 +220,7 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
         for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });
         for (const { file, source, runId } of queued) await finish(runId, file, source);
         // a first load writes the events in building order once they are all in (docs/adr/0017-events-in-building-order.md)
-        if (firstLoad && process.exitCode !== 1) reportRebuild(await rebuildEventIndexes(pool, { cluster: true }), true);
+        if (firstLoad && process.exitCode !== 1) reportRebuild(await rebuildEventIndexes(pool, { cluster: true }));
         // what is read next (the scoring run's pages of buildings) is read from tidy tables; the files
         // are in either way, so a vacuum that fails is reported, not the load
         await vacuumAfterLoad(pool).then(reportVacuum, (error: Error) => process.stderr.write(`warning: the vacuum after the load failed: ${error.message}\n`));
