@@ -71,7 +71,10 @@ describe('a file staged on two threads, cut into many chunks', () => {
   let singlePool: Pool;
   let splitPool: Pool;
   let worker: NodeProcess | null = null;
-  /** The worker's settings: it stages any file on two threads (a file alone), in chunks of 64 KB. */
+  /**
+   * The worker's settings: it stages any file on two threads (a file alone), in chunks of 64 KB, each
+   * thread's heap capped at 64 MB (the default is 256).
+   */
   let workerEnv: Record<string, string>;
 
   beforeAll(async () => {
@@ -96,7 +99,7 @@ describe('a file staged on two threads, cut into many chunks', () => {
     const runId = await createRun(singlePool, { source: source.key, trigger: 'test', input: file });
     const reference = await loadSource(singlePool, source, { kind: 'csv', stream: createReadStream(file), totalBytes: statSync(file).size }, { runId, observedOn: '2026-11-21' });
 
-    workerEnv = { DATABASE_URL: split.url, REDIS_PREFIX: testRedisPrefix(), LOG_LEVEL: 'info', INGEST_SPLIT_MIN_BYTES: '1', INGEST_SPLIT_CHUNK_BYTES: String(64 << 10) };
+    workerEnv = { DATABASE_URL: split.url, REDIS_PREFIX: testRedisPrefix(), LOG_LEVEL: 'info', INGEST_SPLIT_MIN_BYTES: '1', INGEST_SPLIT_CHUNK_BYTES: String(64 << 10), INGEST_THREAD_HEAP_MB: '64' };
     worker = NodeProcess.app('ingest', workerEnv);
     await worker.waitFor('ingest worker started');
     const connection = new IORedis({ maxRetriesPerRequest: null });

@@ -102,6 +102,12 @@ const schema = z.object({
   /** The chunks of text a file staged on two threads is cut into are at least this large (each thread takes every other one). */
   INGEST_SPLIT_CHUNK_BYTES: int(4096, 1 << 30).default(1 << 20),
   /**
+   * The V8 old generation each staging thread may grow to, in MB. A worker stages up to three files'
+   * worth at once (two loads, one of them on two threads); a thread that needs more fails its run
+   * with a message naming this setting (docs/scaling.md, "The ingest worker's memory").
+   */
+  INGEST_THREAD_HEAP_MB: int(32, 16_384).default(256),
+  /**
    * Parts a scoring run is split into (by BBL range; at least 250 buildings a part): full runs, and
    * incremental runs of the buildings marked changed from 500 on. Every scoring worker (and every
    * process of one, `SCORING_PROCESSES`) takes parts, so more of them score one run together. Parts

@@ -77,12 +77,15 @@ export interface IngestServiceOptions {
   enforceMinimumRows?: boolean;
   /** When a large file is staged on two threads (load-source.ts); never without it. */
   split?: SplitStaging;
+  /** The old-generation heap each staging thread may grow to, in MB (staging-thread.ts). */
+  threadHeapMb?: number;
 }
 
 /** Runs ingest jobs: resolves the input (file, URL, download), loads it and records the run. */
 export class IngestService {
   private readonly enforceMinimumRows: boolean;
   private readonly split: SplitStaging | undefined;
+  private readonly threadHeapMb: number | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -91,6 +94,7 @@ export class IngestService {
   ) {
     this.enforceMinimumRows = options.enforceMinimumRows ?? true;
     this.split = options.split;
+    this.threadHeapMb = options.threadHeapMb;
   }
 
   /**
@@ -135,7 +139,7 @@ export class IngestService {
   }
 
   private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
-    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, split: this.split };
+    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, split: this.split, threadHeapMb: this.threadHeapMb };
     const { input } = request;
     // a file or a URL is one load: the run's success commits with it
     if (input.kind === 'file') {

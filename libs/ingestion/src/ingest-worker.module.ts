@@ -36,7 +36,10 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     this.service = new IngestService(
       pool,
       new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: downloadPolicyFor(this.config) }),
-      { split: { minBytes: this.config.INGEST_SPLIT_MIN_BYTES, chunkBytes: this.config.INGEST_SPLIT_CHUNK_BYTES } },
+      {
+        split: { minBytes: this.config.INGEST_SPLIT_MIN_BYTES, chunkBytes: this.config.INGEST_SPLIT_CHUNK_BYTES },
+        threadHeapMb: this.config.INGEST_THREAD_HEAP_MB,
+      },
     );
     this.scoringQueue = openQueue(QUEUES.scoring, this.redis, this.config.REDIS_PREFIX);
     this.ingestQueue = openQueue(QUEUES.ingest, this.redis, this.config.REDIS_PREFIX);

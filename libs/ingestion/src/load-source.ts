@@ -30,6 +30,8 @@ export interface LoadOptions {
   completesRun?: boolean;
   /** A CSV file this large may be staged on two threads (`stage`); without it, on one. */
   split?: SplitStaging;
+  /** The old-generation heap a staging thread may grow to, in MB (INGEST_THREAD_HEAP_MB); V8's default without it. */
+  threadHeapMb?: number;
   onProgress?: (progress: LoadProgress) => void;
 }
 

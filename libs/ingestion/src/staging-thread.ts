@@ -32,6 +32,15 @@ function connectionSettings(pool: Pool): PoolConfig {
   return settings as PoolConfig;
 }
 
+/**
+ * A staging thread, its V8 old generation capped at `heapMb` (INGEST_THREAD_HEAP_MB): without a cap
+ * each thread's heap may grow to the process's default, and a worker runs three of them at once
+ * (docs/scaling.md, "The ingest worker's memory").
+ */
+function startThread(data: StagingThreadData, heapMb: number | undefined): Worker {
+  return new Worker(WORKER_FILE, { workerData: data, ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
+}
+
 /** What a staging thread is started with. */
 function threadData(pool: Pool, source: SourceDefinition, input: Extract<LoadInput, { kind: 'csv' }>, options: LoadOptions, split: boolean): StagingThreadData {
   return {
@@ -60,7 +69,7 @@ export function stageInThread(
   split?: { threads: number; chunkBytes: number },
 ): Promise<{ staged: Staged; parsed: ParseSummary }> {
   if (split && split.threads > 1) return stageOnThreads(pool, source, input, options, split.threads, split.chunkBytes);
-  const worker = new Worker(WORKER_FILE, { workerData: threadData(pool, source, input, options, false) });
+  const worker = startThread(threadData(pool, source, input, options, false), options.threadHeapMb);
   const send = (message: ToStagingThread) => worker.postMessage(message);
   return new Promise((resolve, reject) => {
     const { stream } = input;
@@ -119,7 +128,7 @@ async function stageOnThreads(
 ): Promise<{ staged: Staged; parsed: ParseSummary }> {
   await createStaging(pool, options.runId);
   const data = threadData(pool, source, input, options, true);
-  const workers = Array.from({ length: threads }, () => new Worker(WORKER_FILE, { workerData: data }));
+  const workers = Array.from({ length: threads }, () => startThread(data, options.threadHeapMb));
   return new Promise((resolve, reject) => {
     const { stream } = input;
     let bytesRead = 0;
