@@ -77,6 +77,27 @@ describe('a file staged on two threads, cut into many chunks', () => {
    */
   let workerEnv: Record<string, string>;
 
+  /**
+   * Waits for the split run's retry to succeed, then loads `input` in this process, in one piece,
+   * into the reference database (which held what the split one did): both store the same.
+   */
+  async function expectRetryStoresWhatOneReaderStores(splitRunId: string, input: string, observedOn: string): Promise<void> {
+    const run = await poll('the retry to succeed', async () => {
+      const r = await getRun(splitPool, splitRunId);
+      if (r?.status === 'failed') throw new Error(`run failed: ${r.error}`);
+      return r?.status === 'succeeded' ? r : null;
+    }, 120_000);
+    expect(run.attempt).toBeGreaterThanOrEqual(2);
+    const source = getSource('hpd_complaints');
+    const runId = await createRun(singlePool, { source: source.key, trigger: 'test', input });
+    const reference = await loadSource(singlePool, source, { kind: 'csv', stream: createReadStream(input), totalBytes: statSync(input).size }, { runId, observedOn });
+    expect(reference.events.updated).toBeGreaterThan(4_000);
+    const { bytes: _a, ...splitCounts } = run.counts;
+    const { bytes: _b, ...singleCounts } = reference;
+    expect(splitCounts).toEqual(singleCounts);
+    expect(await stored(splitPool)).toEqual(await stored(singlePool));
+  }
+
   beforeAll(async () => {
     file = path.join(mkdtempSync(path.join(tmpdir(), 'bhis-split-')), 'hpd_complaints_and_problems.csv');
     rows = writeComplaintsFile(file);
@@ -175,21 +196,48 @@ describe('a file staged on two threads, cut into many chunks', () => {
       expect(await stored(splitPool)).toEqual(before);
 
       // the retry, on the same worker, stores what a single reader of the changed file stores
-      const run = await poll('the retry to succeed', async () => {
-        const r = await getRun(splitPool, queued.runId);
-        if (r?.status === 'failed') throw new Error(`run failed: ${r.error}`);
-        return r?.status === 'succeeded' ? r : null;
-      }, 120_000);
-      expect(run.attempt).toBeGreaterThanOrEqual(2);
-      const runId = await createRun(singlePool, { source: source.key, trigger: 'test', input: changed });
-      const reference = await loadSource(singlePool, source, { kind: 'csv', stream: createReadStream(changed), totalBytes: statSync(changed).size }, { runId, observedOn: '2026-11-22' });
-      expect(reference.events.updated).toBeGreaterThan(4_000);
-      const { bytes: _a, ...splitCounts } = run.counts;
-      const { bytes: _b, ...singleCounts } = reference;
-      expect(splitCounts).toEqual(singleCounts);
-      expect(await stored(splitPool)).toEqual(await stored(singlePool));
+      await expectRetryStoresWhatOneReaderStores(queued.runId, changed, '2026-11-22');
     } finally {
       await dropTriggers();
+      await queue.close();
+      connection.disconnect();
+    }
+  }, 300_000);
+
+  it('caps each staging thread at INGEST_THREAD_HEAP_MB: a thread that outgrows it fails the run, which keeps the previous data and loads under the default cap', async () => {
+    await worker?.kill9();
+    // 400,000 BINs more in the BIN -> BBL map each staging thread holds (resolver.ts): well over a
+    // 32 MB heap, well under the default 256 MB. No BIN of the file is among them.
+    const bins = `INSERT INTO bin_bbl (bin, bbl, source) SELECT 9000000 + i, $1, 'test' FROM generate_series(1, 400000) i`;
+    await Promise.all([splitPool.query(bins, [BBLS[0]]), singlePool.query(bins, [BBLS[0]])]);
+    const before = await stored(splitPool);
+    worker = NodeProcess.app('ingest', { ...workerEnv, INGEST_THREAD_HEAP_MB: '32' });
+    await worker.waitFor('ingest worker started');
+
+    const connection = new IORedis({ maxRetriesPerRequest: null });
+    const queue = new Queue(QUEUES.ingest, { connection, prefix: workerEnv.REDIS_PREFIX });
+    try {
+      const source = getSource('hpd_complaints');
+      // the first file again: every status changes back
+      const queued = await enqueueIngest(queue, splitPool, { source: source.key, input: { kind: 'file', path: file }, trigger: 'test', observedOn: '2026-11-23' });
+      const failed = await poll('the first attempt to fail', async () => {
+        const r = await getRun(splitPool, queued.runId);
+        return r?.error ? r : null;
+      }, 120_000, 50);
+      // the retry waits 5 s (libs/queue/src/connection.ts): once it is scheduled, a worker with the
+      // default cap takes it
+      await poll('the retry to be scheduled', async () => ((await (await queue.getJob(queued.jobId))?.isDelayed()) ? true : null), 30_000, 50);
+      await worker.kill9();
+      const { INGEST_THREAD_HEAP_MB: _capped, ...defaults } = workerEnv;
+      worker = NodeProcess.app('ingest', defaults);
+      expect(failed.error).toMatch(/^A staging thread ran out of its heap, bounded by INGEST_THREAD_HEAP_MB \(/);
+      expect(failed.error).toMatch(/still serves its previous data/);
+      const leftovers = await splitPool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ingest_stg_%'`);
+      expect(leftovers.rows[0].n).toBe(0);
+      expect(await stored(splitPool)).toEqual(before);
+
+      await expectRetryStoresWhatOneReaderStores(queued.runId, file, '2026-11-23');
+    } finally {
       await queue.close();
       connection.disconnect();
     }
