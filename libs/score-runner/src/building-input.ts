@@ -28,41 +28,32 @@ function own(col: Column, value: string): string {
   return id === undefined ? value : col.values[id];
 }
 
-function histogramRow(r: Omit<HistogramSqlRow, 'newest_event_ids'>, newestEventIds: string[]): HistogramRow {
-  return {
-    source: own(SOURCE, r.source) as SourceKey,
-    event_type: own(EVENT_TYPE, r.event_type) as EventType,
-    category: own(CATEGORY, r.category) as EventCategory,
-    severity: own(SEVERITY, r.severity) as Severity,
-    open: r.open,
-    scoring_excluded: r.scoring_excluded,
-    age_bucket: own(AGE_BUCKET, r.age_bucket) as AgeBucket,
-    count: r.count,
-    amount: Math.max(0, r.amount ?? 0),
-    newest_event_ids: newestEventIds,
-    newest_occurred_on: r.newest_occurred_on,
-  };
-}
-
 /** `open` of a cell: true, false, or null for records without a status. */
 const OPEN_STATES: readonly (boolean | null)[] = [true, false, null];
 const EXCLUDED_STATES: readonly boolean[] = [false, true];
+const LETTERS: Readonly<Record<string, boolean | null>> = { t: true, f: false, n: null };
+
+/**
+ * A cell's values, parsed from its text (feature-queries.ts), with its key among a building's cells.
+ * `open` is null for records without a status, neither open nor closed, as the model reads it.
+ */
+type CellValues = Pick<HistogramRow, 'source' | 'event_type' | 'category' | 'severity' | 'open' | 'scoring_excluded' | 'age_bucket'> & { key: number | string };
 
 /**
  * A cell's key among the cells of its building: a number from the places of its values in the
  * vocabulary (hashing a string joined from them took most of the grouping's time), or that string
  * where a value is outside the vocabulary.
  */
-function cellKey(row: HistogramRow): number | string {
-  const source = SOURCE.ids.get(row.source);
-  const type = EVENT_TYPE.ids.get(row.event_type);
-  const category = CATEGORY.ids.get(row.category);
-  const severity = SEVERITY.ids.get(row.severity);
-  const bucket = AGE_BUCKET.ids.get(row.age_bucket);
-  const open = OPEN_STATES.indexOf(row.open);
-  const excluded = EXCLUDED_STATES.indexOf(row.scoring_excluded);
+function cellKey(cell: Omit<CellValues, 'key'>): number | string {
+  const source = SOURCE.ids.get(cell.source);
+  const type = EVENT_TYPE.ids.get(cell.event_type);
+  const category = CATEGORY.ids.get(cell.category);
+  const severity = SEVERITY.ids.get(cell.severity);
+  const bucket = AGE_BUCKET.ids.get(cell.age_bucket);
+  const open = OPEN_STATES.indexOf(cell.open);
+  const excluded = EXCLUDED_STATES.indexOf(cell.scoring_excluded);
   if (source === undefined || type === undefined || category === undefined || severity === undefined || bucket === undefined || open < 0 || excluded < 0) {
-    return `${row.source}|${row.event_type}|${row.category}|${row.severity}|${row.open}|${row.scoring_excluded}|${row.age_bucket}`;
+    return `${cell.source}|${cell.event_type}|${cell.category}|${cell.severity}|${cell.open}|${cell.scoring_excluded}|${cell.age_bucket}`;
   }
   let key = source;
   key = key * EVENT_TYPE.values.length + type;
@@ -71,6 +62,47 @@ function cellKey(row: HistogramRow): number | string {
   key = key * OPEN_STATES.length + open;
   key = key * EXCLUDED_STATES.length + excluded;
   return key * AGE_BUCKET.values.length + bucket;
+}
+
+/** The cells parsed so far, by text: a few thousand distinct ones on the whole city. */
+const parsedCells = new Map<string, CellValues>();
+const MAX_PARSED_CELLS = 100_000;
+
+/** The values of a cell's text, `source|event_type|category|severity|open|excluded|age bucket`. */
+function cellValues(text: string): CellValues {
+  const parsed = parsedCells.get(text);
+  if (parsed) return parsed;
+  const parts = text.split('|');
+  if (parts.length !== 7 || !(parts[4] in LETTERS) || (parts[5] !== 't' && parts[5] !== 'f')) throw new Error(`a histogram cell of an unexpected form: ${text}`);
+  const cell = {
+    source: own(SOURCE, parts[0]) as SourceKey,
+    event_type: own(EVENT_TYPE, parts[1]) as EventType,
+    category: own(CATEGORY, parts[2]) as EventCategory,
+    severity: own(SEVERITY, parts[3]) as Severity,
+    open: LETTERS[parts[4]] as boolean,
+    scoring_excluded: parts[5] === 't',
+    age_bucket: own(AGE_BUCKET, parts[6]) as AgeBucket,
+  };
+  const values: CellValues = { ...cell, key: cellKey(cell) };
+  if (parsedCells.size >= MAX_PARSED_CELLS) parsedCells.clear();
+  parsedCells.set(text, values);
+  return values;
+}
+
+function histogramRow(cell: CellValues, r: Omit<HistogramSqlRow, 'newest_event_ids'>, newestEventIds: string[]): HistogramRow {
+  return {
+    source: cell.source,
+    event_type: cell.event_type,
+    category: cell.category,
+    severity: cell.severity,
+    open: cell.open,
+    scoring_excluded: cell.scoring_excluded,
+    age_bucket: cell.age_bucket,
+    count: r.count,
+    amount: Math.max(0, r.amount ?? 0),
+    newest_event_ids: newestEventIds,
+    newest_occurred_on: r.newest_occurred_on,
+  };
 }
 
 function addTo<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
@@ -106,25 +138,26 @@ export function histogramByBbl(rows: HistogramSqlRow[], settled: readonly Settle
   // settled groups fall in besides the undated one
   const oldest = new Map<string, Map<number | string, SettledSum>>();
   for (const r of rows) {
-    const row = histogramRow(r, r.newest_event_ids.split(','));
+    const cell = cellValues(r.cell);
+    const row = histogramRow(cell, r, r.newest_event_ids.split(','));
     addTo(out, r.bbl, row);
-    if (settled.length > 0 && r.age_bucket === '5y+') cellsOf(oldest, r.bbl).set(cellKey(row), { row, after: row.newest_event_ids, groups: [] });
+    if (settled.length > 0 && cell.age_bucket === '5y+') cellsOf(oldest, r.bbl).set(cell.key, { row, after: row.newest_event_ids, groups: [] });
   }
   for (const group of settled) {
-    const cell = settledCell(group, asOf);
-    const row = histogramRow(cell, []);
+    const read = settledCell(group, asOf);
+    const cell = cellValues(read.cell);
+    const row = histogramRow(cell, read, []);
     const cells = cellsOf(oldest, group.bbl);
-    const key = cellKey(row);
-    let sum = cells.get(key);
+    let sum = cells.get(cell.key);
     if (!sum) {
       row.count = 0;
       row.amount = 0;
       row.newest_occurred_on = null;
       sum = { row, after: [], groups: [] };
-      cells.set(key, sum);
+      cells.set(cell.key, sum);
       addTo(out, group.bbl, row);
     }
-    addSettled(sum, cell, group);
+    addSettled(sum, read, group);
   }
   for (const cells of oldest.values()) {
     for (const sum of cells.values()) if (sum.groups.length > 0) sum.row.newest_event_ids = newestIdsOf(sum);

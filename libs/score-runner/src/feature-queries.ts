@@ -1,37 +1,37 @@
 import type { Pool } from 'pg';
 import { ageBucketSql, type DocumentFacts, heatSeasonWindow } from '@bhis/scoring';
-import { AMOUNT_SQL, eventsInTimelineOrder, NEWEST_IDS_SQL, planTimelineRead, readSettled, SettledGroupSqlRow, storeCountedSettled } from './settled-histories';
+import { AMOUNT_SQL, cellText, eventsInTimelineOrder, letter, NEWEST_IDS_SQL, planTimelineRead, readSettled, SettledGroupSqlRow, storeCountedSettled } from './settled-histories';
 
 /**
  * The event histogram of a chunk of buildings `$1` as of `$2`: events after the date are not seen,
  * and an event closed after the date was still open on it. `from`: only the events dated on or after
- * `$3` (those of a settled history are read from its summary, settled-histories.ts).
+ * `$3` (those of a settled history are read from its summary, settled-histories.ts). A cell's seven
+ * values come as one text (`cellText`): the scoring process parses each distinct one once
+ * (building-input.ts), where seven columns a row took twice its CPU to receive (docs/scaling.md).
  */
 function histogramSql(from: 'all' | 'horizon'): string {
   const dated = from === 'all' ? `(occurred_on IS NULL OR occurred_on <= $2::date)` : `occurred_on >= $3::date AND occurred_on <= $2::date`;
+  const open = `(e.status IN ('open', 'active') OR (e.closed_on IS NOT NULL AND e.closed_on > $2::date AND e.status NOT IN ('open', 'active')))`;
   return `
-  SELECT e.bbl, e.source, e.event_type, e.category, e.severity,
-         (e.status IN ('open', 'active') OR (e.closed_on IS NOT NULL AND e.closed_on > $2::date AND e.status NOT IN ('open', 'active'))) AS open,
-         e.scoring_excluded,
-         ${ageBucketSql('e.occurred_on', '$2::date')} AS age_bucket,
+  SELECT e.bbl,
+         ${cellText(['e.source', 'e.event_type', 'e.category', 'e.severity', letter(open), letter('e.scoring_excluded'), ageBucketSql('e.occurred_on', '$2::date')])} AS cell,
          count(*)::int AS count,
-         sum(${AMOUNT_SQL})::float8 AS amount,
+         NULLIF(sum(${AMOUNT_SQL}), 0)::float8 AS amount,
          ${NEWEST_IDS_SQL} AS newest_event_ids,
          to_char(max(e.occurred_on), 'YYYY-MM-DD') AS newest_occurred_on
     FROM ${eventsInTimelineOrder(dated)}
-   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`;
+   GROUP BY 1, 2`;
 }
 
+/**
+ * A histogram row as read: the cell's values as `source|event_type|category|severity|open|excluded|age
+ * bucket`, open and excluded as `t`, `f` or `n` (a record without a status is neither open nor closed).
+ */
 export interface HistogramSqlRow {
   bbl: string;
-  source: string;
-  event_type: string;
-  category: string;
-  severity: string;
-  open: boolean;
-  scoring_excluded: boolean;
-  age_bucket: string;
+  cell: string;
   count: number;
+  /** null when the events carry no money */
   amount: number | null;
   /** the newest ids of the group, newest first, as `id,id,id` */
   newest_event_ids: string;

@@ -13,16 +13,13 @@ import type { HistogramSqlRow } from './feature-queries';
 
 export interface SettledGroupSqlRow {
   bbl: string;
-  source: string;
-  event_type: string;
-  category: string;
-  severity: string;
-  /** whether the status is open or active; null for a record without a status */
-  status_open: boolean | null;
+  /**
+   * The group's values as `source|event_type|category|severity|status open|excluded|undated`, the last
+   * three as `t` or `f` (status open: `n` for a record without a status): `cellText`.
+   */
+  cell: string;
   /** the closing date of a record closed that a later as-of date may see open */
   closes_on: string | null;
-  scoring_excluded: boolean;
-  undated: boolean;
   count: number;
   amount: number;
   /** the ids of the group's newest events, newest first, as `id,id,id` */
@@ -30,6 +27,20 @@ export interface SettledGroupSqlRow {
   /** their dates, as `YYYY-MM-DD,YYYY-MM-DD` (empty when undated) */
   newest_event_dates: string;
   newest_occurred_on: string | null;
+}
+
+/** A boolean SQL expression as one letter: `t`, `f`, or `n` where it is null. */
+export function letter(expr: string): string {
+  return `CASE ${expr} WHEN true THEN 't' WHEN false THEN 'f' ELSE 'n' END`;
+}
+
+/**
+ * SQL values as one text, `|` between them: the scoring process receives one text column in place of
+ * several and parses each distinct text once (building-input.ts). The values are enum labels, age
+ * buckets and letters, none of which holds a `|`.
+ */
+export function cellText(values: readonly string[]): string {
+  return `concat_ws('|', ${values.join(', ')})`;
 }
 
 /**
@@ -107,8 +118,8 @@ const SETTLED_GROUPS_SQL = `
     FROM ${eventsInTimelineOrder(`(occurred_on < $2::date OR occurred_on IS NULL)`)}
    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
 
-const GROUP_COLUMNS = `bbl, source, event_type, category, severity, status_open, to_char(closes_on, 'YYYY-MM-DD') AS closes_on, scoring_excluded, undated,
-  count, amount, newest_event_ids, newest_event_dates, to_char(newest_occurred_on, 'YYYY-MM-DD') AS newest_occurred_on`;
+const GROUP_COLUMNS = `bbl, ${cellText(['source', 'event_type', 'category', 'severity', letter('status_open'), letter('scoring_excluded'), letter('undated')])} AS cell,
+  to_char(closes_on, 'YYYY-MM-DD') AS closes_on, count, amount, newest_event_ids, newest_event_dates, to_char(newest_occurred_on, 'YYYY-MM-DD') AS newest_occurred_on`;
 
 /** Advisory lock class ('bhss') of the writes of summaries: two runs never write the groups of one building at once. */
 const STORE_LOCK_CLASS = 0x62687373;
@@ -196,20 +207,19 @@ export function mergeNewest(a: [string, string][], b: [string, string][]): [stri
 }
 
 /**
- * The histogram cell of a settled group as of `asOf`: in the oldest bucket (or the undated one), open
- * as the histogram's SQL would find it on that day (a record without a status is neither open nor closed).
+ * The histogram row of a settled group as of `asOf`, its cell as the histogram's SQL writes it
+ * (feature-queries.ts): in the oldest bucket (or the undated one), open as that SQL would find it on
+ * that day (a record without a status is neither open nor closed).
  */
 export function settledCell(group: SettledGroupSqlRow, asOf: string): Omit<HistogramSqlRow, 'newest_event_ids'> {
-  const open = group.status_open === null ? null : group.status_open || (group.closes_on !== null && group.closes_on > asOf);
+  // the last six characters are `|S|E|U`: status open, excluded and undated, one letter each
+  const text = group.cell;
+  const status = text[text.length - 5];
+  const open = status === 'n' ? 'n' : status === 't' || (group.closes_on !== null && group.closes_on > asOf) ? 't' : 'f';
+  const bucket: AgeBucket = text[text.length - 1] === 't' ? 'undated' : '5y+';
   return {
     bbl: group.bbl,
-    source: group.source,
-    event_type: group.event_type,
-    category: group.category,
-    severity: group.severity,
-    open: open as boolean,
-    scoring_excluded: group.scoring_excluded,
-    age_bucket: (group.undated ? 'undated' : '5y+') satisfies AgeBucket,
+    cell: `${text.slice(0, text.length - 5)}${open}|${text[text.length - 3]}|${bucket}`,
     count: group.count,
     amount: group.amount,
     newest_occurred_on: group.newest_occurred_on,
