@@ -7,7 +7,7 @@ import { AMOUNT_SQL, cellText, eventsInTimelineOrder, letter, NEWEST_IDS_SQL, pl
  * and an event closed after the date was still open on it. `from`: only the events dated on or after
  * `$3` (those of a settled history are read from its summary, settled-histories.ts). A cell's seven
  * values come as one text (`cellText`): the scoring process parses each distinct one once
- * (building-input.ts), where seven columns a row took twice its CPU to receive (docs/scaling.md).
+ * (building-input.ts), where seven columns took ~1.6 times the CPU to receive (docs/scaling.md).
  */
 function histogramSql(from: 'all' | 'horizon'): string {
   const dated = from === 'all' ? `(occurred_on IS NULL OR occurred_on <= $2::date)` : `occurred_on >= $3::date AND occurred_on <= $2::date`;
