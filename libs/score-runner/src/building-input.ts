@@ -31,7 +31,8 @@ function own(col: Column, value: string): string {
 /** `open` of a cell: true, false, or null for records without a status. */
 const OPEN_STATES: readonly (boolean | null)[] = [true, false, null];
 const EXCLUDED_STATES: readonly boolean[] = [false, true];
-const LETTERS: Readonly<Record<string, boolean | null>> = { t: true, f: false, n: null };
+/** `open` as the cell's text writes it (`letter`, settled-histories.ts). */
+const OPEN_LETTERS: ReadonlyMap<string, boolean | null> = new Map([['t', true], ['f', false], ['n', null]]);
 
 /**
  * A cell's values, parsed from its text (feature-queries.ts), with its key among a building's cells.
@@ -73,13 +74,13 @@ function cellValues(text: string): CellValues {
   const parsed = parsedCells.get(text);
   if (parsed) return parsed;
   const parts = text.split('|');
-  if (parts.length !== 7 || !(parts[4] in LETTERS) || (parts[5] !== 't' && parts[5] !== 'f')) throw new Error(`a histogram cell of an unexpected form: ${text}`);
+  if (parts.length !== 7 || !OPEN_LETTERS.has(parts[4]) || (parts[5] !== 't' && parts[5] !== 'f')) throw new Error(`a histogram cell of an unexpected form: ${text}`);
   const cell = {
     source: own(SOURCE, parts[0]) as SourceKey,
     event_type: own(EVENT_TYPE, parts[1]) as EventType,
     category: own(CATEGORY, parts[2]) as EventCategory,
     severity: own(SEVERITY, parts[3]) as Severity,
-    open: LETTERS[parts[4]] as boolean,
+    open: OPEN_LETTERS.get(parts[4]) as boolean,
     scoring_excluded: parts[5] === 't',
     age_bucket: own(AGE_BUCKET, parts[6]) as AgeBucket,
   };
