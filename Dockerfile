@@ -3,7 +3,8 @@
 #   docker build --target api -t bhis-api .        (also: ingest, scoring, cli)
 # Each app image holds only its build folder (tools/build/build-app.js) and the production packages
 # of its own pruned lock file, runs as the unprivileged `node` user and has a HEALTHCHECK.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, the active LTS line (the code also runs on Node 20.19+, what the test machines use)
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- build: the whole workspace with its dev dependencies, then one folder per app with its own
 # production packages installed from its pruned lock file

@@ -108,6 +108,13 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('stops at `compose up` with a message while the signing-secret key is missing, instead of starting apps that exit', () => {
+    const raw = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+    expect(raw).toMatch(/^\s+WEBHOOK_SECRET_KEY: \$\{WEBHOOK_SECRET_KEY:\?[^}]*openssl rand[^}]*\}$/m);
+    expect(compose.services.api?.environment).toHaveProperty('WEBHOOK_SECRET_KEY');
+    expect(compose.services.scoring?.environment).toHaveProperty('WEBHOOK_SECRET_KEY');
+  });
+
   it('builds every app from a target of the Dockerfile', () => {
     for (const service of Object.values(compose.services)) {
       if (service.build) expect(stages.map((s) => s.name)).toContain(service.build.target);
@@ -131,6 +138,14 @@ describe('Dockerfile', () => {
     else expect(healthcheck).toMatch(/^--interval=\S+ .*CMD \[/);
     const start = ops.filter((i) => i.op === 'CMD' || i.op === 'ENTRYPOINT').map((i) => i.args).join(' ');
     expect(start).toContain(`"${main}"`);
+  });
+
+  it('runs on an active or maintenance Node.js LTS line (even major, 22 or later), and package.json accepts it', () => {
+    const image = /^ARG NODE_IMAGE=node:(\d+)-/m.exec(readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
+    const major = Number(image?.[1]);
+    expect(major % 2 === 0 && major >= 22).toBe(true);
+    const engines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines).toBe('>=20.19');
   });
 
   it('builds every app with the repository build script and installs its production packages only', () => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfigOrExit } from '@bhis/config';
+import { loadConfigOrExit, startOrExit } from '@bhis/config';
 import { createApiApp } from '@bhis/api-platform';
 import { AppModule } from './app.module';
 
@@ -9,4 +9,4 @@ async function main(): Promise<void> {
   await app.listen(config.PORT, config.HOST);
 }
 
-void main();
+void startOrExit(main);

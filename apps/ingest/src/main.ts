@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { loadConfigOrExit } from '@bhis/config';
+import { loadConfigOrExit, startOrExit } from '@bhis/config';
 import { IngestWorkerModule } from '@bhis/ingestion';
 import { bootstrapWorker, WorkerPlatformModule } from '@bhis/worker-platform';
 
@@ -9,4 +9,4 @@ const config = loadConfigOrExit();
 @Module({ imports: [WorkerPlatformModule.forRoot(config, 'bhis-ingest'), IngestWorkerModule] })
 class IngestAppModule {}
 
-void bootstrapWorker({ module: IngestAppModule });
+void startOrExit(() => bootstrapWorker({ module: IngestAppModule }));

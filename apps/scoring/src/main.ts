@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { loadConfigOrExit } from '@bhis/config';
+import { loadConfigOrExit, startOrExit } from '@bhis/config';
 import { ScoringWorkerModule } from '@bhis/score-runner';
 import { WebhookWorkerModule } from '@bhis/webhooks';
 import { bootstrapWorker, inProcesses, WorkerPlatformModule } from '@bhis/worker-platform';
@@ -16,4 +16,4 @@ const config = loadConfigOrExit();
 })
 class ScoringAppModule {}
 
-inProcesses(config.SCORING_PROCESSES, () => bootstrapWorker({ module: ScoringAppModule }));
+inProcesses(config.SCORING_PROCESSES, () => startOrExit(() => bootstrapWorker({ module: ScoringAppModule })));

@@ -37,10 +37,14 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   instance.set('strict routing', true);
   const app = await NestFactory.create<NestExpressApplication>(rootModule, new PlatformExpressAdapter(instance), {
     bodyParser: false,
+    // an error while the modules are built reaches the caller (startOrExit), not Nest's log-and-exit
     bufferLogs: true,
+    autoFlushLogs: false,
+    abortOnError: false,
     httpsOptions,
   });
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   const logger = app.get<pino.Logger>(PINO_LOGGER);
 
   const express = app.getHttpAdapter().getInstance();

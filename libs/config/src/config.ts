@@ -205,15 +205,35 @@ export function getConfig(): AppConfig {
   return cached;
 }
 
+function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+  throw error;
+}
+
 /** Parses the config at boot and exits with a readable message when it is wrong. */
 export function loadConfigOrExit(): AppConfig {
   try {
     return getConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw error;
+    return exitOnConfigError(error);
   }
+}
+
+/**
+ * Runs an app's start. A configuration problem found while the app is built (a provider that needs a
+ * setting the environment lacks) ends the process as a bad variable does at parse time: its message
+ * and exit code 78, no stack trace; anything else is printed with its stack and exits 1.
+ */
+export function startOrExit(start: () => Promise<unknown>): Promise<void> {
+  return start().then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof ConfigError) exitOnConfigError(error);
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

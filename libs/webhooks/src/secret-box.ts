@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { ConfigError } from '@bhis/config';
 
 /** Bytes of an AES-256-GCM key. */
 export const SECRET_KEY_BYTES = 32;
@@ -92,7 +93,7 @@ export interface SecretBoxConfig {
 export function secretBoxFromConfig(config: SecretBoxConfig, warn: (message: string) => void): SecretBox {
   if (config.WEBHOOK_SECRET_KEY?.length) return new SecretBox(config.WEBHOOK_SECRET_KEY);
   if (config.NODE_ENV === 'production') {
-    throw new SecretBoxError('WEBHOOK_SECRET_KEY is required in production: 32 random bytes in base64 or hex (openssl rand -base64 32)');
+    throw new ConfigError(['WEBHOOK_SECRET_KEY is required in production: 32 random bytes in base64 or hex (openssl rand -base64 32)']);
   }
   warn('WEBHOOK_SECRET_KEY is not set: monitor signing secrets are sealed with the public development key; set it in any deployment');
   return SecretBox.development();
