@@ -1,7 +1,11 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { retryingFetch, type RetryOptions } from './retry';
 import type { components, operations, paths } from './schema';
 
 export type { components, operations, paths };
+export { BhisApiError, items, pages, type FetchResult, type Pagination } from './pages';
+export { retryAfterMs, retryingFetch, type RetryOptions } from './retry';
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhooks';
 
 /** A client of the Building Health Intelligence Service, typed from its OpenAPI document. */
 export type BhisClient = Client<paths>;
@@ -30,16 +34,20 @@ export function apiBaseUrl(baseUrl: string): string {
 export interface BhisClientOptions {
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
+  /** Waiting out 429 answers by their `Retry-After` (default: up to 3 retries of at most 60 s each; `false`: never). */
+  retry?: RetryOptions | false;
 }
 
 /**
  * Creates a typed client: `client.GET('/buildings/{bbl}', { params: { path: { bbl } } })`.
- * `baseUrl` is the API's base URL (the site root works too); the key is sent as a Bearer token.
+ * `baseUrl` is the API's base URL (the site root works too); the key is sent as a Bearer token. A
+ * 429 is sent again once its `Retry-After` has passed (see `retry`).
  */
 export function createBhisClient(baseUrl: string, apiKey: string, options: BhisClientOptions = {}): BhisClient {
+  const base = options.fetch ?? globalThis.fetch;
   return createClient<paths>({
     baseUrl: apiBaseUrl(baseUrl),
     headers: { Authorization: `Bearer ${apiKey}` },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.retry === false ? base : retryingFetch(base, options.retry),
   });
 }
