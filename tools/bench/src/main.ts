@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { ensureRefresh, refreshCity } from './refresh';
 import { measureScaleOut } from './scale-out';
 
 interface BenchOptions {
+  renderOnly: boolean;
   sizesOnly: boolean;
   refresh: boolean;
   httpOnly: boolean;
@@ -159,9 +161,26 @@ interface RunSetup {
 type Measurements = Pick<BenchmarkRun, 'ingest' | 'scoring' | 'refresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'largestFileAlone' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
 
 /** What describes a full run besides its measurements. */
-type RunHeader = Pick<BenchmarkRun, 'startedAt' | 'command' | 'machine' | 'loadAverageAtStart' | 'database' | 'city'>;
+type RunHeader = Pick<BenchmarkRun, 'startedAt' | 'command' | 'commit' | 'machine' | 'loadAverageAtStart' | 'database' | 'city'>;
+
+/** Writes docs/benchmarks.md again from docs/benchmarks.json, measuring nothing. */
+function renderOnly(): void {
+  const root = repoRoot();
+  writeResults(root, readResults(root));
+  log('wrote docs/benchmarks.md from docs/benchmarks.json');
+}
+
+/** The commit the run's code is built from, or undefined outside a git checkout. */
+function headCommit(root: string): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function run(options: BenchOptions, argv: string[]): Promise<void> {
+  if (options.renderOnly) return renderOnly();
   if (options.sizesOnly) return remeasureSizes(options);
   if (options.workers) return compareWorkers(options, argv);
   if (options.httpOnly) return rerunHttp(options, argv);
@@ -194,7 +213,7 @@ async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<voi
       log(`database ${database}: recreate and migrate`);
       await recreateDatabase(options.adminUrl, database);
     }
-    const header: RunHeader = { startedAt, command: `npm run bench -- ${argv.join(' ')}`.trim(), machine, loadAverageAtStart, database, city: citySummary(city) };
+    const header: RunHeader = { startedAt, command: `npm run bench -- ${argv.join(' ')}`.trim(), commit: headCommit(root), machine, loadAverageAtStart, database, city: citySummary(city) };
     // a long run (the whole city takes hours) is written as each step ends, marked incomplete until the last
     let measured: Measurements = { ingest: null, scoring: null, refresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, largestFileAlone: null, copyCeiling: null, tables: [], storage: null, http: null };
     const progress: Progress = (step) => {
@@ -355,6 +374,7 @@ function recordRun(root: string, scale: number, header: RunHeader, m: Measuremen
     startedAt: header.startedAt,
     finishedAt: new Date().toISOString(),
     command: header.command,
+    ...(header.commit ? { commit: header.commit } : {}),
     machine: header.machine,
     loadAverageAtStart: header.loadAverageAtStart,
     database: header.database,
@@ -404,6 +424,7 @@ const program = new Command('bench')
   .option('--http-only', 'only run the HTTP benchmarks again, on the existing benchmark database')
   .option('--lookup-only', 'with --http-only: only the lookup (200, 401, 429) and the bare servers it is compared with')
   .option('--database <name>', 'the benchmark database (default bhis_bench_<scale>)')
+  .option('--render-only', 'only write docs/benchmarks.md again from docs/benchmarks.json (no database, nothing measured)')
   .option('--sizes-only', 'only measure the table and index sizes (and bytes per event) of the existing benchmark database again')
   .option('--data-dir <dir>', 'where the synthetic city is written (default data/bench in the repository)')
   .option('--workers <n>', 'only compare one ingest and one scoring worker with N of each on the same city (fresh databases bhis_bench_<scale>_workers<n>)', (v) => {

@@ -1,6 +1,7 @@
 import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './database';
 import type { IngestResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
+import { CURRENT_FIGURES, provenance } from './current-figures';
 import type { BenchmarkFile, BenchmarkRun, LargestFileAlone } from './results';
 import type { RefreshResult } from './refresh';
 import type { ScaleOutResult } from './scale-out';
@@ -19,7 +20,7 @@ function runFacts(run: BenchmarkRun): string {
   const m = run.machine;
   return [
     `- Date: ${run.startedAt} to ${run.finishedAt}`,
-    `- Command: \`${run.command}\``,
+    `- Command: \`${run.command}\`${run.commit ? ` at ${run.commit}` : ''}`,
     `- Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.kernel}; Node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}`,
     `- Load average when the run started: ${run.loadAverageAtStart.join(' / ')}${run.loadAverageAtEnd ? `, when it ended: ${run.loadAverageAtEnd.join(' / ')}` : ''} (other work shared the machine: treat the numbers as lower bounds)`,
     `- Data: \`${run.city.generationCommand}\` — ${run.city.files} files, ${num(run.city.rows)} rows (${num(run.city.eventRows)} event rows), ${mb(run.city.bytes)} MB of CSV; ` +
@@ -54,13 +55,13 @@ function writesSentence(i: IngestResult): string {
 function fileSecondsSentence(i: IngestResult): string {
   return i.fileSecondsToCommit
     ? ' Seconds per file: from the start of its run to the commit of its merge (its wait for the merge lock included).'
-    : ' Seconds per file: from the start of its run to the start of its merge transaction, its staging alone (a run of before the correction of the run times, docs/benchmarks.md notes).';
+    : ' Seconds per file: from the start of its run to the start of its merge transaction, its staging alone (a run recorded before runs ended at the commit of their last transaction, libs/runs/src/run-duration.ts).';
 }
 
 function ingestParts(i: IngestResult): string[] {
   return [
-    `### Ingest (the real ingest worker, \`${i.command}\`)`,
-    `Overall: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
+    '### Ingest (the real ingest worker)',
+    `\`${i.command}\`: **${num(i.rows)} rows, ${mb(i.bytes)} MB in ${num(i.wallSeconds)} s = ${num(i.rowsPerSecond)} rows/s, ${i.megabytesPerSecond} MB/s** ` +
       `(wall time, queueing included). Ingest worker peak RSS: ${i.workerPeakRssBytes > 0 ? `${mb(i.workerPeakRssBytes)} MB` : 'not measured (ingest figures read back from ingest_runs)'} (largest file: ${i.largestFile}).` +
       cpuSentence(i) +
       writesSentence(i) +
@@ -126,7 +127,7 @@ function scoringParts({ full, incremental }: NonNullable<BenchmarkRun['scoring']
 
 /** Under the scoring figures of a run of before the correction of the run times. */
 const SWITCH_NOT_COUNTED =
-  'These seconds end where the switch of the scores began: the writes of the scores, the history and the grade crossings are not counted (a run of before the correction of the run times, docs/benchmarks.md notes).';
+  'These seconds end where the switch of the scores began: the writes of the scores, the history and the grade crossings are not counted (a run recorded before runs ended at the commit of their last transaction, libs/runs/src/run-duration.ts).';
 
 function refreshParts(r: RefreshResult): string[] {
   return [
@@ -226,7 +227,7 @@ function scaleCurve(runs: BenchmarkRun[]): string {
 
 function fullCityEstimate(runs: BenchmarkRun[]): string {
   const whole = runs.find((r) => r.scalePercent >= 100 && r.ingest);
-  if (whole) return `Measured, not extrapolated: see "100% of the city" below${whole.incomplete ? ' (a run still going when it was written)' : ''}.`;
+  if (whole) return `The whole city (100% = 445,000 buildings) is measured, not extrapolated: "100% of the city" below${whole.incomplete ? ' (a run still going when it was written)' : ''}.`;
   const basis = [...runs].filter((r) => r.ingest).sort((a, b) => b.scalePercent - a.scalePercent)[0];
   if (!basis?.ingest) return 'No ingest measurement yet.';
   const factor = FULL_CITY_BUILDINGS / basis.city.buildings;
@@ -274,14 +275,54 @@ function scaleOutSection(result: ScaleOutResult): string {
   ].join('\n');
 }
 
+function machineText(run: BenchmarkRun): string {
+  return `${run.machine.cpus} CPUs (${run.machine.cpuModel}), ${run.machine.memoryGiB} GiB`;
+}
+
+/** The table that opens the file: each of `CURRENT_FIGURES` read from the latest run of its scale. */
+export function currentTable(file: BenchmarkFile): string {
+  const rows = CURRENT_FIGURES.flatMap((f) => {
+    const run = file.runs[String(f.scale)];
+    const value = run ? f.value(run, file) : null;
+    if (!run || value === null) return [];
+    const { command, date } = provenance(run, f.http ?? false);
+    return [[f.figure, value, f.target, command, machineText(run), date, run.commit ?? 'not recorded']];
+  });
+  return table(['figure', 'value', 'target', 'command', 'machine', 'date', 'commit'], rows);
+}
+
+/** The latest run of each scale, one line each; earlier runs are in the history of docs/benchmarks.json. */
+export function runsTable(runs: BenchmarkRun[]): string {
+  return table(
+    ['scale', 'buildings', 'started', 'finished', 'commit', 'command'],
+    runs.map((r) => [`${r.scalePercent}%${r.incomplete ? ' (incomplete)' : ''}`, num(r.city.buildings), r.startedAt, r.finishedAt, r.commit ?? 'not recorded', `\`${r.command}\``]),
+  );
+}
+
 export function renderMarkdown(file: BenchmarkFile): string {
   const scaleOut = Object.values(file.scaleOut ?? {}).sort((a, b) => a.scalePercent - b.scalePercent);
   const runs = Object.values(file.runs).sort((a, b) => a.scalePercent - b.scalePercent);
   return [
     '# Benchmarks',
     '',
-    'Written by `npm run bench -- --scale <percent>` (the harness in `tools/bench`); the same numbers, machine-readable, are in `docs/benchmarks.json`. ' +
-      'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01) and beside it its refresh (both reused when already generated), ingests the city through the ' +
+    'Written by `npm run bench -- --scale <percent>` (the harness in `tools/bench`) from `docs/benchmarks.json`, which holds the latest run of each scale; ' +
+      '`npm run bench -- --render-only` writes this file again from it. docs/scaling.md reads these figures: how the service scales, what each piece does, its settings and limits.',
+    '',
+    '## Current figures',
+    '',
+    currentTable(file),
+    '',
+    'This machine\'s speed varies from day to day (the same code has needed twice the CPU per row on a slow day): compare figures of one run, and ratios to the ceilings measured in the same run.',
+    '',
+    '## Runs',
+    '',
+    runsTable(runs),
+    '',
+    'Earlier runs and experiments: the history of `docs/benchmarks.json` (`git log -p docs/benchmarks.json`; its `notes` keep the dated record).',
+    '',
+    '## What a run does',
+    '',
+    'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01) and beside it its refresh (both reused when already generated), ingests the city through the ' +
       'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), ingests and rescores the refresh (about 1% of the rows new or changed: ' +
       '`bhis synth --changes-since`), measures the raw COPY ceiling and the disk size of every table ' +
       'and index, then loads the built API (a separate process, real keys and rate limiting, Redis and Postgres on loopback) with autocannon and compares it with a bare ' +
@@ -290,9 +331,6 @@ export function renderMarkdown(file: BenchmarkFile): string {
     '## Scale curve',
     '',
     scaleCurve(runs),
-    '',
-    ...(file.notes && file.notes.length > 0 ? ['### Notes', '', ...file.notes.map((n) => `- ${n}`), ''] : []),
-    '### The whole city (100% = 445,000 buildings, about 140M events)',
     '',
     fullCityEstimate(runs),
     '',

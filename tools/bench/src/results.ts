@@ -25,6 +25,8 @@ export interface BenchmarkRun {
   startedAt: string;
   finishedAt: string;
   command: string;
+  /** the commit the run's code was built from (`git rev-parse --short HEAD`; absent in runs recorded before it was kept) */
+  commit?: string;
   machine: MachineInfo;
   /** 1/5/15-minute load averages when the run started: other work on the machine */
   loadAverageAtStart: number[];
@@ -73,8 +75,11 @@ export interface BenchmarkFile {
   runs: Record<string, BenchmarkRun>;
   /** one worker of each kind against several, by scale (`--workers N`) */
   scaleOut?: Record<string, ScaleOutResult>;
-  /** findings and runs that could not be made, shown under the scale curve (kept across runs) */
+  /**
+   * The dated record of earlier runs and experiments, kept across runs and never rendered: docs/benchmarks.md
+   * and docs/scaling.md describe the present, and what a note measured that still holds is written there.
+   */
   notes?: string[];
-  /** sections of findings written by hand (e.g. a profile), rendered after the runs and kept across runs */
+  /** sections written by hand in the present tense (e.g. a profile), rendered after the runs and kept across runs */
   sections?: { title: string; markdown: string }[];
 }
