@@ -8,7 +8,7 @@ import type { PlatformRequestState } from './request-context';
  * Node's request with a field for the platform's state from its construction, so that the front door
  * stores the state with a plain write. Adding a property to a request that lacks it costs V8 a change
  * of the object's shape; removing two such additions from the front door made a 401 ~5% faster
- * (docs/benchmarks.md).
+ * (docs/adr/0010-request-pipeline-order.md).
  */
 export class PlatformIncomingMessage extends IncomingMessage {
   platform: PlatformRequestState | undefined = undefined;

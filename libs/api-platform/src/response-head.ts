@@ -10,7 +10,7 @@ const SECURITY_HEADERS = ['Strict-Transport-Security', HSTS, 'X-Content-Type-Opt
  * flat `[name, value, ...]` list. An answer given at the front door is written with one `writeHead` of
  * this list and its own headers (`extra`, which win over a platform header of the same name): Node then
  * validates each header once and keeps no header map, where `setHeader` per header was a tenth of the
- * CPU of a 401 (docs/benchmarks.md).
+ * CPU of a 401 (docs/adr/0010-request-pipeline-order.md).
  */
 export function platformHeaders(state: PlatformRequestState, extra: readonly string[]): string[] {
   const head: string[] = ['X-Request-Id', state.requestId, ...SECURITY_HEADERS];

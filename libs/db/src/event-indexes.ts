@@ -21,7 +21,7 @@ const INDEX_BYTES = `
  * kept in `deferred_event_indexes`; returns their names. Inserting millions of events into an
  * index in no particular key order costs more than building it once they are all there: on the 10%
  * city, the timeline and complaints indexes took half the time of writing the complaints
- * (docs/benchmarks.md). The unique record key stays: merges look records up by it.
+ * (docs/adr/0011-event-storage-and-load-path.md). The unique record key stays: merges look records up by it.
  * `buildDeferredEventIndexes` builds them again (rebuildEventIndexes calls it).
  */
 export async function deferEventIndexes(pool: Pool): Promise<string[]> {
@@ -176,7 +176,7 @@ async function onEachPartition<T>(pool: Pool, connections: number, partitions: (
  * from a sample of 30,000 rows, and a few buildings with tens of thousands of events each fill the
  * sample: on the whole city it found ~7,400 of a partition's ~27,800 BBLs, so a chunk of 2,000
  * buildings looked like a quarter of every partition and its read was planned as a scan of them all
- * (docs/benchmarks.md). ANALYZE keeps a count set this way; every rebuild sets it again.
+ * (docs/adr/0011-event-storage-and-load-path.md). ANALYZE keeps a count set this way; every rebuild sets it again.
  */
 export async function setBblCounts(pool: Pool): Promise<void> {
   const { rows } = await pool.query<{ partition: string; buildings: number }>(

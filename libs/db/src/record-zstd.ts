@@ -24,7 +24,7 @@ const SCRATCH_BYTES = 4096;
 /**
  * zstd compression of short records with a dictionary digested once: the compressor keeps the
  * dictionary's tables across records, where a zlib stream hashes its preset dictionary again for
- * each one (docs/adr/0011-event-storage-and-load-path.md, sixth step).
+ * each one (docs/adr/0011-event-storage-and-load-path.md, "How an event is stored").
  */
 export class RecordZstd {
   // the context itself rather than zstd-napi's Compressor: a record is a few hundred bytes, and the

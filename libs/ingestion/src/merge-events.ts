@@ -250,7 +250,7 @@ async function probesPay(client: PoolClient, records: number): Promise<boolean> 
  * Runs `write` with the joins to `events` planned as index probes. The planner costs a probe of the
  * unique key as an index scan of every hash partition (which partition holds a row is known only
  * when the row is read), so for a refresh of a few hundred thousand records it chose a hash join that
- * read the whole heap: 65-82 s for each large source on the whole city (docs/scaling.md), where the
+ * read the whole heap: 65-82 s for each large source on the whole city (docs/adr/0011-event-storage-and-load-path.md), where the
  * probes of the merged set, in key order, touch only the pages of its records.
  */
 export async function withIndexProbes<T>(client: PoolClient, probe: boolean, write: () => Promise<T>): Promise<T> {
@@ -270,7 +270,7 @@ export async function withIndexProbes<T>(client: PoolClient, probe: boolean, wri
  */
 async function markDuplicates311(client: PoolClient, source: string, merged: string, probe: boolean, keep: boolean): Promise<number> {
   // with no link stored (a first load of the complaints), nothing can conflict: a plain INSERT, a third
-  // cheaper than the upsert on the 10% city (docs/benchmarks.md)
+  // cheaper than the upsert on the 10% city (docs/adr/0011-event-storage-and-load-path.md)
   const anyLinked = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM complaint_311_links) AS any`);
   // a 311 key that several complaints list links to the one with the highest id, whatever the order
   // of the staged rows (a file staged on several threads stages them in another order)
@@ -340,7 +340,7 @@ const UNIQUE_VIOLATION = '23505';
 /**
  * 5, for a source never loaded before, or records none of which is stored: every record is new, no
  * status changed, nothing to compare with. Written by a plain INSERT, a third cheaper than an upsert
- * (docs/benchmarks.md); the merge lock keeps other merges out meanwhile. Records already there, which
+ * (docs/adr/0011-event-storage-and-load-path.md); the merge lock keeps other merges out meanwhile. Records already there, which
  * only a hand-made table can have, make it fail: then the upsert overwrites them, counted as written.
  */
 async function writeFirstLoad(client: PoolClient, merged: string, keep: boolean): Promise<ActionCounts> {

@@ -7,7 +7,7 @@ import { AMOUNT_SQL, cellText, eventsInTimelineOrder, letter, NEWEST_IDS_SQL, pl
  * and an event closed after the date was still open on it. `from`: only the events dated on or after
  * `$3` (those of a settled history are read from its summary, settled-histories.ts). A cell's seven
  * values come as one text (`cellText`): the scoring process parses each distinct one once
- * (building-input.ts), where seven columns took ~1.6 times the CPU to receive (docs/scaling.md).
+ * (building-input.ts), where seven columns took ~1.6 times the CPU to receive (docs/scaling.md, Scoring).
  */
 function histogramSql(from: 'all' | 'horizon'): string {
   const dated = from === 'all' ? `(occurred_on IS NULL OR occurred_on <= $2::date)` : `occurred_on >= $3::date AND occurred_on <= $2::date`;
@@ -173,7 +173,7 @@ export const AREA_REPORTING_SQL = `
  * a month scores with the same one. The counts behind it are read from `events` by a full run
  * (`recount`), and by the first run of the month that finds none kept; the other runs read them back
  * (`area_reporting_counts`). On the whole city the read took ~15 s of a daily refresh's rescoring
- * (docs/scaling.md). Records of the counted year that arrive later in the month count from the next
+ * (docs/adr/0016-area-propensity-by-month.md). Records of the counted year that arrive later in the month count from the next
  * full run on.
  */
 export async function areaComplaintPropensity(pool: Pool, asOf: string, options: { recount: boolean }): Promise<Map<string, number>> {

@@ -29,7 +29,7 @@ export interface ScoringRequest {
   onProgress?: (progress: { scored: number; total: number }) => void;
 }
 
-/** Chunks whose features are read while the current one is scored (docs/benchmarks.md: scoring waits on Postgres). */
+/** Chunks whose features are read while the current one is scored (docs/benchmarks.json, notes: scoring waits on Postgres). */
 const READ_AHEAD = 2;
 
 /** Tolerated share of buildings that fail to score before the whole run is failed. */

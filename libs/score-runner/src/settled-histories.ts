@@ -73,7 +73,7 @@ export function eventsInTimelineOrder(where: string): string {
  * BBLs fall in each hash partition: it counts all of them in every partition, 16 times the rows there
  * are, and then plans a parallel scan of every partition (or a bitmap scan, with JIT compilation) for
  * what the timeline index serves in BBL order. On the whole city a chunk of 2,000 buildings of Queens
- * took 70 s as a sequential scan and 1.5 s read by the index (docs/benchmarks.md). The same count
+ * took 70 s as a sequential scan and 1.5 s read by the index (docs/benchmarks.json, notes). The same count
  * makes it expect a million groups where there are ~100,000, and plan a sort (or a hash table split
  * into batches on disk) where a hash table of a few MB holds them.
  */
@@ -161,7 +161,7 @@ export async function readSettled(client: PoolClient, bbls: string[], horizon: s
 /**
  * The counted buildings' old groups, found by index probes. Joined to the temp table (no statistics),
  * the delete was planned as a merge join over the whole index: 3.2 s for 2.1M groups a quarter into
- * the whole city's first full run, growing with every chunk, each under the store lock (docs/benchmarks.md).
+ * the whole city's first full run, growing with every chunk, each under the store lock (docs/benchmarks.json, notes).
  */
 export const DELETE_COUNTED_SQL = `DELETE FROM settled_history_groups WHERE bbl = ANY (ARRAY(SELECT bbl FROM settled_counted_heads))`;
 

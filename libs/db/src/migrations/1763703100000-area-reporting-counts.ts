@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * code over the twelve months before the month began, counted by the first scoring run of the month
  * that needs them and by every full run, and read back by the other runs of the month
  * (libs/score-runner/src/feature-queries.ts). Counting them read ~15 s of the whole city's events
- * before a daily refresh's rescoring could start (docs/scaling.md).
+ * before a daily refresh's rescoring could start (docs/adr/0016-area-propensity-by-month.md).
  */
 export class AreaReportingCounts1763703100000 implements MigrationInterface {
   name = 'AreaReportingCounts1763703100000';
