@@ -342,6 +342,7 @@ export const CLASSIFICATION: readonly ClassificationRule[] = [
     ['Cycle', '60 DAY NOTICE', 'financial', 'medium'],
     ['Cycle', '30 DAY NOTICE', 'financial', 'medium'],
     ['Cycle', '10 DAY NOTICE', 'financial', 'high'],
+    ['Cycle', '10 DAYS NOTICE', 'financial', 'high', 'the spelling of some years'],
     ['Cycle', 'FINAL*', 'financial', 'high'],
   ]),
 

@@ -96,6 +96,14 @@ describe('status words the city publishes', () => {
     expect(new Set(complaints.events.map((event) => event.status))).toEqual(new Set(['open', 'closed', null]));
     expect(complaints.counters.unmappedWords).toEqual({ 'Status: REFERRED': 20 });
   });
+
+  it('tax lien cycles in both published spellings, eviction kinds with `Unspecified`', async () => {
+    const liens = await parseText('dof_tax_liens', csvOf(withWords(sharedFixture('dof_tax_lien_sale_list.csv'), 'Cycle', ['10 Day Notice', '10 Days Notice'])));
+    expect(new Set(liens.events.map((event) => event.severity))).toEqual(new Set(['high']));
+    const evictions = await parseText('evictions', csvOf(withWords(sharedFixture('executed_evictions.csv'), 'Eviction/Legal Possession', ['Unspecified'])));
+    expect(evictions.events.length).toBeGreaterThan(0);
+    for (const event of evictions.events) expect(event.description).toMatch(/^Executed eviction or legal possession/);
+  });
 });
 
 /** Every BIN of a fixture mapped to a BBL of its borough, for sources that carry only a BIN. */
