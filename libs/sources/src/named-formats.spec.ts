@@ -97,6 +97,17 @@ describe('status words the city publishes', () => {
     expect(complaints.counters.unmappedWords).toEqual({ 'Status: REFERRED': 20 });
   });
 
+  it('job filings: the statuses of the real rows are listed, another is counted and read by its words', async () => {
+    const bis = await parseText('dob_job_filings', readFileSync(localFixture('current/dob_job_filings.csv'), 'utf8'));
+    const now = await parseText('dob_now_job_filings', readFileSync(localFixture('current/dob_now_job_filings.csv'), 'utf8'));
+    expect(bis.counters.unmappedWords).toEqual({});
+    expect(now.counters.unmappedWords).toEqual({});
+    expect(new Set(now.events.map((event) => event.status))).toEqual(new Set(['closed', 'filed']));
+    const renamed = await parseText('dob_now_job_filings', csvOf(withWords(localFixture('current/dob_now_job_filings.csv'), 'Filing Status', ['Sign-Off Completed'])));
+    expect(new Set(renamed.events.map((event) => event.status))).toEqual(new Set(['closed']));
+    expect(renamed.counters.unmappedWords).toEqual({ 'Filing Status: SIGN-OFF COMPLETED': renamed.counters.read });
+  });
+
   it('tax lien cycles in both published spellings, eviction kinds with `Unspecified`', async () => {
     const liens = await parseText('dof_tax_liens', csvOf(withWords(sharedFixture('dof_tax_lien_sale_list.csv'), 'Cycle', ['10 Day Notice', '10 Days Notice'])));
     expect(new Set(liens.events.map((event) => event.severity))).toEqual(new Set(['high']));
