@@ -30,6 +30,22 @@ describe('one record through the file and the refresh', () => {
 
   const count = async (source: string) => Number((await pool.query(`SELECT count(*) AS n FROM events WHERE source = $1`, [source])).rows[0].n);
 
+  it('dob_safety_violations: the 2026 closing words load with a status, an unknown word is kept and counted in the run', async () => {
+    const source = getSource('dob_safety_violations');
+    const file = path.join(SHARED_FIXTURES, 'dob_safety_violations.csv');
+    await seedUniverseFor(pool, source, file);
+    // the real rows, their status set to the published words (docs/sources.md, status words) and one new word
+    const words = ['Disputed Successfully', 'Waived - Pending Dismissal', 'Pending Dismissal', 'Paid  - Pending Dismissal', 'Cured', 'Active', 'Dismissed', 'Reopened Later'];
+    const rows = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')).map((row, i) => ({ ...row, violation_status: words[i % words.length] }));
+    const counts = await loadRows('dob_safety_violations', rows);
+    expect(counts.unmapped_values).toEqual({ 'Violation Status: REOPENED LATER': 1 });
+    expect(counts.quarantined).toBe(0);
+    const stored = await pool.query<{ status: string | null; n: string }>(
+      `SELECT status::text AS status, count(*) AS n FROM events WHERE source = 'dob_safety_violations' GROUP BY 1 ORDER BY 1`,
+    );
+    expect(Object.fromEntries(stored.rows.map((r) => [r.status ?? 'none', Number(r.n)]))).toEqual({ dismissed: 3, none: 1, open: 1, resolved: 4 });
+  });
+
   it('dof_tax_liens: the CSV month `04/2019` and the JSON month `2019-04-01T00:00:00.000` key one listing', async () => {
     const source = getSource('dof_tax_liens');
     const file = path.join(SHARED_FIXTURES, 'dof_tax_lien_sale_list.csv');
