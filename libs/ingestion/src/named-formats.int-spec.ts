@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { csvToSodaRows, getSource } from '@bhis/sources';
@@ -11,6 +12,7 @@ import { loadFile, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 describe('one record through the file and the refresh', () => {
   let db: TestDatabase;
   let pool: Pool;
+  const tmp = mkdtempSync(path.join(tmpdir(), 'bhis-named-formats-'));
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -21,6 +23,7 @@ describe('one record through the file and the refresh', () => {
   afterAll(async () => {
     await pool?.end();
     await db?.drop();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   const loadRows = async (source: string, rows: Record<string, unknown>[]) => {
@@ -44,6 +47,33 @@ describe('one record through the file and the refresh', () => {
       `SELECT status::text AS status, count(*) AS n FROM events WHERE source = 'dob_safety_violations' GROUP BY 1 ORDER BY 1`,
     );
     expect(Object.fromEntries(stored.rows.map((r) => [r.status ?? 'none', Number(r.n)]))).toEqual({ dismissed: 3, none: 1, open: 1, resolved: 4 });
+  });
+
+  it('dob_complaints: an alphanumeric complaint number is stored and refreshed as the same record', async () => {
+    const source = getSource('dob_complaints');
+    const [header, ...lines] = readFileSync(path.join(SHARED_FIXTURES, 'dob_complaints.csv'), 'utf8').trimEnd().split('\n');
+    // real rows, the first with a number in the shape DOB now also issues (digits and a letter)
+    const rows = lines.slice(0, 3).map((line, i) => (i === 0 ? line.replace(/^\d+,/, '4A28951,') : line));
+    const file = path.join(tmp, 'dob_complaints.csv');
+    writeFileSync(file, `${[header, ...rows].join('\n')}\n`);
+    const bins = rows.map((line) => Number(line.split(',')[6]));
+    await pool.query(
+      `INSERT INTO buildings (bbl, borough, block, lot, address, residential_units)
+       SELECT b, substr(b, 1, 1)::smallint, substr(b, 2, 5)::int, substr(b, 7, 4)::int, 'TEST ' || b, 10 FROM unnest($1::text[]) b ON CONFLICT (bbl) DO NOTHING`,
+      [bins.map((bin, i) => `${String(bin)[0]}0000${i + 1}0001`)],
+    );
+    await pool.query(`INSERT INTO bin_bbl (bin, bbl, source) SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`, [
+      bins,
+      bins.map((bin, i) => `${String(bin)[0]}0000${i + 1}0001`),
+      bins.map(() => 'test'),
+    ]);
+    await loadFile(pool, source, file);
+    const keys = (await pool.query(`SELECT source_record_id FROM events WHERE source = 'dob_complaints' ORDER BY 1`)).rows.map((r) => r.source_record_id);
+    expect(keys).toHaveLength(3);
+    expect(keys).toContain('4A28951');
+    const refreshed = await loadRows('dob_complaints', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')));
+    expect(refreshed.events.inserted).toBe(0);
+    expect(await count('dob_complaints')).toBe(3);
   });
 
   it('dof_tax_liens: the CSV month `04/2019` and the JSON month `2019-04-01T00:00:00.000` key one listing', async () => {
