@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { csvToSodaRows, getSource } from '@bhis/sources';
-import { createRun, syncSourceCatalog } from '@bhis/runs';
+import { syncSourceCatalog } from '@bhis/runs';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { loadSource } from './load-source';
-import { loadFile, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { loadFile, loadRows, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 
 /** A record loaded from the CSV export and refreshed from the JSON API is one event, not two. */
 describe('one record through the file and the refresh', () => {
@@ -26,10 +25,7 @@ describe('one record through the file and the refresh', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  const loadRows = async (source: string, rows: Record<string, unknown>[]) => {
-    const runId = await createRun(pool, { source, trigger: 'test', input: 'soda' });
-    return loadSource(pool, getSource(source), { kind: 'soda', rows: (async function* () { yield* rows; })() }, { runId, observedOn: '2026-11-20' });
-  };
+  const loadJson = (source: string, rows: Record<string, unknown>[]) => loadRows(pool, source, rows);
 
   const count = async (source: string) => Number((await pool.query(`SELECT count(*) AS n FROM events WHERE source = $1`, [source])).rows[0].n);
 
@@ -40,7 +36,7 @@ describe('one record through the file and the refresh', () => {
     // the real rows, their status set to the published words (docs/sources.md, status words) and one new word
     const words = ['Disputed Successfully', 'Waived - Pending Dismissal', 'Pending Dismissal', 'Paid  - Pending Dismissal', 'Cured', 'Active', 'Dismissed', 'Reopened Later'];
     const rows = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')).map((row, i) => ({ ...row, violation_status: words[i % words.length] }));
-    const counts = await loadRows('dob_safety_violations', rows);
+    const counts = await loadJson('dob_safety_violations', rows);
     expect(counts.unmapped_values).toEqual({ 'Violation Status: REOPENED LATER': 1 });
     expect(counts.quarantined).toBe(0);
     const stored = await pool.query<{ status: string | null; n: string }>(
@@ -71,7 +67,7 @@ describe('one record through the file and the refresh', () => {
     const keys = (await pool.query(`SELECT source_record_id FROM events WHERE source = 'dob_complaints' ORDER BY 1`)).rows.map((r) => r.source_record_id);
     expect(keys).toHaveLength(3);
     expect(keys).toContain('4A28951');
-    const refreshed = await loadRows('dob_complaints', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')));
+    const refreshed = await loadJson('dob_complaints', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')));
     expect(refreshed.events.inserted).toBe(0);
     expect(await count('dob_complaints')).toBe(3);
   });
@@ -85,7 +81,7 @@ describe('one record through the file and the refresh', () => {
     expect(stored).toBe(60);
     // the API serves `month` as the first of the month (docs/sources.md, tax liens)
     const rows = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')).map((row) => ({ ...row, month: row['month'].replace(/^(\d{2})\/(\d{4})$/, '$2-$1-01T00:00:00.000') }));
-    const refreshed = await loadRows('dof_tax_liens', rows);
+    const refreshed = await loadJson('dof_tax_liens', rows);
     expect(refreshed.events.inserted).toBe(0);
     expect(await count('dof_tax_liens')).toBe(stored);
   });
@@ -97,7 +93,7 @@ describe('one record through the file and the refresh', () => {
     await loadFile(pool, source, file);
     const stored = await count('dohmh_rodents');
     expect(stored).toBe(5);
-    const refreshed = await loadRows('dohmh_rodents', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), { isoDates: true }));
+    const refreshed = await loadJson('dohmh_rodents', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), { isoDates: true }));
     expect(refreshed.events.inserted).toBe(0);
     expect(await count('dohmh_rodents')).toBe(stored);
   });
