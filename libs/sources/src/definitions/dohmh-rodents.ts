@@ -28,9 +28,10 @@ const HEADER_2024 = headerOf(
 /**
  * The record key, the same in every layout and through both paths: the job (JOB_ID, a case shared
  * by its initial inspection, compliance inspection and baiting visits), the visit's type and its
- * day, e.g. `PC8122655:INITIAL:2023-06-07` (a job has at most one visit of a type a day). Built only
- * from columns the 2026 field list names; the ticket id and JOB_PROGRESS of older files are
- * attributes. Stored inspections keyed `JOB_ID:JOB_PROGRESS` take this key in migration 1763704400000.
+ * day, e.g. `PC8122655:INITIAL:2023-06-07` (two visits of one type in one job on one day would be
+ * one record). Built only from columns the 2026 field list names; the ticket id and JOB_PROGRESS
+ * of older files are attributes. Stored inspections keyed `JOB_ID:JOB_PROGRESS` take this key in
+ * migration 1763704400000.
  */
 export function rodentInspectionKey(f: RowFields): string | null {
   return compositeKey(f.raw('JOB_ID').toUpperCase(), f.raw('INSPECTION_TYPE').toUpperCase(), dayKeyText(f.raw('INSPECTION_DATE')));
