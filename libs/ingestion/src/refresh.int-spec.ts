@@ -200,7 +200,7 @@ describe('refreshing stored records', () => {
     expect(await state()).toEqual({ in_hpd_jurisdiction: true, vanished_on: null });
   });
 
-  it('stored rodent inspections keyed by the old ticket id take the key every layout now derives', async () => {
+  it('stored rodent inspections keyed by the old ticket id, then by job progress, take the key every layout now derives', async () => {
     const source = getSource('dohmh_rodents');
     const file = fixture('dohmh_rodent_inspections.csv');
     await seedUniverseFor(pool, source, file);
@@ -212,10 +212,15 @@ describe('refreshing stored records', () => {
     );
     await runMigrationStep(pool, 'RodentInspectionKeys1763701500000', 'up');
     await runMigrationStep(pool, 'CompactEventRecords1763701900000', 'up');
-    const stored = await pool.query(`SELECT source_record_id, attributes, record FROM events WHERE source = 'dohmh_rodents' ORDER BY 1`);
-    expect(stored.rows.every((r) => r.record !== null && !('job_ticket_id' in r.attributes))).toBe(true);
-    const rows = stored.rows.map((r) => ({ source_record_id: r.source_record_id, ticket: eventAttributes('dohmh_rodents', r.attributes, r.record)['job_ticket_id'] }));
-    expect(rows).toContainEqual({ source_record_id: 'PC8122655:1', ticket: '13661515' });
+    const stored = async () => {
+      const { rows } = await pool.query(`SELECT source_record_id, attributes, record FROM events WHERE source = 'dohmh_rodents' ORDER BY 1`);
+      expect(rows.every((r) => r.record !== null && !('job_ticket_id' in r.attributes))).toBe(true);
+      return rows.map((r) => ({ source_record_id: r.source_record_id, ticket: eventAttributes('dohmh_rodents', r.attributes, r.record)['job_ticket_id'] }));
+    };
+    expect(await stored()).toContainEqual({ source_record_id: 'PC8122655:1', ticket: '13661515' });
+    // then the 2026 key (job, inspection type, day): JOB_PROGRESS is not in the 2026 layout
+    await runMigrationStep(pool, 'RodentVisitKeys1763704400000', 'up');
+    expect(await stored()).toContainEqual({ source_record_id: 'PC8122655:INITIAL:2023-06-07', ticket: '13661515' });
     const again = await loadFile(pool, source, file);
     expect(again.counts.events.inserted).toBe(0);
   });

@@ -12,7 +12,7 @@ import { csvToSodaRows, LOCAL_FIXTURES, mapResolver, parseFile, parseSoda, SHARE
 const FILES = [
   ...readdirSync(SHARED_FIXTURES).map((name) => path.join(SHARED_FIXTURES, name)),
   ...readdirSync(path.join(LOCAL_FIXTURES, 'current')).map((name) => path.join(LOCAL_FIXTURES, 'current', name)),
-  // sources without a published sample: files built from their field lists
+  // sources without a published export file: facade rows from the view metadata, the others built from field lists
   ...['hpd_bedbugs.csv', 'dob_facades.csv', 'fdny_vacates.csv'].map((name) => path.join(LOCAL_FIXTURES, name)),
 ]
   .map((file) => ({ file, match: sourceForFile(file) }))

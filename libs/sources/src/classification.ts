@@ -342,14 +342,16 @@ export const CLASSIFICATION: readonly ClassificationRule[] = [
     ['Cycle', '60 DAY NOTICE', 'financial', 'medium'],
     ['Cycle', '30 DAY NOTICE', 'financial', 'medium'],
     ['Cycle', '10 DAY NOTICE', 'financial', 'high'],
+    ['Cycle', '10 DAYS NOTICE', 'financial', 'high', 'the spelling of some years'],
     ['Cycle', 'FINAL*', 'financial', 'high'],
   ]),
 
-  // DOHMH rodent inspections: the result (truncated by the publisher, e.g. "Failed for Other R").
+  // DOHMH rodent inspections: the result, in full through SODA and in the 2026 export, truncated in
+  // older exports ("Failed for Other R"); the words are those of docs/sources.md.
   ...rules('rodent_inspection', [
     [DEFAULT, DEFAULT, 'pests', 'low'],
     ['RESULT', 'PASSED', 'pests', 'info'],
-    ['RESULT', 'RAT ACTIVITY', 'pests', 'high'],
+    ['RESULT', 'FAILED FOR RAT ACTIVITY*', 'pests', 'high', 'rat activity, alone or with other reasons'],
     ['RESULT', 'FAILED FOR OTHER R*', 'sanitation', 'medium', 'failed for other reasons (garbage, harborage)'],
     ['RESULT', 'BAIT APPLIED', 'pests', 'low'],
     ['RESULT', 'MONITORING VISIT', 'pests', 'info'],

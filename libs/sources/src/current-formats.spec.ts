@@ -122,22 +122,35 @@ describe('current export formats', () => {
     expect(file.events.length).toBeGreaterThan(0);
   });
 
-  it('dohmh_rodents: the layout without the record key derives the same key for the same inspection', async () => {
+  it('dohmh_rodents: every layout derives the same key for the same inspection, from columns the 2026 layout has', async () => {
     const text = readFileSync(sharedFixture('dohmh_rodent_inspections.csv'), 'utf8');
+    const part = getSource('dohmh_rodents').parts[0];
     const older = await parseFile(getSource('dohmh_rodents'), sharedFixture('dohmh_rodent_inspections.csv'));
-    const current = await parseText('dohmh_rodents', relayout(text, getSource('dohmh_rodents').parts[0].header));
-    expect(older.counters.variant).toBe('variant 1');
-    expect(current.counters).toMatchObject({ variant: 'current', read: 5, ok: 5 });
+    const current = await parseText('dohmh_rodents', relayout(text, part.header));
+    const withProgress = await parseText('dohmh_rodents', relayout(text, part.headerVariants[0]));
+    expect(part.header).not.toContain('JOB_PROGRESS');
+    expect(older.counters).toMatchObject({ variant: 'variant 2', read: 5, ok: 5 });
+    expect(current.counters).toMatchObject({ variant: 'current', read: 5, ok: 5, quarantinedByReason: {} });
+    expect(withProgress.counters).toMatchObject({ variant: 'variant 1', read: 5, ok: 5 });
     expect(current.events.map((event) => event.source_record_id)).toEqual(older.events.map((event) => event.source_record_id));
-    expect(older.events[0].source_record_id).toBe('PC8122655:1');
-    expect(older.events[0].attributes['job_ticket_id']).toBe('13661515');
+    expect(withProgress.events.map((event) => event.source_record_id)).toEqual(older.events.map((event) => event.source_record_id));
+    expect(new Set(current.events.map((event) => event.source_record_id)).size).toBe(5);
+    expect(older.events[0].source_record_id).toBe('PC8122655:INITIAL:2023-06-07');
+    expect(older.events[0].attributes).toMatchObject({ job_ticket_id: '13661515', job_progress: 1 });
   });
 
-  it('dohmh_rodents: letter type and observations are kept', async () => {
+  it('dohmh_rodents: letter type and observations are kept, the full result words classified', async () => {
+    // the words of the 2026 field list's vocabulary (docs/sources.md, rodent inspections)
     const header = getSource('dohmh_rodents').parts[0].header;
-    const row: Record<string, string> = { INSPECTION_TYPE: 'Initial', JOB_ID: 'PC9000001', JOB_PROGRESS: '1', BBL: '1005290009', INSPECTION_DATE: '09/02/2026 10:15:00 AM', RESULT: 'Rat Activity', LETTER_TYPE: 'Commissioner Order', OBSERVATIONS: 'Active burrows; fresh tracks' };
+    const row: Record<string, string> = { INSPECTION_TYPE: 'Initial', JOB_ID: 'PC8122655', BBL: '1005290009', INSPECTION_DATE: '09/02/2026 10:15:00 AM', RESULT: 'Failed for Rat Activity and Other Reason', LETTER_TYPE: 'COTA', OBSERVATIONS: 'Burrows' };
     const file = await parseText('dohmh_rodents', stringify([header as string[], header.map((name) => row[name] ?? '')]));
-    expect(file.events[0]).toMatchObject({ source_record_id: 'PC9000001:1', occurred_on: '2026-09-02', attributes: { letter_type: 'Commissioner Order', observations: 'Active burrows; fresh tracks' } });
+    expect(file.events[0]).toMatchObject({
+      source_record_id: 'PC8122655:INITIAL:2026-09-02',
+      occurred_on: '2026-09-02',
+      category: 'pests',
+      severity: 'high',
+      attributes: { letter_type: 'COTA', observations: 'Burrows' },
+    });
   });
 
   it('hpd_bedbugs: the display-name export (two-space Re-infested, sic Filling) maps like the field names', async () => {
@@ -201,11 +214,13 @@ describe('current export formats', () => {
     const omo = await parseFile(getSource('hpd_emergency_repairs'), sharedFixture('hpd_omo_charges.csv'));
     expect(new Set(omo.events.map((event) => event.attributes['service_charge']))).toEqual(new Set([true, false]));
 
+    // the 2025-26 field list: four exterior-wall columns after the 36 of the view metadata
     const facades = readFileSync(localFixture('dob_facades.csv'), 'utf8').replace(/\r/g, '').split('\n').filter(Boolean);
-    const withPrior = [`${facades[0]},sequence_no,prior_status`, ...facades.slice(1).map((line) => `${line},2,swarmp`)].join('\n');
-    const file = await parseText('dob_facades', `${withPrior}\n`);
+    const walls = ['EXTERIOR_WALL_TYPE_S_', 'EXTERIOR_WALL_TYPE_OTHER_DESCRIPTION', 'EXTERIOR_WALL_MATERIAL_S_', 'EXTERIOR_WALL_MATERIAL_OTHER_DESCRIPTION'];
+    const with40 = [`${facades[0]},${walls.join(',')}`, ...facades.slice(1).map((line) => `${line},,,,`)].join('\n');
+    const file = await parseText('dob_facades', `${with40}\n`);
     expect(file.counters.variant).toBe('variant 1');
-    expect(file.events[0].attributes).toMatchObject({ sequence_no: 2, prior_status: 'SWARMP' });
+    expect(file.events[0].attributes).toMatchObject({ sequence_no: 1, prior_status: 'SWARMP', late_filing_amt: 0 });
   });
 
   it('through the metadata: a renamed display name loads, a contradiction fails', async () => {

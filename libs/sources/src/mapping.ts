@@ -97,3 +97,19 @@ export function dateKeyText(raw: string): string {
   const m = ISO_DAY.exec(raw.trim());
   return m ? `${m[2]}/${m[3]}/${m[1]}` : raw.trim();
 }
+
+const SLASH_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i;
+const ISO_DAY_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;
+
+/**
+ * The day of a date and time as it goes into a record key, the same through both paths: the CSV
+ * export writes `06/07/2023 04:36:13 PM`, the JSON API `2023-06-07T16:36:13.000`; both give
+ * `2023-06-07`, the event's `occurred_on`. Text in no known shape is kept as it is (trimmed).
+ */
+export function dayKeyText(raw: string): string {
+  const text = raw.trim();
+  const slash = SLASH_DAY.exec(text);
+  if (slash) return `${slash[3]}-${slash[1].padStart(2, '0')}-${slash[2].padStart(2, '0')}`;
+  const iso = ISO_DAY_TIME.exec(text);
+  return iso ? `${iso[1]}-${iso[2]}-${iso[3]}` : text;
+}

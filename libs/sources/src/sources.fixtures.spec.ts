@@ -231,14 +231,20 @@ describe('source fixtures', () => {
     expect(eventById(file, 'B00472129-P1')).toMatchObject({ bbl: '3011727502', category: 'permit', status: 'filed', occurred_on: '2022-12-15' });
   });
 
-  it('dob_facades: built fixture, filing statuses', async () => {
+  it('dob_facades: real rows in the upper-case export layout, penalties and comments kept', async () => {
     const file = await parseFile(getSource('dob_facades'), localFixture('dob_facades.csv'));
     expectBalanced(file.counters);
-    expect(file.counters).toMatchObject({ read: 4, ok: 4 });
-    expect(eventById(file, 'TR6-100234-9A')).toMatchObject({ bbl: '1000470007', severity: 'critical', category: 'facade', occurred_on: '2023-02-21' });
-    expect(eventById(file, 'TR6-100777-9A').severity).toBe('medium');
-    expect(eventById(file, 'TR6-101010-9A')).toMatchObject({ severity: 'high', occurred_on: '2024-03-01' });
-    expect(eventById(file, 'TR6-101011-9A')).toMatchObject({ severity: 'info', occurred_on: '2023-06-30' });
+    expect(file.counters).toMatchObject({ variant: 'current', read: 9, ok: 9 });
+    expect(eventById(file, 'TR6-706609-7C-I1')).toMatchObject({
+      bbl: '1018910026',
+      category: 'facade',
+      severity: 'critical',
+      occurred_on: '2015-02-20',
+      attributes: { filing_status: 'UNSAFE', prior_status: 'UNSAFE', late_filing_amt: 10000, failure_to_file_amt: 1000, failure_to_collect_amt: 0, cycle: '7', sequence_no: 1, bin: 1057216 },
+    });
+    expect(eventById(file, 'TR6-706604-7B-I1').attributes).toMatchObject({ late_filing_amt: 2400, failure_to_file_amt: 0 });
+    expect(eventById(file, 'TR6-706602-7B-I1').attributes['comments']).toBe('INTIAL FILING 08/20/2012 AND REJECTED 03/11/2013. RESUBMITTED 04/24/2013 AND ACCEPTED. FILED ON TIME');
+    expect(eventById(file, 'TR6-706599-7B-I1')).toMatchObject({ severity: 'medium', occurred_on: '2011-12-12', attributes: { prior_cycle_filing_date: '2006-03-27' } });
   });
 
   it('dob_vacate_orders: borough names, fill characters removed', async () => {
@@ -269,12 +275,13 @@ describe('source fixtures', () => {
     expect(eventById(file, '40039013').attributes['unique_key_311']).toBe('40039013');
   });
 
-  it('fdny_vacates: built fixture, active until the status changes', async () => {
+  it('fdny_vacates: built fixture, in force while the disposition is empty', async () => {
     const file = await parseFile(getSource('fdny_vacates'), localFixture('fdny_vacates.csv'), { resolver: mapResolver({ 1005678: '1004370020' }) });
     expectBalanced(file.counters);
     expect(file.counters).toMatchObject({ read: 3, ok: 2, quarantined: 1, quarantinedByReason: { missing_record_key: 1 } });
     expect(file.events[0]).toMatchObject({ bbl: '2040270012', event_type: 'fdny_vacate', category: 'fire', status: 'active', occurred_on: '2024-03-02' });
-    expect(file.events[1]).toMatchObject({ bbl: '1004370020', status: 'closed', closed_on: '2024-01-09' });
+    expect(file.events[1]).toMatchObject({ bbl: '1004370020', status: 'rescinded', closed_on: '2024-01-09', description: 'FDNY vacate order: Rescinded' });
+    expect(file.counters.unmappedWords).toEqual({});
   });
 
   it('dof_tax_liens: MM/YYYY month, padded "Block " header', async () => {
@@ -288,8 +295,8 @@ describe('source fixtures', () => {
     const file = await parseFile(getSource('dohmh_rodents'), sharedFixture('dohmh_rodent_inspections.csv'));
     expectBalanced(file.counters);
     expect(file.counters).toMatchObject({ read: 5, ok: 5 });
-    expect(eventById(file, 'PC8122655:1')).toMatchObject({ bbl: '1005290009', severity: 'info', occurred_on: '2023-06-07' });
-    expect(eventById(file, 'PC7504205:1')).toMatchObject({ bbl: '5000620113', category: 'sanitation', severity: 'medium', occurred_on: '2010-09-16' });
+    expect(eventById(file, 'PC8122655:INITIAL:2023-06-07')).toMatchObject({ bbl: '1005290009', severity: 'info', occurred_on: '2023-06-07' });
+    expect(eventById(file, 'PC7504205:INITIAL:2010-09-16')).toMatchObject({ bbl: '5000620113', category: 'sanitation', severity: 'medium', occurred_on: '2010-09-16' });
   });
 
   it('evictions: executed evictions, commercial out of scope, missing BBL quarantined', async () => {

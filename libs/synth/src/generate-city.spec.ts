@@ -193,7 +193,6 @@ describe('generateCity', () => {
       'hpd_complaints_and_problems.csv': ['Complaint ID', 'Problem ID', 'Unique Key'],
       'nyc311_service_requests.csv': ['Unique Key'],
       '311_service_requests_2010_2019.csv': ['Unique Key'],
-      'dob_complaints.csv': ['Complaint Number'],
       'dob_violations.csv': ['ISN_DOB_BIS_VIOL'],
       'ecb_violations.csv': ['ISN_DOB_BIS_EXTRACT'],
       'dobjobs.csv': ['Job #'],
@@ -210,6 +209,13 @@ describe('generateCity', () => {
       }
     }
     expect(checked).toBeGreaterThan(10_000);
+    // DOB complaint numbers: digits below 2^31, and some with a letter in second place (`4A28951`)
+    const [complaintHeader = [], ...complaints] = readCsv(join(dirA, 'dob_complaints.csv'));
+    const numbers = complaints.map((row) => row[complaintHeader.indexOf('Complaint Number')] ?? '');
+    const lettered = numbers.filter((value) => /^\d[A-J]\d+$/.test(value));
+    expect(numbers.every((value) => (/^\d{1,10}$/.test(value) && Number(value) <= MAX_ID) || /^\d[A-J]\d{1,8}$/.test(value))).toBe(true);
+    expect(lettered.length).toBeGreaterThan(0);
+    expect(new Set(numbers).size).toBe(numbers.length);
     // a lot never runs out of ids, with room to spare
     expect(report.ids.mostUsedShare).toBeLessThan(0.5);
   });

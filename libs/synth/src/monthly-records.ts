@@ -302,12 +302,12 @@ function rodentInspections(sim: Simulation, mo: Month): void {
   for (let k = 0; k < rodents; k++) {
     const day = dayIn();
     const ticket = state.next('rodent');
-    const result1 = rng.weighted([['Passed', 1.2 - L], ['Rat Activity', 0.2 + L], ['Failed for Other R', 0.15]] as const);
+    const result1 = rng.weighted([['Passed', 1.2 - L], ['Failed for Rat Activity', 0.2 + L], ['Failed for Other Reason', 0.15]] as const);
     const second = rng.int(7 * 3600, 17 * 3600);
     sink.rodentInspection({ day, ticket, jobId: `PC${7000000 + (ticket % 3000000)}`, type: 'Initial', result: result1, second, approvedSecond: rng.int(8 * 3600, 16 * 3600), withBbl: rng.chance(0.4), zeroCoordinates: rng.chance(0.03) });
     if (result1 !== 'Passed') {
       const again = day + rng.int(20, 60);
-      sink.rodentInspection({ day: again, ticket: state.next('rodent'), jobId: `PC${7000000 + (ticket % 3000000)}`, type: 'Compliance', result: rng.chance(0.6) ? 'Passed' : 'Rat Activity', second: rng.int(7 * 3600, 17 * 3600), approvedSecond: rng.int(8 * 3600, 16 * 3600), withBbl: rng.chance(0.4), zeroCoordinates: false });
+      sink.rodentInspection({ day: again, ticket: state.next('rodent'), jobId: `PC${7000000 + (ticket % 3000000)}`, type: 'Compliance', result: rng.chance(0.6) ? 'Passed' : 'Failed for Rat Activity', second: rng.int(7 * 3600, 17 * 3600), approvedSecond: rng.int(8 * 3600, 16 * 3600), withBbl: rng.chance(0.4), zeroCoordinates: false });
     }
   }
 }
@@ -459,7 +459,7 @@ function yearlyFacade(rng: Rng, building: Building, state: BuildingState, latent
   const status = rng.chance(0.02 + latent * 0.1) ? 'No Report Filed' : latent < 0.3 ? rng.weighted([['SAFE', 8], ['SWARMP', 2]] as const) : latent < 0.6 ? rng.weighted([['SAFE', 3], ['SWARMP', 5], ['UNSAFE', 1]] as const) : rng.weighted([['SWARMP', 3], ['UNSAFE', 4]] as const);
   const control = state.next('facade');
   sink.facadeFiling({
-    day, tr6: `${building.borough.abbrev === 'BK' ? 'B' : building.borough.abbrev[0]}${control % 10000000}`, controlNumber: control % 100000000, cycle,
+    day, tr6: `TR6-${control}-${cycle}${'ABC'[building.block % 3]}-I1`, controlNumber: control, cycle,
     binIndex: rng.int(0, building.bins.length - 1), status, correctedDay: status === 'UNSAFE' && rng.chance(0.6) ? day + rng.int(60, 700) : NEVER,
   });
 }

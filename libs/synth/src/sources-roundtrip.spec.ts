@@ -1,4 +1,4 @@
-import { createReadStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBbl } from '@bhis/domain';
@@ -66,6 +66,23 @@ describe.each([
       quarantined += c.quarantined;
     }
     expect(quarantined / read).toBeLessThan(0.01);
+  });
+
+  it('writes only value words the sources map (none counted as unmapped)', () => {
+    const unmapped = [...counters].filter(([, c]) => Object.keys(c.unmappedWords).length > 0).map(([file, c]) => ({ file, words: c.unmappedWords }));
+    expect(unmapped).toEqual([]);
+  });
+
+  it('writes the formats the city publishes now: upper-case facades, 2026 rodents, lettered complaint numbers, the closing words', () => {
+    const header = (file: string) => readFileSync(join(dir, file), 'utf8').split('\n', 1)[0].split(',');
+    expect(header(OUTPUT_FILES.dob_facades).slice(0, 3)).toEqual(['TR6_NO', 'CONTROL_NO', 'FILING_TYPE']);
+    expect(counters.get(OUTPUT_FILES.dob_facades)?.variant).toBe('current');
+    if (!olderLayouts) expect(header(OUTPUT_FILES.dohmh_rodents)).not.toContain('JOB_PROGRESS');
+    const complaints = readCsvObjects(join(dir, OUTPUT_FILES.dob_complaints)).map((row) => row['Complaint Number']);
+    expect(complaints.some((number) => /^\d[A-J]\d+$/.test(number ?? ''))).toBe(true);
+    const statuses = new Set(readCsvObjects(join(dir, OUTPUT_FILES.dob_safety_violations)).map((row) => row['Violation Status']));
+    expect(statuses.has('Active') && statuses.has('Dismissed')).toBe(true);
+    expect([...statuses].some((word) => /Pending Dismissal|Disputed Successfully|Cured/.test(word ?? ''))).toBe(true);
   });
 
   it('reads the files of older layouts in the layout they were written in', () => {

@@ -2,7 +2,7 @@ import { createReadStream, readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from 'pg';
-import { parseSource, sourceForFile, type SourceDefinition } from '@bhis/sources';
+import { getSource, parseSource, sourceForFile, type SourceDefinition } from '@bhis/sources';
 import { loadSource } from '../load-source';
 import { createRun } from '@bhis/runs';
 
@@ -43,4 +43,10 @@ export async function loadFile(pool: Pool, source: SourceDefinition, file: strin
   const info = await stat(file);
   const counts = await loadSource(pool, source, { kind: 'csv', stream: createReadStream(file), totalBytes: info.size }, { runId, observedOn });
   return { runId, counts };
+}
+
+/** Loads rows as a SODA JSON refresh of the source would serve them, in a run of their own. */
+export async function loadRows(pool: Pool, source: string, rows: Record<string, unknown>[], observedOn = '2026-11-20') {
+  const runId = await createRun(pool, { source, trigger: 'test', input: 'soda' });
+  return loadSource(pool, getSource(source), { kind: 'soda', rows: (async function* () { yield* rows; })() }, { runId, observedOn });
 }

@@ -24,7 +24,12 @@ export function headerOf(line: string): string[] {
   return line.split(',').map((name) => name.replace(/^"|"$/g, ''));
 }
 
-const STATUS_WORDS: Readonly<Record<string, EventStatus>> = {
+/**
+ * The open/closed words the city's status columns use (HPD `Open`/`Close`, DOB `ACTIVE`/`CLOSED`,
+ * ECB `ACTIVE`/`RESOLVE`), read with `RowFields.word`: a word outside the list maps to no status and
+ * is counted in the run's `unmapped_values`, so a new word shows instead of vanishing.
+ */
+export const STATUS_WORDS: Readonly<Record<string, EventStatus | null>> = {
   OPEN: 'open',
   ACTIVE: 'open',
   CLOSE: 'closed',
@@ -33,8 +38,3 @@ const STATUS_WORDS: Readonly<Record<string, EventStatus>> = {
   RESOLVED: 'resolved',
   DISMISSED: 'dismissed',
 };
-
-/** Open/Close/ACTIVE/RESOLVE... as an event status (null when the word is not known). */
-export function statusFromWord(word: string | null): EventStatus | null {
-  return word ? (STATUS_WORDS[word.toUpperCase()] ?? null) : null;
-}

@@ -1,6 +1,6 @@
 import { defineSource } from '../definition';
 import { attributes, emit, requireDate } from '../mapping';
-import { headerOf, sodaFieldsFor, statusFromWord } from './common';
+import { headerOf, sodaFieldsFor, STATUS_WORDS } from './common';
 
 const HEADER = headerOf(
   'Complaint Number,Status,Date Entered,House Number,ZIP Code,House Street,BIN,Community Board,Special District,Complaint Category,Unit,Disposition Date,Disposition Code,Inspection Date,DOBRunDate',
@@ -30,7 +30,7 @@ export const dobComplaints = defineSource({
         const entered = requireDate(f, 'Date Entered');
         if (!entered.ok) return entered.outcome;
         const category = f.upper('Complaint Category');
-        const status = statusFromWord(f.text('Status'));
+        const status = f.word('Status', STATUS_WORDS);
         return emit([
           event({
             event_type: 'dob_complaint',

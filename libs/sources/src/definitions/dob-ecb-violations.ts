@@ -1,10 +1,14 @@
+import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
 import { attributes, emit, requireDate } from '../mapping';
-import { headerOf, sodaFieldsFor, statusFromWord } from './common';
+import { headerOf, sodaFieldsFor, STATUS_WORDS } from './common';
 
 const HEADER = headerOf(
   'ISN_DOB_BIS_EXTRACT,ECB_VIOLATION_NUMBER,ECB_VIOLATION_STATUS,DOB_VIOLATION_NUMBER,BIN,BORO,BLOCK,LOT,HEARING_DATE,HEARING_TIME,SERVED_DATE,ISSUE_DATE,SEVERITY,VIOLATION_TYPE,RESPONDENT_NAME,RESPONDENT_HOUSE_NUMBER,RESPONDENT_STREET,RESPONDENT_CITY,RESPONDENT_ZIP,VIOLATION_DESCRIPTION,PENALITY_IMPOSED,AMOUNT_PAID,BALANCE_DUE,INFRACTION_CODE1,SECTION_LAW_DESCRIPTION1,INFRACTION_CODE2,SECTION_LAW_DESCRIPTION2,INFRACTION_CODE3,SECTION_LAW_DESCRIPTION3,INFRACTION_CODE4,SECTION_LAW_DESCRIPTION4,INFRACTION_CODE5,SECTION_LAW_DESCRIPTION5,INFRACTION_CODE6,SECTION_LAW_DESCRIPTION6,INFRACTION_CODE7,SECTION_LAW_DESCRIPTION7,INFRACTION_CODE8,SECTION_LAW_DESCRIPTION8,INFRACTION_CODE9,SECTION_LAW_DESCRIPTION9,INFRACTION_CODE10,SECTION_LAW_DESCRIPTION10,AGGRAVATED_LEVEL,HEARING_STATUS,CERTIFICATION_STATUS',
 );
+
+/** `ACTIVE` / `RESOLVE`, and `Unknown` on a few rows (docs/sources.md): not a state of the violation. */
+const ECB_STATUS: Readonly<Record<string, EventStatus | null>> = { ...STATUS_WORDS, UNKNOWN: null };
 
 export const dobEcbViolations = defineSource({
   key: 'dob_ecb_violations',
@@ -30,7 +34,7 @@ export const dobEcbViolations = defineSource({
       map: ({ f, event }) => {
         const issued = requireDate(f, 'ISSUE_DATE', 'SERVED_DATE');
         if (!issued.ok) return issued.outcome;
-        const status = statusFromWord(f.text('ECB_VIOLATION_STATUS'));
+        const status = f.word('ECB_VIOLATION_STATUS', ECB_STATUS);
         const severity = f.text('SEVERITY');
         const type = f.text('VIOLATION_TYPE');
         return emit([

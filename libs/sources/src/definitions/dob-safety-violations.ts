@@ -12,17 +12,27 @@ const HEADER_2023 = headerOf(
   'BIN,Violation Issue Date,Violation Number,Violation Type,Violation Remarks,Violation Status,Device Number,Device Type,Cycle End Date,Borough,Block,Lot,House Number,Street,City,State,Zip',
 );
 
-/** Every status word of the set, mapped explicitly (null: not a state of the violation). */
-const SAFETY_STATUS: Readonly<Record<string, EventStatus | null>> = {
+/**
+ * Every status word of the set, mapped explicitly (null: not a state of the violation). The 2026
+ * vocabulary (docs/sources.md): `Active`, `Dismissed`, `Disputed Successfully`, `Waived - Pending
+ * Dismissal`, `Pending Dismissal`, `Cured`, `Paid  - Pending Dismissal` (two spaces, collapsed when
+ * read). A violation pending dismissal was waived, paid or cured and waits only for the formal
+ * dismissal: it is no longer open, and counted resolved.
+ */
+export const SAFETY_STATUS: Readonly<Record<string, EventStatus | null>> = {
   ACTIVE: 'open',
   OPEN: 'open',
   'IN PROGRESS': 'open',
   RESOLVED: 'resolved',
   CURED: 'resolved',
   CERTIFIED: 'resolved',
+  'PENDING DISMISSAL': 'resolved',
+  'WAIVED - PENDING DISMISSAL': 'resolved',
+  'PAID - PENDING DISMISSAL': 'resolved',
   CLOSED: 'closed',
   COMPLIED: 'closed',
   DISMISSED: 'dismissed',
+  'DISPUTED SUCCESSFULLY': 'dismissed',
   VACATED: 'dismissed',
 };
 

@@ -1,19 +1,42 @@
 import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
 import { attributes, emit, requireDate } from '../mapping';
+import { RowFields } from '../row-fields';
 import { headerOf, sodaFieldsFor } from './common';
 
 const HEADER = headerOf(
   'ISN_DOB_BIS_VIOL,BORO,BIN,BLOCK,LOT,ISSUE_DATE,VIOLATION_TYPE_CODE,VIOLATION_NUMBER,HOUSE_NUMBER,STREET,DISPOSITION_DATE,DISPOSITION_COMMENTS,DEVICE_NUMBER,DESCRIPTION,ECB_NUMBER,NUMBER,VIOLATION_CATEGORY,VIOLATION_TYPE',
 );
 
-/** The status is the tail of VIOLATION_CATEGORY: `V*-DOB VIOLATION - DISMISSED`, `V-DOB VIOLATION - ACTIVE`. */
-export function dobViolationStatus(category: string | null): EventStatus | null {
-  const text = (category ?? '').toUpperCase();
-  if (text.endsWith('ACTIVE')) return 'open';
-  if (text.endsWith('DISMISSED')) return 'dismissed';
-  if (text.endsWith('RESOLVED')) return 'resolved';
-  return null;
+/**
+ * The status lives in VIOLATION_CATEGORY (docs/sources.md): a closed category carries `*`
+ * (`V*-DOB VIOLATION - DISMISSED`, `V*-DOB VIOLATION - Resolved`), an active one does not
+ * (`V-DOB VIOLATION - ACTIVE`, `VW-...-ACTIVE`, and `V%-DOB VIOLATION`, which has no status word).
+ */
+export const DOB_VIOLATION_CATEGORY: Readonly<Record<string, EventStatus>> = {
+  'V-DOB VIOLATION - ACTIVE': 'open',
+  'VW-VIOLATION WORK WITHOUT PERMIT - ACTIVE': 'open',
+  'VP-VIOLATION UNSERVED ECB-ACTIVE': 'open',
+  'VH-VIOLATION HAZARDOUS - ACTIVE': 'open',
+  'VWH-VIOLATION WORK W/OUT PMT HAZARDOUS - ACTIVE': 'open',
+  'VPW-VIOLATION UNSERVED ECB-WORK WITHOUT PERMIT-ACTIVE': 'open',
+  'V%-DOB VIOLATION': 'open',
+  'V*-DOB VIOLATION - DISMISSED': 'dismissed',
+  'V*-DOB VIOLATION - RESOLVED': 'resolved',
+};
+
+/**
+ * A listed category's status; another category is counted (as an unmapped value) and read by the
+ * publisher's rule: `*` closes (dismissed or resolved by its tail), no `*` is active.
+ */
+export function dobViolationStatus(f: RowFields): EventStatus | null {
+  const category = f.upper('VIOLATION_CATEGORY');
+  if (category === null) return null;
+  const listed = f.word('VIOLATION_CATEGORY', DOB_VIOLATION_CATEGORY);
+  if (listed !== null) return listed;
+  if (!category.includes('*')) return 'open';
+  if (category.endsWith('DISMISSED')) return 'dismissed';
+  return category.endsWith('RESOLVED') ? 'resolved' : 'closed';
 }
 
 export const dobViolations = defineSource({
@@ -41,7 +64,7 @@ export const dobViolations = defineSource({
         const issued = requireDate(f, 'ISSUE_DATE');
         if (!issued.ok) return issued.outcome;
         const typeCode = f.upper('VIOLATION_TYPE_CODE');
-        const status = dobViolationStatus(f.text('VIOLATION_CATEGORY'));
+        const status = dobViolationStatus(f);
         const violationType = f.text('VIOLATION_TYPE');
         return emit([
           event({

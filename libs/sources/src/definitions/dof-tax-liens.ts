@@ -2,6 +2,22 @@ import { defineSource } from '../definition';
 import { attributes, compositeKey, emit, requireDate } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
 
+const ISO_MONTH = /^(\d{4})-(\d{2})-01(?:T00:00:00(?:\.000)?)?$/;
+const SLASH_MONTH = /^(\d{1,2})\/(\d{4})$/;
+
+/**
+ * The listing month as it goes into the record key, the same through both paths: the CSV export
+ * writes `05/2025`, the JSON API the first of the month, `2025-05-01T00:00:00.000`; both give
+ * `05/2025` (the CSV spelling, so keys stored from CSV loads stay as they are).
+ */
+export function monthKeyText(raw: string): string {
+  const text = raw.trim();
+  const iso = ISO_MONTH.exec(text);
+  if (iso) return `${iso[2]}/${iso[1]}`;
+  const slash = SLASH_MONTH.exec(text);
+  return slash ? `${slash[1].padStart(2, '0')}/${slash[2]}` : text;
+}
+
 const HEADER = headerOf('Month,Cycle,Borough,Block ,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only');
 
 export const dofTaxLiens = defineSource({
@@ -21,7 +37,7 @@ export const dofTaxLiens = defineSource({
       header: HEADER,
       sodaFields: sodaFieldsFor(HEADER),
       bbl: [{ kind: 'borough_block_lot', borough: 'Borough', block: 'Block', lot: 'Lot' }],
-      recordKey: (f) => compositeKey(f.raw('Month'), f.raw('Borough'), f.raw('Block'), f.raw('Lot'), f.raw('Cycle')),
+      recordKey: (f) => compositeKey(monthKeyText(f.raw('Month')), f.raw('Borough'), f.raw('Block'), f.raw('Lot'), f.raw('Cycle')),
       map: ({ f, event }) => {
         const listed = requireDate(f, 'Month');
         if (!listed.ok) return listed.outcome;

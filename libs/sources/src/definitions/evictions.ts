@@ -56,7 +56,8 @@ const map: RowMapper = ({ f, event }) => {
       classify_by: [['Eviction/Legal Possession', possession]],
       status: null,
       occurred_on: executed.date,
-      description: `Executed ${possession === 'POSSESSION' ? 'legal possession' : 'eviction'}${apartment ? `, apartment ${apartment}` : ''}`,
+      // `Eviction`, `Possession`, or `Unspecified` (read as blank) (docs/sources.md)
+      description: `Executed ${possession === 'POSSESSION' ? 'legal possession' : possession === 'EVICTION' ? 'eviction' : 'eviction or legal possession'}${apartment ? `, apartment ${apartment}` : ''}`,
       attributes: attributes({
         court_index_number: f.text('Court Index Number'),
         docket_number: f.text('Docket Number'),

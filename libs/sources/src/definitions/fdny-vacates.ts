@@ -1,10 +1,14 @@
+import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
 import { attributes, compositeKey, dateKeyText, emit, requireDate } from '../mapping';
 import { sodaFieldsFor } from './common';
 
 /**
- * Built from the published field list (description, vac_date, status_change_date, bin, bbl and the
- * address): no fixture of the real export exists, confirm the header on the first download.
+ * No export header of the list as it is now (keyed by BIN and BBL) is published where we could read
+ * it (docs/sources.md, FDNY vacates). Public code reading the 2026 list names the fields `vac_date`,
+ * `description`, `bin`, `bbl` and `aka_address`; the status change date and the address columns
+ * are the design's field list. The only real layout seen, the 2017 view (`vac_date,num,pf,street,
+ * typ,sf,bor,date_of_lif,area_vac,div`), has no BIN or BBL and is refused naming these columns.
  */
 const HEADER = ['description', 'vac_date', 'status_change_date', 'house_number', 'street_name', 'borough', 'postcode', 'bin', 'bbl'];
 
@@ -25,6 +29,13 @@ const HEADER_LIST = [
   'STATUS_CHANGE_DATE',
   'OCPCY_DESC',
 ];
+
+/**
+ * `description` is the order's disposition, not its reason: `Rescinded` or `Dismissal` once lifted,
+ * empty while the order is in force (docs/sources.md, FDNY vacates). Another word is counted and
+ * the status change date decides.
+ */
+const DISPOSITION: Readonly<Record<string, EventStatus>> = { RESCINDED: 'rescinded', DISMISSAL: 'dismissed', DISMISSED: 'dismissed' };
 
 /** A sudden catastrophe (fire, collapse): drives the `fdny-vacate-active` flag, not the chronic score. */
 export const fdnyVacates = defineSource({
@@ -52,17 +63,18 @@ export const fdnyVacates = defineSource({
       map: ({ f, event }) => {
         const vacated = requireDate(f, 'vac_date');
         if (!vacated.ok) return vacated.outcome;
-        // A status change after the vacate date lifts it: active until then.
+        // The disposition lifts it; without one, a status change after the vacate date does.
         const changed = f.date('status_change_date');
-        const closed = changed !== null && changed > vacated.date;
+        const disposition = f.word('description', DISPOSITION);
+        const status: EventStatus = disposition ?? (changed !== null && changed > vacated.date ? 'closed' : 'active');
         return emit([
           event({
             event_type: 'fdny_vacate',
             classify_by: [],
-            status: closed ? 'closed' : 'active',
+            status,
             occurred_on: vacated.date,
-            closed_on: closed ? changed : null,
-            description: f.text('description') ?? 'FDNY vacate order',
+            closed_on: status === 'active' ? null : changed,
+            description: f.text('description') ? `FDNY vacate order: ${f.text('description')}` : 'FDNY vacate order',
             attributes: attributes({
               status_change_date: changed,
               bin: f.bin('bin'),

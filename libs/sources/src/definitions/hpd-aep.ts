@@ -1,3 +1,4 @@
+import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
 import { attributes, dateKeyText, emit, requireDate } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
@@ -5,6 +6,9 @@ import { headerOf, sodaFieldsFor } from './common';
 const HEADER = headerOf(
   'BUILDING_ID,BOROUGH,NUMBER,STREET,TOTAL_UNITS,AEP_START_DATE,# OF B/C VIOLATIONS AT START,CURRENT_STATUS,DISCHARGE_DATE,AEP_ROUND,Postcode,Latitude,Longitude,Community Board,Council District,Census Tract,BIN,BBL,NTA',
 );
+
+/** `AEP Active` / `AEP Discharged` (docs/sources.md); another word is counted and read as active. */
+const AEP_STATUS: Readonly<Record<string, EventStatus>> = { 'AEP ACTIVE': 'active', 'AEP DISCHARGED': 'discharged' };
 
 export const hpdAep = defineSource({
   key: 'hpd_aep',
@@ -34,7 +38,7 @@ export const hpdAep = defineSource({
         if (!started.ok) return started.outcome;
         const status = f.text('CURRENT_STATUS');
         const discharged = f.date('DISCHARGE_DATE');
-        const isDischarged = Boolean(discharged) || /DISCHARG/i.test(status ?? '');
+        const isDischarged = Boolean(discharged) || f.word('CURRENT_STATUS', AEP_STATUS) === 'discharged';
         return emit([
           event({
             event_type: 'aep_enrollment',

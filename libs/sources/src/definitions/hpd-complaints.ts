@@ -1,6 +1,6 @@
 import { defineSource } from '../definition';
 import { attributes, emit, requireDate } from '../mapping';
-import { headerOf, sodaFieldsFor, statusFromWord } from './common';
+import { headerOf, sodaFieldsFor, STATUS_WORDS } from './common';
 
 const HEADER = headerOf(
   'Received Date,Problem ID,Complaint ID,Building ID,Borough,House Number,Street Name,Post Code,Block,Lot,Apartment,Community Board,Unit Type,Space Type,Type,Major Category,Minor Category,Problem Code,Complaint Status,Complaint Status Date,Problem Status,Problem Status Date,Status Description,Problem Duplicate Flag,Complaint Anonymous Flag,Unique Key,Latitude,Longitude,Council District,Census Tract,BIN,BBL,NTA',
@@ -36,7 +36,7 @@ export const hpdComplaints = defineSource({
       map: ({ f, event }) => {
         const received = requireDate(f, 'Received Date');
         if (!received.ok) return received.outcome;
-        const status = statusFromWord(f.text('Complaint Status'));
+        const status = f.word('Complaint Status', STATUS_WORDS);
         const uniqueKey = f.text('Unique Key');
         const major = f.upper('Major Category');
         const minor = f.upper('Minor Category');

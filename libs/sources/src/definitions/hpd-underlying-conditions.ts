@@ -1,3 +1,4 @@
+import { EventStatus } from '@bhis/domain';
 import { defineSource } from '../definition';
 import { attributes, dateKeyText, emit } from '../mapping';
 import { headerOf, sodaFieldsFor } from './common';
@@ -5,6 +6,9 @@ import { headerOf, sodaFieldsFor } from './common';
 const HEADER = headerOf(
   'BUILDING_ID,BOROUGH,Number (PHN),STREET,TOTAL_UNITS,ORDER_ISSUE_DATE,CURRENT_STATUS,POSTCODE,LATITUDE,LONGITUDE,COMMUNITY BOARD,COUNCIL DISTRICT,BIN,BBL,CENSUS TRACT (2020),NTA (2020)',
 );
+
+/** `Discharged` (the published rows) and the program's active state; another word is counted. */
+const UCP_STATUS: Readonly<Record<string, EventStatus>> = { ACTIVE: 'active', OPEN: 'active', DISCHARGED: 'discharged' };
 
 export const hpdUnderlyingConditions = defineSource({
   key: 'hpd_underlying_conditions',
@@ -38,7 +42,7 @@ export const hpdUnderlyingConditions = defineSource({
           event({
             event_type: 'ucp_order',
             classify_by: [],
-            status: /DISCHARG/i.test(status ?? '') ? 'discharged' : /ACTIVE|OPEN/i.test(status ?? '') ? 'active' : null,
+            status: f.word('CURRENT_STATUS', UCP_STATUS),
             occurred_on: issued,
             description: `Underlying Conditions Program order: ${status ?? 'status unknown'}`,
             attributes: attributes({

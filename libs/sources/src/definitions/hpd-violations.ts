@@ -1,6 +1,6 @@
 import { defineSource } from '../definition';
 import { attributes, emit, recordIdValue, requireDate } from '../mapping';
-import { headerOf, sodaFieldsFor, statusFromWord } from './common';
+import { headerOf, sodaFieldsFor, STATUS_WORDS } from './common';
 
 const HEADER = headerOf(
   'ViolationID,BuildingID,RegistrationID,BoroID,Borough,HouseNumber,LowHouseNumber,HighHouseNumber,StreetName,StreetCode,Postcode,Apartment,Story,Block,Lot,Class,InspectionDate,ApprovedDate,OriginalCertifyByDate,OriginalCorrectByDate,NewCertifyByDate,NewCorrectByDate,CertifiedDate,OrderNumber,NOVID,NOVDescription,NOVIssuedDate,CurrentStatusID,CurrentStatus,CurrentStatusDate,NovType,ViolationStatus,RentImpairing,Latitude,Longitude,CommunityBoard,CouncilDistrict,CensusTract,BIN,BBL,NTA',
@@ -46,7 +46,7 @@ export const hpdViolations = defineSource({
         const orderNumber = f.text('OrderNumber');
         const novDescription = f.text('NOVDescription');
         const section = hmcSection(novDescription);
-        const status = statusFromWord(f.text('ViolationStatus'));
+        const status = f.word('ViolationStatus', STATUS_WORDS);
         const currentStatus = f.upper('CurrentStatus');
         return emit([
           event({

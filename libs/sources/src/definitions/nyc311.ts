@@ -27,18 +27,28 @@ const ALIASES: Record<string, string> = {
 /** Agencies whose 311 requests can be about a building's condition. */
 export const HOUSING_AGENCIES: ReadonlySet<string> = new Set(['HPD', 'DOB', 'DOHMH']);
 
-function requestStatus(status: string | null): EventStatus | null {
-  if (!status) return null;
-  if (/^CLOSED$/i.test(status)) return 'closed';
-  return /OPEN|ASSIGNED|PROGRESS|PENDING|STARTED/i.test(status) ? 'open' : null;
-}
+/**
+ * The status words of the 2020-to-present set (docs/sources.md): `Closed`, `Open`, `Assigned`,
+ * `In Progress`, `Pending`, `Started`, and `Unspecified`, which is no state.
+ */
+export const REQUEST_STATUS: Readonly<Record<string, EventStatus | null>> = {
+  CLOSED: 'closed',
+  OPEN: 'open',
+  ASSIGNED: 'open',
+  'IN PROGRESS': 'open',
+  PENDING: 'open',
+  STARTED: 'open',
+  UNSPECIFIED: null,
+};
 
 /** What both parts share: the 2010-2019 set is read with the same headers and mapper. */
 const request: Omit<SourcePartInput, 'part' | 'datasetId' | 'fileNames'> = {
   header: HEADER,
   headerVariants: [HEADER_41],
   aliases: ALIASES,
+  // `Additional Details` is published under the field name `descriptor_2` (docs/sources.md, 311)
   sodaFields: sodaFieldsFor([...HEADER_41, 'Additional Details', 'Council District', 'Police Precinct'], {
+    'Additional Details': 'descriptor_2',
     'X Coordinate (State Plane)': 'x_coordinate_state_plane',
     'Y Coordinate (State Plane)': 'y_coordinate_state_plane',
   }),
@@ -54,7 +64,7 @@ const request: Omit<SourcePartInput, 'part' | 'datasetId' | 'fileNames'> = {
     if (!created.ok) return created.outcome;
     const type = f.text('Complaint Type');
     const descriptor = f.text('Descriptor');
-    const status = requestStatus(f.text('Status'));
+    const status = f.word('Status', REQUEST_STATUS);
     return emit([
       event({
         event_type: 'complaint_311',
@@ -68,6 +78,7 @@ const request: Omit<SourcePartInput, 'part' | 'datasetId' | 'fileNames'> = {
           agency: f.upper('Agency'),
           complaint_type: type,
           descriptor,
+          additional_details: f.text('Additional Details'),
           location_type: f.text('Location Type'),
           status: f.text('Status'),
           resolution_description: f.text('Resolution Description'),

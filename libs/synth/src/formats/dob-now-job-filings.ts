@@ -15,7 +15,7 @@ export function dobNowJobLine(b: Building, j: JobFiling, asOf: number): string {
   return csvLine(
     build({
       'Job Filing Number': `${prefix}${String(j.jobNumber % 100000000).padStart(8, '0')}-I1`,
-      'Filing Status': signedOff ? 'Signed-off' : permitted ? 'Permit Entire' : 'Approved',
+      'Filing Status': signedOff ? 'LOC Issued' : permitted ? 'Permit Entire' : 'Approved',
       'House No': b.houseNumber,
       'Street Name': b.street,
       Borough: b.borough.upper,

@@ -17,7 +17,9 @@ export function dobViolationLine(b: Building, v: DobViolation, asOf: number): st
   const closed = v.closeDay <= asOf;
   const { year, month, day } = ymdOf(v.day);
   const stamp = `${String(month).padStart(2, '0')}${String(day).padStart(2, '0')}${String(year % 100).padStart(2, '0')}`;
-  const category = closed ? (v.dismissed ? 'V*-DOB VIOLATION - DISMISSED' : 'V*-DOB VIOLATION - Resolved') : 'V-DOB VIOLATION - ACTIVE';
+  // an active violation is now and then in the category without a status word (docs/sources.md)
+  const active = v.isn % 50 === 0 ? 'V%-DOB VIOLATION' : 'V-DOB VIOLATION - ACTIVE';
+  const category = closed ? (v.dismissed ? 'V*-DOB VIOLATION - DISMISSED' : 'V*-DOB VIOLATION - Resolved') : active;
   return csvLine(
     build({
       ISN_DOB_BIS_VIOL: String(v.isn),

@@ -7,11 +7,14 @@ import { rowBuilder } from './row';
 
 const build = rowBuilder(HEADERS.dohmh_rodents);
 
-/** The letter sent after a failed inspection, and what the inspector saw (since the 2026-08 layout). */
-const LETTER_TYPES: Readonly<Record<string, string>> = { 'Rat Activity': 'Commissioner Order', 'Failed for Other R': 'Warning Letter' };
-const OBSERVATIONS: Readonly<Record<string, string>> = { 'Rat Activity': 'Active rat signs', 'Failed for Other R': 'Harborage; garbage' };
+/**
+ * The letter sent after a failed inspection (the Commissioner's Order to Abate) and what the
+ * inspector saw, in the words of the 2026 field list (docs/sources.md, rodent inspections).
+ */
+const LETTER_TYPES: Readonly<Record<string, string>> = { 'Failed for Rat Activity': 'COTA', 'Failed for Other Reason': 'COTA' };
+const OBSERVATIONS: Readonly<Record<string, string>> = { 'Failed for Rat Activity': 'Burrows', 'Failed for Other Reason': 'Harborage' };
 
-/** Rodent inspection: BBL often blank (BORO_CODE + BLOCK padded to 5 + LOT padded to 4), some (0,0) coordinates. */
+/** Rodent inspection in the 2026 layout (no ticket id, no JOB_PROGRESS): BBL often blank (BORO_CODE + BLOCK padded to 5 + LOT padded to 4), some (0,0) coordinates. */
 export function rodentLine(b: Building, r: RodentInspection): string {
   const lat = r.zeroCoordinates ? '0' : b.latitude.toFixed(12);
   const lon = r.zeroCoordinates ? '0' : b.longitude.toFixed(12);
@@ -19,7 +22,6 @@ export function rodentLine(b: Building, r: RodentInspection): string {
     build({
       INSPECTION_TYPE: r.type,
       JOB_ID: r.jobId,
-      JOB_PROGRESS: r.type === 'Initial' ? '1' : '2',
       BBL: r.withBbl ? b.bbl : '',
       BORO_CODE: String(b.borough.code),
       BLOCK: String(b.block).padStart(5, '0'),

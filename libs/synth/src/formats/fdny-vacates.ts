@@ -10,7 +10,8 @@ const build = rowBuilder(HEADERS.fdny_vacates);
 export function fdnyVacateLine(b: Building, v: FdnyVacate, asOf: number): string {
   return csvLine(
     build({
-      description: v.description,
+      // the disposition, not the reason: empty while the order is in force (docs/sources.md)
+      description: mdyIfBy(v.statusChangeDay, asOf) === '' ? '' : 'Rescinded',
       vac_date: mdy(v.day),
       status_change_date: mdyIfBy(v.statusChangeDay, asOf),
       bin: bin(b, v.binIndex),

@@ -3,7 +3,8 @@
  * real exports (docs/sources.md); 311 and rodent inspections in their 2026 layouts (renamed Problem
  * columns; no ticket id or approval date, letter type and observations; the 2010-2019 311 requests
  * in the older layout of their own data set), bedbug reports with the
- * export's display names; for facades and FDNY vacates, the published field lists. Keyed by source key.
+ * export's display names; facades in the 36 upper-case columns of the data set's view metadata; for
+ * FDNY vacates, the published field list. Keyed by source key.
  * On request a few sources are written in their oldest declared layout instead (older-layouts.ts).
  */
 export const HEADERS = {
@@ -30,10 +31,10 @@ export const HEADERS = {
   /** The 2010-2019 requests, a separate data set still in the older 41-column layout. */
   nyc311_2010_2019: "Unique Key,Created Date,Closed Date,Agency,Agency Name,Complaint Type,Descriptor,Location Type,Incident Zip,Incident Address,Street Name,Cross Street 1,Cross Street 2,Intersection Street 1,Intersection Street 2,Address Type,City,Landmark,Facility Type,Status,Due Date,Resolution Description,Resolution Action Updated Date,Community Board,BBL,Borough,X Coordinate (State Plane),Y Coordinate (State Plane),Open Data Channel Type,Park Facility Name,Park Borough,Vehicle Type,Taxi Company Borough,Taxi Pick Up Location,Bridge Highway Name,Bridge Highway Direction,Road Ramp,Bridge Highway Segment,Latitude,Longitude,Location",
   dof_tax_liens: "Month,Cycle,Borough,Block ,Lot,Tax Class Code,Building Class,Community Board,Council District,House Number,Street Name,Zip Code,Water Debt Only",
-  dohmh_rodents: "INSPECTION_TYPE,JOB_ID,JOB_PROGRESS,BBL,BORO_CODE,BLOCK,LOT,HOUSE_NUMBER,STREET_NAME,ZIP_CODE,X_COORD,Y_COORD,LATITUDE,LONGITUDE,BOROUGH,INSPECTION_DATE,RESULT,LETTER_TYPE,OBSERVATIONS,LOCATION,COMMUNITY BOARD,COUNCIL DISTRICT,CENSUS TRACT,BIN,NTA",
+  dohmh_rodents: "INSPECTION_TYPE,JOB_ID,BBL,BORO_CODE,BLOCK,LOT,HOUSE_NUMBER,STREET_NAME,ZIP_CODE,X_COORD,Y_COORD,LATITUDE,LONGITUDE,BOROUGH,INSPECTION_DATE,RESULT,LETTER_TYPE,OBSERVATIONS,LOCATION,COMMUNITY BOARD,COUNCIL DISTRICT,CENSUS TRACT,BIN,NTA",
   evictions: "Court Index Number,Docket Number ,Eviction Address,Eviction Apartment Number,Executed Date,Marshal First Name,Marshal Last Name,Residential/Commercial,BOROUGH,Eviction Postcode,Ejectment,Eviction/Legal Possession,Latitude,Longitude,Community Board,Council District,Census Tract,BIN,BBL,NTA",
   hpd_bedbugs: 'Building ID,Registration ID,Borough,House Number,Street Name,Postcode,# of Dwelling Units,Infested Dwelling Unit Count,Eradicated Unit Count,Re-infested  Dwelling Unit Count,Filing Date,Filing Period Start Date,Filling Period End Date,Latitude,Longitude,BIN,BBL',
-  dob_facades: 'tr6_no,control_no,filing_type,cycle,bin,house_no,street_name,borough,block,lot,filing_date,filing_status,current_status,submitted_on',
+  dob_facades: 'TR6_NO,CONTROL_NO,FILING_TYPE,CYCLE,BIN,HOUSE_NO,STREET_NAME,BOROUGH,BLOCK,LOT,SEQUENCE_NO,SUBMITTED_ON,CURRENT_STATUS,QEWI_NAME,QEWI_BUS_NAME,QEWI_BUS_STREET_NAME,QEWI_CITY,QEWI_STATE,QEWI_ZIP,QEWI_NYS_LIC_NO,OWNER_NAME,OWNER_BUS_NAME,OWNER_BUS_STREET_NAME,OWNER_CITY,OWNER_ZIP,OWNER_STATE,FILING_DATE,FILING_STATUS,PRIOR_CYCLE_FILING_DATE,PRIOR_STATUS,FIELD_INSPECTION_COMPLETED_DATE,QEWI_SIGNED_DATE,LATE_FILING_AMT,FAILURE_TO_FILE_AMT,FAILURE_TO_COLLECT_AMT,COMMENTS',
   fdny_vacates: 'description,vac_date,status_change_date,bin,bbl,house_number,street_name,borough,postcode',
 } as const;
 
