@@ -41,6 +41,8 @@ const request: Omit<SourcePartInput, 'part' | 'datasetId' | 'fileNames'> = {
   sodaFields: sodaFieldsFor([...HEADER_41, 'Additional Details', 'Council District', 'Police Precinct'], {
     'X Coordinate (State Plane)': 'x_coordinate_state_plane',
     'Y Coordinate (State Plane)': 'y_coordinate_state_plane',
+    // published field name (docs/sources.md, "Field names")
+    'Additional Details': 'descriptor_2',
   }),
   bbl: [{ kind: 'bbl_column', column: 'BBL' }],
   isRelevant: (f) => {
