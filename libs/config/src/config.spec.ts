@@ -9,6 +9,14 @@ describe('parseConfig', () => {
     expect(config.RATE_LIMIT_LIVE_PER_MIN).toBe(6000);
     expect(config.RATE_LIMIT_DEMO_PER_MIN).toBe(60);
     expect(config.WEBHOOK_ALLOW_LOOPBACK).toBe(false);
+    expect(config.SOCRATA_ALLOW_PRIVATE_HOST).toBe(false);
+    expect(config.INGEST_ENFORCE_MINIMUM_ROWS).toBe(true);
+  });
+
+  it('reads the settings of a Socrata mirror', () => {
+    const mirror = parseConfig({ SOCRATA_BASE_URL: 'http://10.1.2.3:8080', SOCRATA_ALLOW_PRIVATE_HOST: 'true', INGEST_ENFORCE_MINIMUM_ROWS: 'false' });
+    expect(mirror).toMatchObject({ SOCRATA_ALLOW_PRIVATE_HOST: true, INGEST_ENFORCE_MINIMUM_ROWS: false });
+    expect(() => parseConfig({ SOCRATA_ALLOW_PRIVATE_HOST: 'sometimes' })).toThrow(/SOCRATA_ALLOW_PRIVATE_HOST/);
   });
 
   it('names every bad variable in one error', () => {

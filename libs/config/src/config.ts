@@ -126,6 +126,16 @@ const schema = z.object({
   REFRESH_ENABLED: bool.default(false),
   SOCRATA_BASE_URL: url(['http:', 'https:']).default('https://data.cityofnewyork.us'),
   SOCRATA_APP_TOKEN: z.string().min(1).optional(),
+  /**
+   * SOCRATA_BASE_URL may be on a loopback or private address (a mirror or caching proxy the operator
+   * runs). Off: public addresses only. Downloads from URLs (admin API, CLI) stay public-only either way.
+   */
+  SOCRATA_ALLOW_PRIVATE_HOST: bool.default(false),
+  /**
+   * A first load from Open Data with fewer records than the source's minimum is refused as a truncated
+   * download. Off only for a mirror that serves a sample of each data set.
+   */
+  INGEST_ENFORCE_MINIMUM_ROWS: bool.default(true),
   /** Where downloads and synthetic cities are written. */
   DATA_DIR: z.string().min(1).default('./data'),
 });

@@ -8,6 +8,8 @@ export interface DownloadPolicy {
   /** Lower-case host names every hop must be on (INGEST_URL_HOSTS plus the Open Data base host). */
   hosts: string[];
   allowLoopback: boolean;
+  /** Private network addresses too (a mirror of Open Data the operator runs; never link-local). */
+  allowPrivate?: boolean;
   /** DNS resolution, replaceable in tests. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -24,7 +26,7 @@ async function checkHop(url: string, policy: DownloadPolicy): Promise<void> {
   if (!policy.hosts.includes(host)) {
     throw new PermanentDownloadError(`download refused: host "${host}" is not one of the configured source hosts (${policy.hosts.join(', ')})`);
   }
-  const check = await checkWebhookTarget(url, { allowLoopback: policy.allowLoopback, resolve: policy.resolve });
+  const check = await checkWebhookTarget(url, { allowLoopback: policy.allowLoopback, allowPrivate: policy.allowPrivate, resolve: policy.resolve });
   if (!check.ok) throw new PermanentDownloadError(`download refused: ${url} ${check.problem.replace('webhooks may only', 'downloads may only')}`);
 }
 
@@ -47,8 +49,18 @@ export async function fetchChecked(url: string, init: RequestInit, policy: Downl
   }
 }
 
-/** The production policy: INGEST_URL_HOSTS plus the Open Data base host, public addresses only. */
+/** Downloads from a URL given to the admin API or the CLI: INGEST_URL_HOSTS plus the Open Data base host, public addresses only. */
 export function downloadPolicyFor(config: { INGEST_URL_HOSTS: string; SOCRATA_BASE_URL: string }): DownloadPolicy {
   const hosts = config.INGEST_URL_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
   return { hosts: [...new Set([...hosts, new URL(config.SOCRATA_BASE_URL).hostname.toLowerCase()])], allowLoopback: false };
+}
+
+/**
+ * The Socrata client's downloads: the same hosts, public addresses unless the operator says the
+ * SOCRATA_BASE_URL host is a mirror or caching proxy of its own (SOCRATA_ALLOW_PRIVATE_HOST: loopback
+ * and private addresses, never link-local). The URL downloads above keep their rule either way.
+ */
+export function socrataPolicyFor(config: { INGEST_URL_HOSTS: string; SOCRATA_BASE_URL: string; SOCRATA_ALLOW_PRIVATE_HOST: boolean }): DownloadPolicy {
+  const allow = config.SOCRATA_ALLOW_PRIVATE_HOST;
+  return { ...downloadPolicyFor(config), allowLoopback: allow, allowPrivate: allow };
 }

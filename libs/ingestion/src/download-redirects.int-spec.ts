@@ -6,7 +6,8 @@ import { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { DownloadPolicy, MAX_DOWNLOAD_REDIRECTS } from './checked-fetch';
+import { parseConfig } from '@bhis/config';
+import { DownloadPolicy, downloadPolicyFor, MAX_DOWNLOAD_REDIRECTS, socrataPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { SocrataClient } from './socrata';
 import { LOCAL_DOWNLOADS } from './testing/fake-open-data';
@@ -52,8 +53,8 @@ describe('downloads check every redirect hop', () => {
     await db?.drop();
   });
 
-  const ingest = async (input: IngestInput, policy: DownloadPolicy = LOCAL_DOWNLOADS, baseUrl = base) => {
-    const service = new IngestService(pool, new SocrataClient({ baseUrl, retries: 3, policy }), { enforceMinimumRows: false });
+  const ingest = async (input: IngestInput, policy: DownloadPolicy = LOCAL_DOWNLOADS, baseUrl = base, urlPolicy?: DownloadPolicy) => {
+    const service = new IngestService(pool, new SocrataClient({ baseUrl, retries: 3, policy }), { enforceMinimumRows: false, urlPolicy });
     const runId = await createRun(pool, { source: 'hpd_litigations', trigger: 'test', input: input.kind });
     const before = requests.length;
     const outcome = await service.run({ runId, source: 'hpd_litigations', input, observedOn: '2026-11-23', lastAttempt: false }).then(
@@ -102,5 +103,32 @@ describe('downloads check every redirect hop', () => {
     expect(error).toBeInstanceOf(PermanentIngestError);
     expect(run?.error).toMatch(/download refused: host "localhost"/);
     expect(seen).toHaveLength(1);
+  });
+
+  describe('a Socrata host the operator declares a mirror (SOCRATA_ALLOW_PRIVATE_HOST)', () => {
+    const config = (env: Record<string, string>) => parseConfig({ SOCRATA_BASE_URL: `${base}/socrata-mirror`, INGEST_URL_HOSTS: '127.0.0.1', ...env });
+
+    it('is off by default: the Socrata client refuses a loopback host', async () => {
+      const policy = socrataPolicyFor(config({}));
+      expect(policy).toMatchObject({ allowLoopback: false, allowPrivate: false });
+      const { error, run } = await ingest({ kind: 'download' }, policy, `${base}/socrata-mirror`);
+      expect(error).toBeInstanceOf(PermanentIngestError);
+      expect(run?.error).toMatch(/download refused: .*loopback address; downloads may only target public addresses/);
+    });
+
+    it('lets the Socrata client reach loopback and private hosts, never link-local; URL downloads stay public-only', async () => {
+      const on = config({ SOCRATA_ALLOW_PRIVATE_HOST: 'true' });
+      const socrata = socrataPolicyFor(on);
+      expect(socrata).toMatchObject({ allowLoopback: true, allowPrivate: true });
+      // the mirror answers (404 for the metadata here): the host itself is no longer refused
+      const reached = await ingest({ kind: 'download' }, socrata, `${base}/socrata-mirror`, downloadPolicyFor(on));
+      expect(reached.run?.error).toMatch(/answered 404/);
+      expect(reached.requests).toEqual(['/socrata-mirror/api/views/59kj-x8nc.json']);
+      const linkLocal = await ingest({ kind: 'url', url: 'http://169.254.169.254/latest' }, { ...socrata, hosts: ['169.254.169.254'] }, base, { ...socrata, hosts: ['169.254.169.254'] });
+      expect(linkLocal.run?.error).toMatch(/download refused: .*link-local/);
+      const url = await ingest({ kind: 'url', url: `${base}/data.csv` }, socrata, base, downloadPolicyFor(on));
+      expect(url.error).toBeInstanceOf(PermanentIngestError);
+      expect(url.run?.error).toMatch(/download refused: .*loopback address; downloads may only target public addresses/);
+    });
   });
 });

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { Pool } from 'pg';
+import { eventAttributes } from '@bhis/db';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { SocrataClient } from './socrata';
 import { LOCAL_DOWNLOADS as LOCAL } from './testing/fake-open-data';
 import { FakeDataset, FakeOpenData } from './testing/fake-open-data';
-import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { publishedColumns, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
 const DATASET = getSource('hpd_litigations').parts[0].datasetId as string;
@@ -16,7 +17,9 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
   let db: TestDatabase;
   let pool: Pool;
   const openData = new FakeOpenData();
-  const litigations: FakeDataset = { rowsUpdatedAt: 1_700_000_000, csvFile: FIXTURE, columns: [], sodaRows: [] };
+  const litigations: FakeDataset = { rowsUpdatedAt: 1_700_000_000, csvFile: FIXTURE, columns: publishedColumns(DATASET), sodaRows: [] };
+  /** The field name the published view metadata gives a display column. */
+  const field = (display: string) => (litigations.columns.find((column) => column.name === display) as { fieldName: string }).fieldName;
   openData.datasets.set(DATASET, litigations);
   let service: IngestService;
 
@@ -80,14 +83,13 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
     const existing = await pool.query(
       `SELECT source_record_id, bbl FROM events WHERE source = 'hpd_litigations' ORDER BY source_record_id LIMIT 3`,
     );
-    const part = getSource('hpd_litigations').parts[0];
-    const field = (column: string) => part.sodaFields[column];
     litigations.sodaRows = existing.rows.map((r, i) => ({
       [field('LitigationID')]: r.source_record_id,
       [field('BBL')]: r.bbl,
       [field('CaseType')]: 'Heat and Hot Water',
       [field('CaseOpenDate')]: '2026-11-0' + (i + 1) + 'T00:00:00.000',
       [field('CaseStatus')]: 'OPEN',
+      [field('OpenJudgement')]: 'YES',
     }));
     const before = openData.requests.length;
     const { runId, result } = await download();
@@ -98,6 +100,96 @@ describe('downloading a source from (a local stand-in for) NYC Open Data', () =>
     const run = await getRun(pool, runId);
     expect(run?.counts.read).toBe(3);
     expect(run?.counts.events?.updated).toBe(3);
+    expect(run?.counts.unknown_fields).toEqual({});
+    expect(await judgements()).toMatchObject({ true: 3 });
+  });
+
+  /** Litigations by the value of their open judgement (read from the published `casejudgement` column). */
+  const judgements = async (): Promise<Record<string, number>> => {
+    const { rows } = await pool.query(`SELECT attributes, record FROM events WHERE source = 'hpd_litigations'`);
+    const counts: Record<string, number> = {};
+    for (const row of rows) {
+      const value = String(eventAttributes('hpd_litigations', row.attributes, row.record)['open_judgement']);
+      counts[value] = (counts[value] ?? 0) + 1;
+    }
+    return counts;
+  };
+
+  const refreshWith = async (change: () => void) => {
+    litigations.rowsUpdatedAt += 3600;
+    change();
+    const runId = await createRun(pool, { source: 'hpd_litigations', trigger: 'test', input: 'download' });
+    const outcome = await service.run({ runId, source: 'hpd_litigations', input: { kind: 'download' }, observedOn: '2026-11-22', lastAttempt: false }).then(
+      (result) => ({ result, error: null }),
+      (error: unknown) => ({ result: null, error }),
+    );
+    return { ...outcome, run: await getRun(pool, runId) };
+  };
+
+  it('counts a field the rows carry that the metadata does not publish', async () => {
+    const { result, run } = await refreshWith(() => {
+      litigations.sodaRows = litigations.sodaRows.map((row) => ({ ...row, case_judge_name: 'A' }));
+    });
+    expect(result?.status).toBe('succeeded');
+    expect(run?.counts.unknown_fields).toEqual({ case_judge_name: 3 });
+  });
+
+  it('follows a column the city renamed (display name and a `_1` field), and says so in the counts', async () => {
+    const original = { columns: litigations.columns, rows: litigations.sodaRows };
+    const before = await judgements();
+    const { result, run } = await refreshWith(() => {
+      litigations.columns = original.columns.map((column) => (column.fieldName === 'casejudgement' ? { name: 'Case Judgement', fieldName: 'casejudgement_1' } : column));
+      litigations.sodaRows = original.rows.map(({ casejudgement, ...row }) => ({ ...row, casejudgement_1: casejudgement === 'YES' ? 'NO' : casejudgement }));
+    });
+    Object.assign(litigations, { columns: original.columns, sodaRows: original.rows });
+    expect(result?.status).toBe('succeeded');
+    expect(run?.counts.followed_columns).toEqual(['OpenJudgement -> field casejudgement_1 ("Case Judgement")']);
+    expect(before.true).toBe(3);
+    expect(await judgements()).toEqual({ false: before.false + 3 });
+  });
+
+  it('fails loudly naming the column when a rename cannot be followed, and keeps the data', async () => {
+    const before = await pool.query(`SELECT count(*)::int AS n, md5(string_agg(attributes::text, ',' ORDER BY source_record_id)) AS digest FROM events`);
+    const original = litigations.columns;
+    const { error, run } = await refreshWith(() => {
+      litigations.columns = original.map((column) => (column.fieldName === 'casejudgement' ? { name: 'Judgment Entered', fieldName: 'judgment_entered' } : column));
+    });
+    litigations.columns = original;
+    expect(error).toBeInstanceOf(PermanentIngestError);
+    expect(run?.status).toBe('failed');
+    expect(run?.error).toMatch(/hpd_litigations \(main, data set 59kj-x8nc\).*"OpenJudgement" \(declared field casejudgement\) is not published.*previous data is kept/);
+    const after = await pool.query(`SELECT count(*)::int AS n, md5(string_agg(attributes::text, ',' ORDER BY source_record_id)) AS digest FROM events`);
+    expect(after.rows[0]).toEqual(before.rows[0]);
+  });
+
+  it.each([
+    ['lists no columns', (dataset: FakeDataset) => (dataset.columns = []), /data set 59kj-x8nc \(main\): the view metadata lists no columns/],
+    ['is not JSON', (dataset: FakeDataset) => (dataset.body = '{"columns": ['), /data set 59kj-x8nc \(main\): the view metadata is not JSON/],
+    ['has a column without a field name', (dataset: FakeDataset) => (dataset.columns = [...dataset.columns, { name: 'Mystery' } as FakeDataset['columns'][number]]), /the view metadata is malformed: column 25 \(\{"name":"Mystery"\}\)/],
+  ])('a metadata document that %s fails the run (to be retried) and keeps the data', async (_what, breakIt, message) => {
+    const before = await pool.query(`SELECT count(*)::int AS n, md5(string_agg(attributes::text, ',' ORDER BY source_record_id)) AS digest FROM events`);
+    const original = { ...litigations };
+    const { error, run } = await refreshWith(() => breakIt(litigations));
+    Object.assign(litigations, { columns: original.columns, body: undefined });
+    expect(error).not.toBeInstanceOf(PermanentIngestError);
+    expect(run?.status).toBe('retrying');
+    expect(run?.error).toMatch(message);
+    const after = await pool.query(`SELECT count(*)::int AS n, md5(string_agg(attributes::text, ',' ORDER BY source_record_id)) AS digest FROM events`);
+    expect(after.rows[0]).toEqual(before.rows[0]);
+  });
+
+  it('rows that disagree with the metadata fail the run (to be retried) and keep the data', async () => {
+    const before = await pool.query(`SELECT count(*)::int AS n, md5(string_agg(attributes::text, ',' ORDER BY source_record_id)) AS digest FROM events`);
+    const rows = litigations.sodaRows;
+    const { error, run } = await refreshWith(() => {
+      litigations.sodaRows = rows.map(({ casestatus, ...row }) => ({ ...row, case_status: casestatus }));
+    });
+    litigations.sodaRows = rows;
+    expect(error).not.toBeInstanceOf(PermanentIngestError);
+    expect(run?.status).toBe('retrying');
+    expect(run?.error).toMatch(/hpd_litigations \(main, data set 59kj-x8nc\): the rows and the view metadata disagree: the rows carry case_status where it names casestatus, which no row carries/);
+    const after = await pool.query(`SELECT count(*)::int AS n, md5(string_agg(attributes::text, ',' ORDER BY source_record_id)) AS digest FROM events`);
+    expect(after.rows[0]).toEqual(before.rows[0]);
   });
 
   it('fails at once, without retries, on a permanent error (404), and keeps the data', async () => {

@@ -4,11 +4,11 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
-import { getSource, HeaderMismatchError, SourceDefinition } from '@bhis/sources';
+import { getSource, HeaderMismatchError, SodaFieldMismatchError, sodaFieldMap, SourceDefinition } from '@bhis/sources';
 import { LoadInput, loadSource, type SplitStaging, SuspiciousDownloadError } from './load-source';
-import { checkSodaFields, fieldNameMap, SodaFieldMismatchError } from './dataset-metadata';
+import { fieldNameMap } from './dataset-metadata';
 import { lockRun } from './run-lock';
-import { fetchChecked } from './checked-fetch';
+import { type DownloadPolicy, fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
 import { describeLoadFailure } from './load-failure';
@@ -31,7 +31,11 @@ export interface RunRequest {
 
 export type RunResult = { status: 'succeeded'; counts: IngestCounts } | { status: 'skipped'; reason: string };
 
-/** A failure that retrying cannot fix (drifted header, missing file, 404, truncated download). */
+/**
+ * A failure that retrying the run cannot fix (drifted header, a column the metadata does not place,
+ * missing file, 404, truncated download). Metadata that is malformed or disagrees with the rows is
+ * retried: a proxy or the city's own update may serve a good one minutes later.
+ */
 export class PermanentIngestError extends Error {}
 
 function isPermanent(error: unknown): boolean {
@@ -59,6 +63,8 @@ function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
     quarantine_reasons: sum(total.quarantine_reasons, part.quarantine_reasons),
     cast_failures: sum(total.cast_failures, part.cast_failures),
     unmapped_values: sum(total.unmapped_values ?? {}, part.unmapped_values ?? {}),
+    unknown_fields: sum(total.unknown_fields ?? {}, part.unknown_fields ?? {}),
+    followed_columns: [...(total.followed_columns ?? []), ...(part.followed_columns ?? [])],
     events: sum(total.events, part.events) as IngestCounts['events'],
     facts: sum(total.facts, part.facts) as IngestCounts['facts'],
     vanished: (total.vanished ?? 0) + (part.vanished ?? 0),
@@ -79,6 +85,8 @@ export interface IngestServiceOptions {
   split?: SplitStaging;
   /** The old-generation heap each staging thread may grow to, in MB (staging-thread.ts). */
   threadHeapMb?: number;
+  /** Where downloads from a URL may go (checked-fetch.ts `downloadPolicyFor`); the Socrata client's policy without it. */
+  urlPolicy?: DownloadPolicy;
 }
 
 /** Runs ingest jobs: resolves the input (file, URL, download), loads it and records the run. */
@@ -86,6 +94,7 @@ export class IngestService {
   private readonly enforceMinimumRows: boolean;
   private readonly split: SplitStaging | undefined;
   private readonly threadHeapMb: number | undefined;
+  private readonly urlPolicy: DownloadPolicy;
 
   constructor(
     private readonly pool: Pool,
@@ -95,6 +104,7 @@ export class IngestService {
     this.enforceMinimumRows = options.enforceMinimumRows ?? true;
     this.split = options.split;
     this.threadHeapMb = options.threadHeapMb;
+    this.urlPolicy = options.urlPolicy ?? socrata.policy;
   }
 
   /**
@@ -150,7 +160,7 @@ export class IngestService {
       };
     }
     if (input.kind === 'url') {
-      const res = await fetchChecked(input.url, { signal: AbortSignal.timeout(10 * 60_000) }, this.socrata.policy);
+      const res = await fetchChecked(input.url, { signal: AbortSignal.timeout(10 * 60_000) }, this.urlPolicy);
       if (!res.ok || !res.body) {
         throw res.status >= 400 && res.status < 500 ? new PermanentDownloadError(`${input.url} answered ${res.status}`) : new Error(`${input.url} answered ${res.status}`);
       }
@@ -190,8 +200,9 @@ export class IngestService {
       const since = previous?.last_refreshed_at && !wholeReplace ? new Date(previous.last_refreshed_at.getTime() - 24 * 3600_000).toISOString() : null;
       let counts: IngestCounts;
       if (since) {
-        checkSodaFields(source, part, meta);
-        counts = await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since), part: part.part }, options);
+        // where each column is comes from this metadata, checked before the first page
+        const sodaFields = sodaFieldMap(source, part, meta.columns);
+        counts = await loadSource(this.pool, source, { kind: 'soda', rows: this.socrata.updatedRows(part, since), part: part.part, sodaFields }, options);
       } else {
         const csv = { kind: 'csv' as const, ...(await this.socrata.csvExport(part)), part: part.part, fieldNames: fieldNameMap(meta) };
         counts = await loadSource(this.pool, source, csv, { ...options, enforceMinimumRows: this.enforceMinimumRows, closeVanished: wholeReplace });

@@ -6,7 +6,7 @@ import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { pgPool } from '@bhis/db';
 import { IngestJob, openQueue, QUEUES, startWorker } from '@bhis/queue';
 import { SOURCES } from '@bhis/sources';
-import { downloadPolicyFor } from './checked-fetch';
+import { downloadPolicyFor, socrataPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { RunBusyError } from './run-lock';
 import { SocrataClient } from './socrata';
@@ -35,8 +35,10 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     await syncSourceCatalog(pool);
     this.service = new IngestService(
       pool,
-      new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: downloadPolicyFor(this.config) }),
+      new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: socrataPolicyFor(this.config) }),
       {
+        urlPolicy: downloadPolicyFor(this.config),
+        enforceMinimumRows: this.config.INGEST_ENFORCE_MINIMUM_ROWS,
         split: { minBytes: this.config.INGEST_SPLIT_MIN_BYTES, chunkBytes: this.config.INGEST_SPLIT_CHUNK_BYTES },
         threadHeapMb: this.config.INGEST_THREAD_HEAP_MB,
       },

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Pool, PoolClient } from 'pg';
-import type { ParseCounters, SourceDefinition } from '@bhis/sources';
+import type { ParseCounters, SodaFieldMap, SourceDefinition } from '@bhis/sources';
 import { inTransaction } from '@bhis/db';
 import { emptyCounts, IngestCounts, LoadProgress, neverLoaded, recordRunSucceeded, recordSourceLoaded } from '@bhis/runs';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
@@ -16,7 +16,7 @@ import { waitForSourceLoad } from './run-lock';
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
   | { kind: 'csv'; stream: Readable; totalBytes: number | null; part?: string; fieldNames?: ReadonlyMap<string, string> | null }
-  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>>; part?: string };
+  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>>; part?: string; sodaFields?: SodaFieldMap };
 
 export interface LoadOptions {
   runId: string;
@@ -217,6 +217,8 @@ function accountParse(counts: IngestCounts, summary: ParseSummary, notInUniverse
   counts.quarantine_reasons = parsed.quarantinedByReason;
   counts.cast_failures = parsed.castFailures;
   counts.unmapped_values = parsed.unmappedWords;
+  counts.unknown_fields = parsed.unknownFields;
+  counts.followed_columns = parsed.followedColumns;
   counts.out_of_scope = parsed.notRelevant + notInUniverse;
   counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
   counts.loaded = parsed.ok - notInUniverse;

@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import { csvToSodaRows, getSource } from '@bhis/sources';
 import { syncSourceCatalog } from '@bhis/runs';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { loadFile, loadRows, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { loadFile, loadRows, publishedColumns, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 
 /** A record loaded from the CSV export and refreshed from the JSON API is one event, not two. */
 describe('one record through the file and the refresh', () => {
@@ -35,7 +35,7 @@ describe('one record through the file and the refresh', () => {
     await seedUniverseFor(pool, source, file);
     // the real rows, their status set to the published words (docs/sources.md, status words) and one new word
     const words = ['Disputed Successfully', 'Waived - Pending Dismissal', 'Pending Dismissal', 'Paid  - Pending Dismissal', 'Cured', 'Active', 'Dismissed', 'Reopened Later'];
-    const rows = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')).map((row, i) => ({ ...row, violation_status: words[i % words.length] }));
+    const rows = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), publishedColumns(source.parts[0].datasetId ?? '')).map((row, i) => ({ ...row, violation_status: words[i % words.length] }));
     const counts = await loadJson('dob_safety_violations', rows);
     expect(counts.unmapped_values).toEqual({ 'Violation Status: REOPENED LATER': 1 });
     expect(counts.quarantined).toBe(0);
@@ -67,7 +67,7 @@ describe('one record through the file and the refresh', () => {
     const keys = (await pool.query(`SELECT source_record_id FROM events WHERE source = 'dob_complaints' ORDER BY 1`)).rows.map((r) => r.source_record_id);
     expect(keys).toHaveLength(3);
     expect(keys).toContain('4A28951');
-    const refreshed = await loadJson('dob_complaints', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')));
+    const refreshed = await loadJson('dob_complaints', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), publishedColumns(source.parts[0].datasetId ?? '')));
     expect(refreshed.events.inserted).toBe(0);
     expect(await count('dob_complaints')).toBe(3);
   });
@@ -80,7 +80,7 @@ describe('one record through the file and the refresh', () => {
     const stored = await count('dof_tax_liens');
     expect(stored).toBe(60);
     // the API serves `month` as the first of the month (docs/sources.md, tax liens)
-    const rows = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8')).map((row) => ({ ...row, month: row['month'].replace(/^(\d{2})\/(\d{4})$/, '$2-$1-01T00:00:00.000') }));
+    const rows = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), publishedColumns(source.parts[0].datasetId ?? '')).map((row) => ({ ...row, month: row['month'].replace(/^(\d{2})\/(\d{4})$/, '$2-$1-01T00:00:00.000') }));
     const refreshed = await loadJson('dof_tax_liens', rows);
     expect(refreshed.events.inserted).toBe(0);
     expect(await count('dof_tax_liens')).toBe(stored);
@@ -93,7 +93,7 @@ describe('one record through the file and the refresh', () => {
     await loadFile(pool, source, file);
     const stored = await count('dohmh_rodents');
     expect(stored).toBe(5);
-    const refreshed = await loadJson('dohmh_rodents', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), { isoDates: true }));
+    const refreshed = await loadJson('dohmh_rodents', csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), publishedColumns(source.parts[0].datasetId ?? ''), { isoDates: true }));
     expect(refreshed.events.inserted).toBe(0);
     expect(await count('dohmh_rodents')).toBe(stored);
   });

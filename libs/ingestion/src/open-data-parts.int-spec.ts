@@ -9,14 +9,10 @@ import { IngestService, PermanentIngestError } from './ingest-service';
 import { SocrataClient } from './socrata';
 import { LOCAL_DOWNLOADS as LOCAL } from './testing/fake-open-data';
 import { FakeOpenData } from './testing/fake-open-data';
-import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { publishedColumns, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { createRun, getRun, syncSourceCatalog } from '@bhis/runs';
 
 const fixture = (name: string) => path.join(SHARED_FIXTURES, name);
-
-function columnsOf(part: SourcePart, header: readonly string[]): { name: string; fieldName: string }[] {
-  return header.map((name) => ({ name, fieldName: part.sodaFields[name.trim()] ?? name.toLowerCase().replace(/[^a-z0-9]+/g, '_') }));
-}
 
 describe('Open Data downloads: every part through the CSV and the SODA path, metadata kept with the run', () => {
   let db: TestDatabase;
@@ -52,8 +48,9 @@ describe('Open Data downloads: every part through the CSV and the SODA path, met
   };
 
   const serve = (part: SourcePart, csvFile: string) => {
-    const rows = csvToSodaRows(part, readFileSync(csvFile, 'utf8'), { isoDates: true });
-    openData.datasets.set(part.datasetId as string, { rowsUpdatedAt: 1_700_000_000, csvFile, columns: [], sodaRows: rows });
+    const columns = publishedColumns(part.datasetId as string);
+    const rows = csvToSodaRows(part, readFileSync(csvFile, 'utf8'), columns, { isoDates: true });
+    openData.datasets.set(part.datasetId as string, { rowsUpdatedAt: 1_700_000_000, csvFile, columns, sodaRows: rows });
   };
 
   it.each([
@@ -89,7 +86,7 @@ describe('Open Data downloads: every part through the CSV and the SODA path, met
     const renamed = header.map((name) => (name === 'CaseType' ? 'Case Type (formerly CaseType)' : name));
     const file = path.join(tmp, 'hpd_litigations.csv');
     writeFileSync(file, [renamed.join(','), ...rest].join('\n'));
-    const columns = columnsOf(part, header).map((column, i) => ({ ...column, name: renamed[i] }));
+    const columns = publishedColumns(part.datasetId as string).map((column) => (column.name === 'CaseType' ? { ...column, name: 'Case Type (formerly CaseType)' } : column));
     openData.datasets.set(part.datasetId as string, { rowsUpdatedAt: 1_700_000_000, csvFile: file, columns, sodaRows: [] });
 
     const first = await download('hpd_litigations');
@@ -97,18 +94,18 @@ describe('Open Data downloads: every part through the CSV and the SODA path, met
     expect(first.run?.counts.quarantined).toBe(0);
     expect(first.run?.counts.layout).toBe('metadata');
     const stored = await pool.query(`SELECT dataset_metadata FROM ingest_runs WHERE id = $1`, [first.runId]);
-    expect(stored.rows[0].dataset_metadata.main.columns).toContainEqual({ name: 'Case Type (formerly CaseType)', fieldName: part.sodaFields['CaseType'] });
+    expect(stored.rows[0].dataset_metadata.main.columns).toContainEqual({ name: 'Case Type (formerly CaseType)', fieldName: 'casetype' });
     const litigations = await pool.query(`SELECT attributes, record FROM events WHERE source = 'hpd_litigations'`);
     expect(litigations.rows.filter((r) => 'case_type' in eventAttributes('hpd_litigations', r.attributes, r.record)).length).toBeGreaterThan(0);
 
-    // the data set no longer publishes a field the source reads: the pull stops before the first page
+    // the data set no longer publishes a column the source reads: the pull stops before the first page
     const dataset = openData.datasets.get(part.datasetId as string) as { rowsUpdatedAt: number; columns: { name: string; fieldName: string }[] };
     dataset.rowsUpdatedAt += 60;
-    dataset.columns = dataset.columns.filter((column) => column.fieldName !== part.sodaFields['CaseStatus']);
+    dataset.columns = dataset.columns.filter((column) => column.fieldName !== 'casestatus');
     const before = openData.requests.length;
     const runId = await createRun(pool, { source: 'hpd_litigations', trigger: 'test', input: 'download' });
     await expect(service.run({ runId, source: 'hpd_litigations', input: { kind: 'download' }, observedOn: '2026-11-22', lastAttempt: false })).rejects.toBeInstanceOf(PermanentIngestError);
-    expect((await getRun(pool, runId))?.error).toMatch(/no field \[casestatus\]/);
+    expect((await getRun(pool, runId))?.error).toMatch(/hpd_litigations \(main, data set 59kj-x8nc\).*"CaseStatus" \(declared field casestatus\) is not published/);
     expect(openData.requests.slice(before).some((r) => r.url.startsWith('/resource/'))).toBe(false);
   });
 
@@ -117,7 +114,7 @@ describe('Open Data downloads: every part through the CSV and the SODA path, met
     const part = source.parts[0];
     const file = fixture('hpd_aep.csv');
     await seedUniverseFor(pool, source, file);
-    openData.datasets.set(part.datasetId as string, { rowsUpdatedAt: 1_700_000_000, csvFile: file, columns: [], sodaRows: [] });
+    openData.datasets.set(part.datasetId as string, { rowsUpdatedAt: 1_700_000_000, csvFile: file, columns: publishedColumns(part.datasetId as string), sodaRows: [] });
     const first = await download('hpd_aep');
     expect(first.run?.counts.vanished).toBe(0);
     const lines = readFileSync(file, 'utf8').replace(/\r/g, '').split('\n').filter(Boolean);

@@ -6,7 +6,7 @@ import { csvToSodaRows, getSource } from '@bhis/sources';
 import { eventAttributes } from '@bhis/db';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { loadSource } from './load-source';
-import { loadFile, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { loadFile, publishedColumns, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { runMigrationStep } from './testing/migrations';
 import { createRun, syncSourceCatalog } from '@bhis/runs';
 
@@ -53,7 +53,7 @@ describe('refreshing stored records', () => {
     const changed = problems[0].problem_id;
 
     // the pull brings only the problem that changed (closed today)
-    const all = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'));
+    const all = csvToSodaRows(source.parts[0], readFileSync(file, 'utf8'), publishedColumns(source.parts[0].datasetId as string));
     const row = all.find((r) => r['problem_id'] === String(changed) && r['complaint_id'] === complaintId) as Record<string, string>;
     await loadRows('hpd_complaints', [{ ...row, problem_status: 'CLOSE', problem_status_date: '2026-11-19T00:00:00.000' }]);
 

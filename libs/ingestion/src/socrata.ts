@@ -3,7 +3,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { SourcePart } from '@bhis/sources';
 import { socrataUrls } from '@bhis/sources';
 import { DownloadPolicy, fetchChecked, PermanentDownloadError } from './checked-fetch';
-import { DatasetMetadata, readDatasetMetadata } from './dataset-metadata';
+import { DatasetMetadata, DatasetMetadataError, readDatasetMetadata } from './dataset-metadata';
 
 export interface SocrataOptions {
   baseUrl: string;
@@ -67,7 +67,14 @@ export class SocrataClient {
   /** The data set's metadata: `rowsUpdatedAt` (a download is needed only when it changed) and its columns. */
   async metadata(part: SourcePart): Promise<DatasetMetadata> {
     const res = await this.fetchWithRetry(this.urls(part).metadata, 'application/json');
-    return readDatasetMetadata(await res.json());
+    const dataset = `data set ${part.datasetId} (${part.part})`;
+    let json: unknown;
+    try {
+      json = JSON.parse(await res.text());
+    } catch (error) {
+      throw new DatasetMetadataError(`${dataset}: the view metadata is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    return readDatasetMetadata(json, dataset);
   }
 
   /** `rowsUpdatedAt` (epoch seconds) of the data set. */

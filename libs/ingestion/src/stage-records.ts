@@ -136,7 +136,7 @@ export interface StagingOptions {
 
 /** Step 1: the input as a stream of parsed records (CSV, compressed or not, or SODA rows). */
 export function openReading(source: SourceDefinition, input: LoadInput, resolver: BblResolver): Reading {
-  if (input.kind === 'soda') return { parse: parseSodaRows(source, input.rows, { resolver, part: input.part }), bytes: () => 0 };
+  if (input.kind === 'soda') return { parse: parseSodaRows(source, input.rows, { resolver, part: input.part, sodaFields: input.sodaFields }), bytes: () => 0 };
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {

@@ -26,8 +26,8 @@ describe('idsAcrossChunks', () => {
 
 describe('sumCounters', () => {
   const counters = (n: number, reason: string): ParseCounters => ({
-    source: 'hpd_complaints', part: null, variant: 'current', ignoredColumns: [], read: 10 * n, ok: 8 * n, quarantined: n, quarantinedByReason: { [reason]: n },
-    notRelevant: n, notRelevantByReason: { no_bbl: n }, castFailures: { 'Received Date': n }, unmappedWords: {}, events: 8 * n, facts: 0,
+    source: 'hpd_complaints', part: null, variant: 'current', ignoredColumns: [], followedColumns: [], read: 10 * n, ok: 8 * n, quarantined: n, quarantinedByReason: { [reason]: n },
+    notRelevant: n, notRelevantByReason: { no_bbl: n }, castFailures: { 'Received Date': n }, unmappedWords: {}, unknownFields: {}, events: 8 * n, facts: 0,
   });
 
   it('adds the counts and the counts by reason of every thread', () => {

@@ -10,6 +10,10 @@ export interface IngestCounts {
   cast_failures: Record<string, number>;
   /** Status words and the like that map to nothing yet (`Violation Status: CURED`): add them to the source's vocabulary. */
   unmapped_values: Record<string, number>;
+  /** SODA pulls: fields the rows carry that the data set's metadata does not publish -> rows (their values are not read). */
+  unknown_fields: Record<string, number>;
+  /** SODA pulls: columns found through the metadata although their display name changed (`Postcode -> field zip ("Zip Code")`). */
+  followed_columns: string[];
   events: {
     staged: number;
     inserted: number;
@@ -39,6 +43,8 @@ export function emptyCounts(): IngestCounts {
     quarantine_reasons: {},
     cast_failures: {},
     unmapped_values: {},
+    unknown_fields: {},
+    followed_columns: [],
     events: { staged: 0, inserted: 0, updated: 0, unchanged: 0, status_changes: 0, collapsed_duplicates: 0, duplicates_311: 0 },
     facts: { inserted: 0, updated: 0 },
     vanished: 0,

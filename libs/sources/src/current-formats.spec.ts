@@ -6,7 +6,7 @@ import { NormalizedEvent } from '@bhis/domain';
 import { HeaderMismatchError } from './header';
 import { parseSource } from './parse';
 import { getSource } from './registry';
-import { expectBalanced, localFixture, mapResolver, parseFile, ParsedFile, sharedFixture } from './testing/fixtures';
+import { expectBalanced, localFixture, mapResolver, parseFile, ParsedFile, sharedFixture, sodaMetadataFixture } from './testing/fixtures';
 
 /** The current (2025-2026) exports and the older layouts still in circulation, from real rows. */
 
@@ -223,11 +223,11 @@ describe('current export formats', () => {
     expect(file.events[0].attributes).toMatchObject({ sequence_no: 1, prior_status: 'SWARMP', late_filing_amt: 0 });
   });
 
-  it('through the metadata: a renamed display name loads, a contradiction fails', async () => {
-    const part = getSource('hpd_litigations').parts[0];
+  it('through the metadata: a renamed display name loads; a declared header is read by its display names', async () => {
     const text = readFileSync(localFixture('current/hpd_litigations.csv'), 'utf8');
-    const header = text.split('\n')[0].split(',');
-    const fieldNames = new Map(header.map((name) => [name === 'CaseType' ? 'Case Type' : name, part.sodaFields[name.trim()]]));
+    // the published view metadata (test-fixtures/soda-metadata), its CaseType column renamed
+    const published = sodaMetadataFixture('59kj-x8nc').columns;
+    const fieldNames = new Map(published.map((column) => [column.name === 'CaseType' ? 'Case Type' : column.name, column.fieldName]));
     const renamed = text.replace(/^LitigationID,(.*?)CaseType,/, 'LitigationID,$1Case Type,');
     const parse = async (input: string, names: Map<string, string>) => {
       const run = parseSource(getSource('hpd_litigations'), Readable.from([input]), { fieldNames: names });
@@ -241,9 +241,11 @@ describe('current export formats', () => {
     expect(viaMetadata.events).toEqual(declared.events);
     await expect(parse(renamed, new Map())).rejects.toBeInstanceOf(HeaderMismatchError);
 
-    const contradicting = new Map(header.map((name) => [name, part.sodaFields[name.trim()]]));
-    contradicting.set('CaseType', part.sodaFields['CaseStatus']);
-    await expect(parse(text, contradicting)).rejects.toThrow(/metadata contradicts: CaseType/);
+    // field names never decide what a display-named column is: swapped field names change nothing
+    const swapped = new Map(published.map((column) => [column.name, column.fieldName]));
+    swapped.set('CaseType', 'casestatus');
+    swapped.set('CaseStatus', 'casetype');
+    expect((await parse(text, swapped)).events).toEqual(declared.events);
   });
 
   it('an unknown layout fails naming the missing and unexpected columns', async () => {

@@ -7,5 +7,6 @@ export * from './layout';
 export * from './parse';
 export * from './registry';
 export * from './row-fields';
+export * from './soda-fields';
 export * from './soda-rows';
 export * from './urls';

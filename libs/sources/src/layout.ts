@@ -1,4 +1,5 @@
 import type { SourceDefinition, SourcePart } from './definition';
+import { matchSodaFields } from './soda-fields';
 import { diffHeader, headerKey, HeaderMismatchError, headersMatch, matchHeader, normalizeHeaderName, repeatedHeaderNames } from './header';
 
 /**
@@ -92,9 +93,10 @@ function declaredMatch(part: SourcePart, header: readonly string[]): FileLayout 
   return layoutOf(part, index === 0 ? 'current' : `variant ${index}`, positions.map((j) => canonicalColumn(part, expected[j as number])));
 }
 
-/** Field name -> canonical column, from the part's SODA field map. */
-function columnsByField(part: SourcePart): Map<string, string> {
-  return new Map(Object.entries(part.sodaFields).map(([column, field]) => [field, column]));
+/** Field name -> canonical column, as the metadata's own columns place them (soda-fields.ts). */
+function columnsByField(part: SourcePart, fieldNames: FieldNameMap): Map<string, string> {
+  const { map } = matchSodaFields(part, [...fieldNames].map(([name, fieldName]) => ({ name, fieldName })));
+  return new Map([...map.fields].map(([column, field]) => [field, column]));
 }
 
 function fieldOf(fieldNames: FieldNameMap, name: string): string | undefined {
@@ -107,7 +109,7 @@ function fieldOf(fieldNames: FieldNameMap, name: string): string | undefined {
  * Fails when a column of the current header cannot be found, or two file columns land on one column.
  */
 function metadataLayout(source: SourceDefinition, part: SourcePart, header: readonly string[], fieldNames: FieldNameMap): FileLayout {
-  const byField = columnsByField(part);
+  const byField = columnsByField(part, fieldNames);
   const columns = header.map((name) => {
     const field = fieldOf(fieldNames, name);
     return field !== undefined ? (byField.get(field) ?? null) : null;
@@ -121,25 +123,6 @@ function metadataLayout(source: SourceDefinition, part: SourcePart, header: read
     throw new HeaderMismatchError(source.key, part.part, missing, repeated.length > 0 ? repeated.map((c) => `(two columns for ${c})`) : ignored);
   }
   return layoutOf(part, 'metadata', columns, ignored);
-}
-
-/**
- * The metadata and a declared header must agree: a column both know must land on the same
- * canonical column, otherwise one of them is wrong and nothing is loaded.
- */
-function checkAgainstMetadata(source: SourceDefinition, layout: FileLayout, header: readonly string[], fieldNames: FieldNameMap): void {
-  const byField = columnsByField(layout.part);
-  const conflicts: string[] = [];
-  header.forEach((name, i) => {
-    const field = fieldOf(fieldNames, name);
-    const viaMetadata = field !== undefined ? byField.get(field) : undefined;
-    const declared = layout.columns[i];
-    if (viaMetadata !== undefined && declared !== null && viaMetadata !== declared) {
-      conflicts.push(`${normalizeHeaderName(name)} (metadata field ${field} -> ${viaMetadata}, declared -> ${declared})`);
-    }
-  });
-  // the declaration or the metadata is wrong: nothing is loaded (a permanent failure, like any drift)
-  if (conflicts.length > 0) throw new HeaderMismatchError(source.key, layout.part.part, [], conflicts.map((c) => `metadata contradicts: ${c}`));
 }
 
 export interface LayoutOptions {
@@ -159,9 +142,7 @@ export function selectLayout(source: SourceDefinition, header: readonly string[]
   if (candidates.length === 0) throw new Error(`source ${source.key} has no part "${options.part}"`);
   for (const part of candidates) {
     const layout = declaredMatch(part, header);
-    if (!layout) continue;
-    if (options.fieldNames && part.datasetId) checkAgainstMetadata(source, layout, header, options.fieldNames);
-    return layout;
+    if (layout) return layout;
   }
   const repeated = repeatedHeaderNames(header);
   if (repeated.length > 0) throw new HeaderMismatchError(source.key, candidates[0].part, [], repeated.map((names) => `(duplicate column names: ${names})`));

@@ -5,7 +5,11 @@ import { stringify } from 'csv-stringify/sync';
 import { HeaderMismatchError } from './header';
 import { parseSource } from './parse';
 import { getSource } from './registry';
-import { csvToSodaRows, expectBalanced, localFixture, mapResolver, ParsedFile, parseSoda, sharedFixture } from './testing/fixtures';
+import type { SourcePart } from './definition';
+import { csvToSodaRows, expectBalanced, localFixture, mapResolver, ParsedFile, parseSoda, sharedFixture, sodaMetadataFixture } from './testing/fixtures';
+
+/** The columns the data set's view metadata publishes (test-fixtures/soda-metadata). */
+const columnsOf = (part: SourcePart) => sodaMetadataFixture(part.datasetId ?? '').columns;
 
 /**
  * The formats and value words the city publishes now (docs/sources.md), on real rows: the shared
@@ -128,7 +132,7 @@ describe('record keys the same through the CSV export and the JSON API', () => {
     const text = readFileSync(sharedFixture('dof_tax_lien_sale_list.csv'), 'utf8');
     const csv = await parseText('dof_tax_liens', text);
     // the API serves `month` as a first-of-month floating timestamp (docs/sources.md, tax liens)
-    const json = csvToSodaRows(source.parts[0], text).map((row) => ({ ...row, month: row['month'].replace(/^(\d{2})\/(\d{4})$/, '$2-$1-01T00:00:00.000') }));
+    const json = csvToSodaRows(source.parts[0], text, columnsOf(source.parts[0])).map((row) => ({ ...row, month: row['month'].replace(/^(\d{2})\/(\d{4})$/, '$2-$1-01T00:00:00.000') }));
     expect(json[0]['month']).toBe('2019-04-01T00:00:00.000');
     const soda = await parseSoda(source, json, { resolver: mapResolver() });
     expect(csv.events.length).toBe(60);
@@ -141,7 +145,7 @@ describe('record keys the same through the CSV export and the JSON API', () => {
     const source = getSource('dohmh_rodents');
     const text = readFileSync(sharedFixture('dohmh_rodent_inspections.csv'), 'utf8');
     const csv = await parseText('dohmh_rodents', text);
-    const soda = await parseSoda(source, csvToSodaRows(source.parts[0], text, { isoDates: true }), { resolver: mapResolver() });
+    const soda = await parseSoda(source, csvToSodaRows(source.parts[0], text, columnsOf(source.parts[0]), { isoDates: true }), { resolver: mapResolver() });
     expect(soda.events.map((event) => event.source_record_id)).toEqual(csv.events.map((event) => event.source_record_id));
     expect(csv.events.map((event) => event.source_record_id)).toContain('PC8122655:INITIAL:2023-06-07');
   });
@@ -155,7 +159,7 @@ describe('record keys the same through the CSV export and the JSON API', () => {
     expect(csv.counters).toMatchObject({ read: 2, ok: 2, quarantined: 0 });
     expect(csv.events[0]).toMatchObject({ source_record_id: '4A28951', attributes: { complaint_number: '4A28951' } });
     expect(csv.events[1].attributes['complaint_number']).toBe(rows[1]['Complaint Number']);
-    const soda = await parseSoda(getSource('dob_complaints'), csvToSodaRows(getSource('dob_complaints').parts[0], csvOf(rows)), { resolver });
+    const soda = await parseSoda(getSource('dob_complaints'), csvToSodaRows(getSource('dob_complaints').parts[0], csvOf(rows), columnsOf(getSource('dob_complaints').parts[0])), { resolver });
     expect(soda.events).toEqual(csv.events);
   });
 });
@@ -163,7 +167,7 @@ describe('record keys the same through the CSV export and the JSON API', () => {
 describe('layouts', () => {
   it('nyc311: a 2026 JSON row with `descriptor_2` and computed region fields loads, the additional details kept', async () => {
     const source = getSource('nyc311');
-    const [row] = csvToSodaRows(source.parts[0], csvOf(rowsOf(sharedFixture('nyc311_service_requests.csv')).filter((r) => r['Agency'] === 'HPD').slice(0, 1)));
+    const [row] = csvToSodaRows(source.parts[0], csvOf(rowsOf(sharedFixture('nyc311_service_requests.csv')).filter((r) => r['Agency'] === 'HPD').slice(0, 1)), columnsOf(source.parts[0]));
     const soda = await parseSoda(source, [{ ...row, descriptor_2: 'FHE', council_district: '16', police_precinct: '44', ':@computed_region_efsh_h5xi': '10930' }]);
     expect(soda.counters).toMatchObject({ read: 1, ok: 1 });
     expect(soda.events[0].attributes).toMatchObject({ additional_details: 'FHE' });
@@ -192,7 +196,7 @@ describe('layouts', () => {
     const source = getSource('dob_facades');
     const text = readFileSync(localFixture('dob_facades.csv'), 'utf8');
     const csv = await parseText('dob_facades', text);
-    const soda = await parseSoda(source, csvToSodaRows(source.parts[0], text), { resolver: mapResolver() });
+    const soda = await parseSoda(source, csvToSodaRows(source.parts[0], text, columnsOf(source.parts[0])), { resolver: mapResolver() });
     expect(csv.events).toHaveLength(9);
     expect(soda.events).toEqual(csv.events);
     expect(source.parts[0].sodaFields['LATE_FILING_AMT']).toBe('late_filing_amt');

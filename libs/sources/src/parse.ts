@@ -7,6 +7,7 @@ import { BblLocator, BblResolver, EventDraft, MapContext, RecordOutcome, SourceD
 import { HeaderMismatchError, normalizeHeaderName } from './header';
 import { FieldNameMap, FileLayout, partColumns, selectLayout } from './layout';
 import { CastFailureCounts, FieldValues, RowFields, RowFieldsOptions } from './row-fields';
+import { declaredSodaFields, SodaFieldMap } from './soda-fields';
 
 export interface ParseOptions {
   /** BIN -> BBL and registration -> BBL lookups; without it, records found only by BIN are quarantined. */
@@ -17,6 +18,8 @@ export interface ParseOptions {
   now?: Date;
   /** Display name -> SODA field name from the data set's metadata (CSV downloads from Open Data). */
   fieldNames?: FieldNameMap;
+  /** SODA rows: where each column is, from the data set's metadata (soda-fields.ts); the declared field names without it. */
+  sodaFields?: SodaFieldMap;
 }
 
 export interface ParsedRecord {
@@ -34,6 +37,8 @@ export interface ParseCounters {
   variant: string | null;
   /** Columns of the file the source does not read (only when mapped through the metadata). */
   ignoredColumns: string[];
+  /** SODA rows: columns found under a display name the definition does not declare (soda-fields.ts). */
+  followedColumns: string[];
   read: number;
   ok: number;
   quarantined: number;
@@ -43,6 +48,8 @@ export interface ParseCounters {
   castFailures: CastFailureCounts;
   /** Values outside a column's known vocabulary, as `column: WORD` -> records. */
   unmappedWords: Record<string, number>;
+  /** SODA rows: fields the metadata does not publish -> rows carrying them (their values are not read). */
+  unknownFields: Record<string, number>;
   events: number;
   facts: number;
 }
@@ -58,6 +65,7 @@ function emptyCounters(source: string): ParseCounters {
     part: null,
     variant: null,
     ignoredColumns: [],
+    followedColumns: [],
     read: 0,
     ok: 0,
     quarantined: 0,
@@ -66,6 +74,7 @@ function emptyCounters(source: string): ParseCounters {
     notRelevantByReason: {},
     castFailures: {},
     unmappedWords: {},
+    unknownFields: {},
     events: 0,
     facts: 0,
   };
@@ -302,14 +311,38 @@ function sodaValue(value: unknown): string {
 }
 
 /** A SODA JSON row (field names) as the display-named row the CSV mapper reads. */
-export function sodaRowToValues(part: SourcePart, row: Readonly<Record<string, unknown>>): Map<string, string> {
+export function sodaRowToValues(part: SourcePart, row: Readonly<Record<string, unknown>>, fields: SodaFieldMap = declaredSodaFields(part)): Map<string, string> {
   const values = new Map<string, string>();
   for (const column of partColumns(part)) {
-    const field = part.sodaFields[column];
+    const field = fields.fields.get(column);
     values.set(column, field ? sodaValue(row[field]) : '');
   }
   return values;
 }
+
+/**
+ * The rows and the metadata disagree: the rows carry a field the metadata does not publish where it
+ * names one no row carries under the same name (`case_status` for `casestatus`, `zip_1` for `zip`),
+ * or none of the fields it names at all. The metadata is stale or wrong, and loading would leave
+ * columns empty; a later run (with the metadata caught up) can succeed.
+ */
+export class SodaRowsMismatchError extends Error {
+  override readonly name = 'SodaRowsMismatchError';
+}
+
+/** Two field names of one column, as far as Socrata renames go: `_N` suffix and underscores aside. */
+const fieldKey = (field: string): string => field.replace(/_\d+$/, '').replace(/_/g, '');
+
+/** Why the rows disagree with the metadata (null when they agree). */
+function rowsDisagree(unknown: readonly string[], unseen: ReadonlySet<string>, mapped: number): string | null {
+  if (unknown.length === 0) return null;
+  if (unseen.size === mapped) return `the rows carry none of the fields it names and fields it does not publish [${unknown.join(', ')}]`;
+  const pairs = unknown.flatMap((field) => [...unseen].filter((named) => fieldKey(named) === fieldKey(field)).map((named) => `${field} where it names ${named}`));
+  return pairs.length > 0 ? `the rows carry ${pairs.join(', ')}, which no row carries` : null;
+}
+
+/** System fields (`:id`, `:updated_at`) come with every row and are not columns of the metadata. */
+const isSystemField = (field: string): boolean => field.startsWith(':');
 
 async function* sodaRecords(
   source: SourceDefinition,
@@ -319,15 +352,29 @@ async function* sodaRecords(
 ): AsyncGenerator<ParsedRecord> {
   const part = options.part ? source.parts.find((candidate) => candidate.part === options.part) : source.parts.find((candidate) => candidate.datasetId);
   if (!part) throw new Error(`source ${source.key} has no Open Data part${options.part ? ` named "${options.part}"` : ''}`);
+  const fields = options.sodaFields ?? declaredSodaFields(part);
   const rt = runtime(source, { part, variant: 'soda', columns: [], absent: partColumns(part), ignored: [] }, options, counters);
+  counters.followedColumns = [...fields.followed];
+  const unseen = new Set(fields.fields.values());
   let index = 0;
   for await (const row of rows) {
     index += 1;
-    const values = sodaRowToValues(part, row);
+    for (const field of Object.keys(row)) {
+      unseen.delete(field);
+      if (!fields.published.has(field) && !isSystemField(field)) counters.unknownFields[field] = (counters.unknownFields[field] ?? 0) + 1;
+    }
+    const values = sodaRowToValues(part, row, fields);
     const outcome = unstorableSodaValue(values) ?? mapRecord(rt, values);
     count(counters, outcome);
     // JSON writes a NUL or a lone surrogate as a six-character escape, which a text column holds
     yield { lineNumber: index, raw: JSON.stringify(row), outcome };
+  }
+  const disagreement = options.sodaFields && index > 0 ? rowsDisagree(Object.keys(counters.unknownFields), unseen, fields.fields.size) : null;
+  if (disagreement) {
+    throw new SodaRowsMismatchError(
+      `${source.key} (${part.part}, data set ${part.datasetId ?? 'none'}): the rows and the view metadata disagree: ${disagreement}. ` +
+        `Nothing was loaded and the previous data is kept; a later run reads the metadata again.`,
+    );
   }
 }
 

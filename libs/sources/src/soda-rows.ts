@@ -1,6 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { SourcePart } from './definition';
 import { canonicalColumn } from './layout';
+import { matchSodaFields, PublishedColumn } from './soda-fields';
 
 const SLASH_DATE_TIME = /^(\d{2})\/(\d{2})\/(\d{4})(?: (\d{2}):(\d{2}):(\d{2}) ([AP]M))?$/;
 
@@ -13,18 +14,19 @@ export function isoTimestamp(value: string): string {
 }
 
 /**
- * CSV rows as the SODA JSON API serves them, for stand-ins of Open Data (tests, the synthetic city's
- * local server): each column under the field name of the column it maps to, blanks left out.
+ * CSV rows as the SODA JSON API serves them, for stand-ins of Open Data (tests, a local mirror):
+ * each column under the field name the data set's view metadata (`columns`) gives it, blanks left
+ * out. A file of an older layout is written in the published fields of its columns.
  */
-export function csvToSodaRows(part: SourcePart, text: string, options: { isoDates?: boolean } = {}): Record<string, string>[] {
+export function csvToSodaRows(part: SourcePart, text: string, columns: readonly PublishedColumn[], options: { isoDates?: boolean } = {}): Record<string, string>[] {
+  const { fields } = matchSodaFields(part, columns).map;
   const rows = parseCsv(text, { columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }) as Record<string, string>[];
   return rows.map((row) => {
     const json: Record<string, string> = {};
     for (const [name, value] of Object.entries(row)) {
-      const field = part.sodaFields[canonicalColumn(part, name)];
+      const field = fields.get(canonicalColumn(part, name));
       if (field !== undefined && value !== '') json[field] = options.isoDates ? isoTimestamp(value) : value;
     }
     return json;
   });
 }
-

@@ -1,6 +1,7 @@
 import { parseSodaRows, sodaRowToValues } from './parse';
 import { getSource } from './registry';
-import { expectBalanced, mapResolver } from './testing/fixtures';
+import { sodaFieldMap } from './soda-fields';
+import { expectBalanced, mapResolver, sodaMetadataFixture } from './testing/fixtures';
 
 describe('SODA JSON rows', () => {
   it('run through the same mapper as the CSV export', async () => {
@@ -63,8 +64,12 @@ describe('SODA JSON rows', () => {
     expect(values.get('Cycle')).toBe('');
   });
 
+  /** One row read through the data set's published view metadata (test-fixtures/soda-metadata). */
   async function one(source: string, row: Record<string, unknown>, part?: string) {
-    const run = parseSodaRows(getSource(source), [row], { part, resolver: mapResolver() });
+    const definition = getSource(source);
+    const sourcePart = definition.parts.find((candidate) => (part ? candidate.part === part : candidate.datasetId)) as (typeof definition.parts)[number];
+    const sodaFields = sodaFieldMap(definition, sourcePart, sodaMetadataFixture(sourcePart.datasetId as string).columns);
+    const run = parseSodaRows(definition, [row], { part, resolver: mapResolver(), sodaFields });
     const records = [];
     for await (const record of run) records.push(record);
     return { outcome: records[0].outcome, counters: run.counters };

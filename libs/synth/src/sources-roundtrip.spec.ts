@@ -2,11 +2,16 @@ import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBbl } from '@bhis/domain';
-import { getSource, parseSource, sourceForFile, type BblResolver, type ParseCounters } from '@bhis/sources';
+import { csvToSodaRows, getSource, parseSodaRows, parseSource, sodaFieldMap, sourceForFile, type BblResolver, type ParseCounters, type PublishedColumn } from '@bhis/sources';
 import { OUTPUT_FILES } from './formats/files';
 import { OLDER_LAYOUT_SOURCES } from './formats/older-layouts';
 import { generateCity } from './generate-city';
 import { readCsvObjects } from './testing/read-csv';
+
+/** A data set's published view metadata (libs/sources/test-fixtures/soda-metadata, sources in its README). */
+function publishedColumns(datasetId: string): PublishedColumn[] {
+  return (JSON.parse(readFileSync(join(__dirname, '../../sources/test-fixtures/soda-metadata', `${datasetId}.json`), 'utf8')) as { columns: PublishedColumn[] }).columns;
+}
 
 /**
  * The generated files go through the real source definitions: header check and streaming parser.
@@ -18,6 +23,7 @@ describe.each([
 ])('a synthetic city in its $layouts layouts read by @bhis/sources', ({ olderLayouts }) => {
   const dir = mkdtempSync(join(tmpdir(), 'synth-roundtrip-'));
   const counters = new Map<string, ParseCounters>();
+  const sodaCounters = new Map<string, ParseCounters>();
 
   beforeAll(async () => {
     await generateCity({ buildings: 300, seed: 7, outDir: dir, olderLayouts });
@@ -42,6 +48,13 @@ describe.each([
       const parse = parseSource(match.source, createReadStream(join(dir, file)), { resolver, now: new Date('2026-11-01T00:00:00Z') });
       for await (const record of parse) void record;
       counters.set(file, parse.counters);
+      if (!match.part.datasetId) continue;
+      // the same records as the JSON API serves them, named by the data set's published view metadata
+      const columns = publishedColumns(match.part.datasetId);
+      const rows = csvToSodaRows(match.part, readFileSync(join(dir, file), 'utf8'), columns, { isoDates: true });
+      const soda = parseSodaRows(match.source, rows, { resolver, part: match.part.part, now: new Date('2026-11-01T00:00:00Z'), sodaFields: sodaFieldMap(match.source, match.part, columns) });
+      for await (const record of soda) void record;
+      sodaCounters.set(file, soda.counters);
     }
   }, 120_000);
 
@@ -83,6 +96,18 @@ describe.each([
     const statuses = new Set(readCsvObjects(join(dir, OUTPUT_FILES.dob_safety_violations)).map((row) => row['Violation Status']));
     expect(statuses.has('Active') && statuses.has('Dismissed')).toBe(true);
     expect([...statuses].some((word) => /Pending Dismissal|Disputed Successfully|Cured/.test(word ?? ''))).toBe(true);
+  });
+
+  it('its JSON rows, named by the published metadata, load as its files do', () => {
+    expect(sodaCounters.size).toBe(26);
+    for (const [file, soda] of sodaCounters) {
+      const csv = counters.get(file) as ParseCounters;
+      // a row injected with a wrong column count is still a row as JSON (its fields read as written)
+      const injected = csv.quarantinedByReason.wrong_column_count ?? 0;
+      expect({ file, read: soda.read, unknown: soda.unknownFields }).toEqual({ file, read: csv.read, unknown: {} });
+      expect(soda.ok - csv.ok).toBeGreaterThanOrEqual(0);
+      expect(soda.ok - csv.ok).toBeLessThanOrEqual(injected);
+    }
   });
 
   it('reads the files of older layouts in the layout they were written in', () => {

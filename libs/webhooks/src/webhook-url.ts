@@ -16,6 +16,8 @@ export type TargetCheck = { ok: true; target: ResolvedTarget } | { ok: false; pr
 
 export interface TargetPolicy {
   allowLoopback: boolean;
+  /** Private network addresses (10/8, 172.16/12, 192.168/16, fc00::/7) too; link-local and the rest stay refused. */
+  allowPrivate?: boolean;
   /** DNS resolution, replaceable in tests. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -59,7 +61,7 @@ export async function checkWebhookTarget(raw: string, policy: TargetPolicy): Pro
   }
   for (const { address } of resolved) {
     const cls = classifyAddress(address);
-    if (cls === 'public' || (cls === 'loopback' && policy.allowLoopback)) continue;
+    if (cls === 'public' || (cls === 'loopback' && policy.allowLoopback) || (cls === 'private' && policy.allowPrivate)) continue;
     const via = address === host ? '' : ` resolves to ${address}, which`;
     return { ok: false, problem: `host "${host}"${via} is ${describeAddressClass(cls)}; webhooks may only target public addresses` };
   }

@@ -10,8 +10,10 @@ export interface FakeDataset {
   rowsUpdatedAt: number;
   /** The CSV export (file path). */
   csvFile: string;
-  /** `/api/views/ID.json` columns; empty = the metadata lists none. */
+  /** `/api/views/ID.json` columns (libs/sources/test-fixtures/soda-metadata has the published ones). */
   columns: { name: string; fieldName: string }[];
+  /** Served instead of the metadata document when set (a broken document). */
+  body?: string;
   /** What `/resource/ID.json` serves (paged with $offset/$limit). */
   sodaRows: Record<string, unknown>[];
 }
@@ -50,7 +52,7 @@ export class FakeOpenData {
       return;
     }
     if (url.pathname.startsWith('/api/views/') && match[2] === '.json') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: match[1], rowsUpdatedAt: dataset.rowsUpdatedAt, columns: dataset.columns }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(dataset.body ?? JSON.stringify({ id: match[1], rowsUpdatedAt: dataset.rowsUpdatedAt, columns: dataset.columns }));
     } else if (match[2] === '/rows.csv') {
       const body = readFileSync(dataset.csvFile);
       res.writeHead(200, { 'content-type': 'text/csv', 'content-length': body.length }).end(body);

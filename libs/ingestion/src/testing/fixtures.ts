@@ -1,14 +1,20 @@
-import { createReadStream, readdirSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from 'pg';
-import { getSource, parseSource, sourceForFile, type SourceDefinition } from '@bhis/sources';
+import { getSource, parseSource, type PublishedColumn, sourceForFile, type SourceDefinition } from '@bhis/sources';
 import { loadSource } from '../load-source';
 import { createRun } from '@bhis/runs';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 export const SHARED_FIXTURES = path.resolve(REPO_ROOT, '../shared/fixtures/nyc-open-data');
 export const LOCAL_FIXTURES = path.resolve(REPO_ROOT, 'libs/sources/test-fixtures');
+
+/** The columns of a data set's published view metadata (libs/sources/test-fixtures/soda-metadata, sources in its README). */
+export function publishedColumns(datasetId: string): PublishedColumn[] {
+  const doc = JSON.parse(readFileSync(path.join(LOCAL_FIXTURES, 'soda-metadata', `${datasetId}.json`), 'utf8')) as { columns: PublishedColumn[] };
+  return doc.columns.map(({ name, fieldName }) => ({ name, fieldName }));
+}
 
 /** Every fixture file a source claims, with its source (the drifted ECB header and garbage files excluded). */
 export function fixtureFiles(): { file: string; source: SourceDefinition }[] {

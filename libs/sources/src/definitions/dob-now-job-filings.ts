@@ -60,6 +60,27 @@ function filingStatus(f: RowFields, status: string | null): EventStatus {
   return 'filed';
 }
 
+/**
+ * Published field names of the "(Work Type)" columns (docs/sources.md, "Field names"): Socrata kept
+ * the trailing `_` of the `)`, and the seven columns renamed in 2026-06 kept their older field names.
+ */
+const PUBLISHED_WORK_TYPE_FIELDS: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      'Boiler Equipment', 'Earth Work', 'Foundation', 'General Construction', 'Mechanical Systems', 'Place of Assembly',
+      'Protection Mechanical Methods', 'Sidewalk Shed', 'Structural', 'Support of Excavation', 'Temporary Place of Assembly',
+      'Green Roof', 'Solar', 'Full Demolition', 'Suspended Scaffold',
+    ].map((work) => [`${work} (Work Type)`, `${work.toLowerCase().replace(/ /g, '_')}_work_type_`]),
+  ),
+  'Stand Pipe (Work Type)': 'standpipe',
+  'Antenna (Work Type)': 'antenna',
+  'Sign (Work Type)': 'sign',
+  'Curb Cut (Work Type)': 'curb_cut',
+  'Fence (Work Type)': 'fence',
+  'Scaffold (Work Type)': 'scaffold',
+  'Shed (Work Type)': 'shed',
+};
+
 export const dobNowJobFilings = defineSource({
   key: 'dob_now_job_filings',
   name: 'DOB NOW: Build Job Application Filings',
@@ -77,7 +98,7 @@ export const dobNowJobFilings = defineSource({
       header: HEADER,
       headerVariants: [HEADER_85, HEADER_83, HEADER_82],
       aliases: ALIASES,
-      sodaFields: sodaFieldsFor(HEADER, { LOT: 'lot', 'Commmunity - Board': 'commmunity_board' }),
+      sodaFields: sodaFieldsFor(HEADER, { LOT: 'lot', 'Commmunity - Board': 'commmunity_board', ...PUBLISHED_WORK_TYPE_FIELDS }),
       bbl: [
         { kind: 'bbl_column', column: 'BBL' },
         { kind: 'borough_block_lot', borough: 'Borough', block: 'Block', lot: 'LOT' },

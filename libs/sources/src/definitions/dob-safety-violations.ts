@@ -53,9 +53,11 @@ export const dobSafetyViolations = defineSource({
       header: HEADER,
       headerVariants: [HEADER_2023],
       aliases: { Zip: 'Postcode' },
+      // published field names (docs/sources.md, "Field names"): Socrata kept the trailing `_` of the `)`
       sodaFields: sodaFieldsFor(HEADER, {
-        'Census Tract (2020)': 'census_tract',
-        'Neighborhood Tabulation Area (NTA) (2020)': 'nta',
+        Postcode: 'zip',
+        'Census Tract (2020)': 'census_tract_2020_',
+        'Neighborhood Tabulation Area (NTA) (2020)': 'neighborhood_tabulation_area_nta_2020_',
       }),
       bbl: [
         { kind: 'bbl_column', column: 'BBL' },

@@ -93,6 +93,7 @@ export const evictions = defineSource({
         'Eviction Apartment Number': 'eviction_apt_num',
         'Residential/Commercial': 'residential_commercial_ind',
         'Eviction/Legal Possession': 'eviction_possession',
+        'Eviction Postcode': 'eviction_zip',
       }),
       ...eviction,
     },

@@ -34,7 +34,8 @@ export const hpdLitigations = defineSource({
       datasetId: '59kj-x8nc',
       fileNames: ['hpd_litigations.csv'],
       header: HEADER,
-      sodaFields: sodaFieldsFor(HEADER),
+      // published field names (docs/sources.md, "Field names"): the judgement and borough-id columns kept older names
+      sodaFields: sodaFieldsFor(HEADER, { OpenJudgement: 'casejudgement', Boro: 'boroid' }),
       bbl: [
         { kind: 'bbl_column', column: 'BBL' },
         { kind: 'borough_block_lot', borough: 'Boro', block: 'Block', lot: 'Lot' },

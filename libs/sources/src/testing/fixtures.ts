@@ -1,9 +1,10 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { NormalizedEvent } from '@bhis/domain';
 import { BblResolver, SourceDefinition } from '../definition';
 import { SourceFacts } from '../facts';
 import { ParseCounters, ParsedRecord, parseSodaRows, parseSource, ParseOptions } from '../parse';
+import type { PublishedColumn } from '../soda-fields';
 
 /** Test helpers only: the library itself never opens files. */
 export { csvToSodaRows } from '../soda-rows';
@@ -38,6 +39,11 @@ export function localFixture(name: string): string {
   return path.join(LOCAL_FIXTURES, name);
 }
 
+/** A data set's view metadata document as published (test-fixtures/soda-metadata, sources in its README). */
+export function sodaMetadataFixture(datasetId: string): { id: string; columns: (PublishedColumn & { position: number; dataTypeName?: string })[] } {
+  return JSON.parse(readFileSync(path.join(LOCAL_FIXTURES, 'soda-metadata', `${datasetId}.json`), 'utf8'));
+}
+
 /** A resolver over fixed maps (the loader backs the same interface with Postgres-loaded maps). */
 export function mapResolver(bins: Record<number, string> = {}, registrations: Record<number, string> = {}): BblResolver {
   return {
@@ -51,10 +57,6 @@ export function expectBalanced(counters: ParseCounters): void {
   expect(counters.read).toBe(counters.ok + counters.quarantined + counters.notRelevant);
 }
 
-/**
- * The rows of a CSV file as the SODA JSON API would serve them: each column under the field name of
- * the column it maps to (columns without a field name are left out), values as published.
- */
 /** The same rows through the SODA path, collected. */
 export async function parseSoda(source: SourceDefinition, rows: Record<string, unknown>[], options: ParseOptions = {}): Promise<ParsedFile> {
   const run = parseSodaRows(source, rows, options);
