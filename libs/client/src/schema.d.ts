@@ -812,7 +812,15 @@ export interface components {
              * @example C
              */
             building_class?: string;
+            /**
+             * Format: int32
+             * @description Minimum total_score (0-100, inclusive; scores are whole numbers).
+             */
             min_score?: number;
+            /**
+             * Format: int32
+             * @description Maximum total_score (0-100, inclusive; scores are whole numbers).
+             */
             max_score?: number;
         };
         GradeDistributionDto: {

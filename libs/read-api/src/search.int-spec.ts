@@ -192,6 +192,7 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     expectError(await search('building_class=7'), 400, 'invalid_request', /"building_class"/);
     expectError(await search('min_score=-1'), 400, 'invalid_request', /"min_score"/);
     expectError(await search('max_score=101'), 400, 'invalid_request', /"max_score"/);
+    for (const decimal of ['min_score=50.5', 'max_score=99.9', 'min_score=1e1', 'min_score=0x10']) expectError(await search(decimal), 400, 'invalid_request', /_score"/);
     expectError(await search('min_score=50&max_score=40'), 400, 'invalid_request', /"min_score".*"max_score"/);
     expectError(await search('borough=1&sort=score'), 400, 'invalid_request', /"sort"/);
     expectError(await search('borough=1&sort=relevance'), 400, 'invalid_request', /relevance.*address/);

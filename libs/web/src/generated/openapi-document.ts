@@ -4439,14 +4439,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "string"
           },
           "min_score": {
+            "description": "Minimum total_score (0-100, inclusive; scores are whole numbers).",
+            "format": "int32",
             "maximum": 100,
             "minimum": 0,
-            "type": "number"
+            "type": "integer"
           },
           "max_score": {
+            "description": "Maximum total_score (0-100, inclusive; scores are whole numbers).",
+            "format": "int32",
             "maximum": 100,
             "minimum": 0,
-            "type": "number"
+            "type": "integer"
           }
         },
         "type": "object"
