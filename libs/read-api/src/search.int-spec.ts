@@ -179,6 +179,9 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     for (const bad of ['x', '.', 'abc.def', `${payload}.`, `${payload}.${signature}x`, `${payload}x.${signature}`]) {
       expectError(await search(`borough=1&cursor=${encodeURIComponent(bad)}`), 400, 'invalid_request', /cursor/);
     }
+    // a cursor is bound to the key it was issued to
+    const other = await createReadTestKey(db.url);
+    expectError(await call(`${api.url}/api/v1/buildings/search?borough=1&limit=5&cursor=${encodeURIComponent(cursor)}`, auth(other)), 400, 'invalid_request', /cursor/);
   });
 
   it('answers bad parameters with 400 invalid_request naming them', async () => {
