@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor
-         * @description Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once.
+         * @description Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).
          */
         post: operations["monitors_create"];
         delete?: never;
@@ -317,14 +317,14 @@ export interface paths {
         };
         /**
          * Read a monitor
-         * @description Another key's monitor is 404.
+         * @description Another key's monitor is 404. `bbls` holds one page of the monitor's BBLs in order (at most 1000; `bbl_count` is the total): pass `pagination.next_cursor` as `cursor` for the next page.
          */
         get: operations["monitors_get"];
         put?: never;
         post?: never;
         /**
          * Delete a monitor
-         * @description Pending deliveries are dropped.
+         * @description Pending deliveries are dropped. Costs what creating it did: 1 unit per 100 BBLs (at least 1).
          */
         delete: operations["monitors_remove"];
         options?: never;
@@ -363,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a signed `monitor.test` event through the same outbox as real events.
+         * @description Queues a signed `monitor.test` event through the same outbox as real events. Costs 12 units (the first attempt and its retries); at most 5 test events per monitor and minute (429 with `Retry-After`).
          */
         post: operations["monitors_test"];
         delete?: never;
@@ -2104,7 +2104,12 @@ export interface operations {
     };
     monitors_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description BBLs per page. */
+                limit?: number;
+                /** @description next_cursor of the previous page of BBLs. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description Monitor id. */
@@ -2114,7 +2119,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The monitor with its BBLs. */
+            /** @description The monitor with one page of its BBLs. */
             200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -2128,7 +2133,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["MonitorEnvelopeDataDto"];
                         meta: components["schemas"]["MetaDto"];
-                        pagination: null;
+                        pagination: components["schemas"]["PaginationDto"];
                         _links: {
                             [key: string]: string;
                         };

@@ -1623,7 +1623,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       },
       "post": {
-        "description": "Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once.",
+        "description": "Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).",
         "operationId": "monitors_create",
         "parameters": [],
         "requestBody": {
@@ -1721,7 +1721,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/monitor/{id}": {
       "get": {
-        "description": "Another key's monitor is 404.",
+        "description": "Another key's monitor is 404. `bbls` holds one page of the monitor's BBLs in order (at most 1000; `bbl_count` is the total): pass `pagination.next_cursor` as `cursor` for the next page.",
         "operationId": "monitors_get",
         "parameters": [
           {
@@ -1731,6 +1731,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "required": true,
             "schema": {
               "format": "uuid",
+              "type": "string"
+            }
+          },
+          {
+            "description": "BBLs per page.",
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "schema": {
+              "default": 1000,
+              "maximum": 1000,
+              "minimum": 1,
+              "type": "number"
+            }
+          },
+          {
+            "description": "next_cursor of the previous page of BBLs.",
+            "in": "query",
+            "name": "cursor",
+            "required": false,
+            "schema": {
               "type": "string"
             }
           }
@@ -1748,7 +1769,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                       "$ref": "#/components/schemas/MetaDto"
                     },
                     "pagination": {
-                      "type": "null"
+                      "$ref": "#/components/schemas/PaginationDto"
                     },
                     "_links": {
                       "additionalProperties": {
@@ -1768,7 +1789,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                 }
               }
             },
-            "description": "The monitor with its BBLs.",
+            "description": "The monitor with one page of its BBLs.",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -1815,7 +1836,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       },
       "delete": {
-        "description": "Pending deliveries are dropped.",
+        "description": "Pending deliveries are dropped. Costs what creating it did: 1 unit per 100 BBLs (at least 1).",
         "operationId": "monitors_remove",
         "parameters": [
           {
@@ -2027,7 +2048,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/monitor/{id}/test": {
       "post": {
-        "description": "Queues a signed `monitor.test` event through the same outbox as real events.",
+        "description": "Queues a signed `monitor.test` event through the same outbox as real events. Costs 12 units (the first attempt and its retries); at most 5 test events per monitor and minute (429 with `Retry-After`).",
         "operationId": "monitors_test",
         "parameters": [
           {
