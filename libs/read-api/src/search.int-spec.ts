@@ -205,6 +205,7 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     expectError(await search('borough=1&page=2'), 400, 'invalid_request', /page/);
     expectError(await search('borough=1&borough=2'), 400, 'invalid_request', /borough/);
     expectError(await search('address=%20-%20'), 400, 'invalid_request', /"address"/);
+    for (const vague of ['Q%20A', 'avenue%20x']) expectError(await search(`address=${vague}`), 400, 'invalid_request', /"address" cannot be searched by an index/);
   });
 
   it('supports conditional requests', async () => {

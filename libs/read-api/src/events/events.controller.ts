@@ -16,6 +16,7 @@ import { EventFilters, parseEventsParams } from './events-params';
 import { EventsPageCache, RenderedEventsPage } from './events-page-cache';
 import { EventsQueryDto } from './events-query.dto';
 import { EventRow, EventsRepository } from './events.repository';
+import { EVENTS_SCANNED_PER_PAGE } from './events.query';
 import { sourceUrl } from './source-url';
 
 /** `attributes.building_id` as `->>` printed it. */
@@ -63,7 +64,9 @@ export class EventsController {
     summary: "A building's event history",
     description:
       'Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. ' +
-      'Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. Scope `events:read`.',
+      'Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, ' +
+      `category or severity reads at most ${EVENTS_SCANNED_PER_PAGE} events: its page may hold fewer than \`limit\`, even none, ` +
+      'with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.',
   })
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
   @ApiOkResponse({ type: EventsEnvelopeDto })
@@ -90,14 +93,13 @@ export class EventsController {
   private async render(bbl: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<RenderedEventsPage | null> {
     const page = await this.events.page(bbl, filters, position, limit);
     if (!page.found) return null;
-    const last = page.rows[page.rows.length - 1];
     const data = `{"bbl":"${bbl}","events":[${page.rows.map((row) => eventJson(bbl, row)).join(',')}]}`;
     return {
       data,
       dataDigest: digestOf(data),
-      hasMore: page.hasMore,
+      hasMore: page.next !== null,
       // the position, not the cursor: a cursor is signed for the key each page is served to
-      nextPosition: page.hasMore && last ? [last.occurred_on, last.id] : null,
+      nextPosition: page.next,
     };
   }
 }

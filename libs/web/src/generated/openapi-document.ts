@@ -501,7 +501,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/search": {
       "get": {
-        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
+        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
         "operationId": "search_find",
         "parameters": [
           {
@@ -837,7 +837,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/{bbl}/events": {
       "get": {
-        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. Scope `events:read`.",
+        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, category or severity reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.",
         "operationId": "events_list",
         "parameters": [
           {
