@@ -133,11 +133,17 @@ export class ApiKeyStore {
   /**
    * Whether some stored key has this lookup prefix: a valid key always does, a guessed one almost never
    * (8 random characters). The prefixes are read in one query and kept until `api_keys` changes; while
-   * the notification connection is down the answer is yes, so the key is looked up (every key is
-   * checked in Postgres then).
+   * the notification connection is down nothing is kept, and the one prefix is looked up in the index.
    */
   private async isStoredPrefix(prefix: string): Promise<boolean> {
-    if (!this.listener.isLive()) return true;
+    if (!this.listener.isLive()) {
+      const { rows } = await this.pool().query<{ stored: boolean }>({
+        name: 'api_key_prefix_stored',
+        text: 'SELECT EXISTS (SELECT 1 FROM api_keys WHERE prefix = $1) AS stored',
+        values: [prefix],
+      });
+      return rows[0]?.stored ?? true;
+    }
     const stored = this.prefixes.get('all') ?? (await this.loadPrefixes());
     return stored?.all.has(prefix) ?? true;
   }
