@@ -32,7 +32,9 @@ describe('change notifications and the caches built on them', () => {
   const emptied = (cache: NotifiedCache<{ v: string }>, key = 'k') => poll('the cache to be emptied', async () => cache.get(key) === undefined || null, 5_000, 5);
 
   it('empties the key cache when a key is revoked, expired, re-scoped or deleted, not when its use is recorded', async () => {
+    const generation = keys.generation();
     const key = await createTestKey(db.url);
+    await poll('the creation to be announced', async () => keys.generation() !== generation || null, 5_000, 5);
     fill(keys);
     await sql.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [key.id]);
     await sql.query('SELECT pg_sleep(0.2)');
@@ -48,6 +50,13 @@ describe('change notifications and the caches built on them', () => {
       await sql.query(change, [key.id]);
       await emptied(keys);
     }
+  });
+
+  it('empties the key cache when a key is created', async () => {
+    fill(keys);
+    expect(keys.get('k')).toBeDefined();
+    await createTestKey(db.url);
+    await emptied(keys);
   });
 
   it('empties the document cache on any change of buildings or building_scores, and only that cache', async () => {

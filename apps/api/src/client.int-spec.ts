@@ -149,7 +149,7 @@ describe('reference files', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     }
     const home = await get('/');
-    expect(home.text).toContain('The operator must configure a demo API key');
+    expect(home.text).toContain('<script type="application/json" id="bhis-config">{}</script>');
     expect(home.text).not.toMatch(/sk_(live|demo)_[A-Za-z0-9_-]{20,}/);
     expect((await fetch(`${api.url}/buildings/0000000000`)).status).toBe(404);
     expect((await fetch(`${api.url}/assets/web/nope.js`)).status).toBe(404);

@@ -106,6 +106,31 @@ describe('API platform (real Postgres and Redis)', () => {
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
   });
 
+  it('names no replica and no lag in the keyless health check; a metrics:read or admin key sees them', async () => {
+    const replicated = await startTestApi({ ...env, REDIS_PREFIX: testRedisPrefix(), DATABASE_READ_URL: 'postgres://reader:secret@127.0.0.1:1/bhis_replica' });
+    try {
+      const keyless = await call(replicated, '/api/v1/health');
+      expect(keyless.status).toBe(200);
+      expect(keyless.body.data).toEqual({
+        status: 'ok',
+        checks: expect.objectContaining({ postgres_replicas: { status: 'up', reads_from: 'primary', replicas: [{ status: 'down', in_use: false }] } }),
+      });
+      expect(keyless.text).not.toMatch(/127\.0\.0\.1|:1\/|bhis_replica|lag_/);
+      // a key without the scope sees what a visitor sees
+      expect((await call(replicated, '/api/v1/health', bearer(live.key))).text).not.toMatch(/bhis_replica|lag_/);
+      for (const scopes of [['metrics:read'], ['admin']] as const) {
+        const operator = await call(replicated, '/api/v1/health', bearer((await createTestKey(db.url, { scopes: [...scopes] })).key));
+        expect((operator.body.data as { checks: Record<string, unknown> }).checks.postgres_replicas).toEqual({
+          status: 'up',
+          reads_from: 'primary',
+          replicas: [{ name: '127.0.0.1:1/bhis_replica', status: 'down', in_use: false, lag_ms: null, lag_bytes: null }],
+        });
+      }
+    } finally {
+      await replicated.close();
+    }
+  });
+
   it('answers the index to any valid key, in Authorization: Bearer or X-API-Key, with absolute links', async () => {
     for (const init of [bearer(live.key), { headers: { 'X-API-Key': live.key } }]) {
       const res = await call(api, '/api/v1', init);

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Client } from 'pg';
 import { ChangeListener } from '@bhis/db';
+import { generateApiKey } from '@bhis/domain';
 import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
 
@@ -185,6 +186,54 @@ describe('request hardening: authentication before the body, body limits, costs 
     const fresh = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_AUTH_FAILURES_PER_MIN: '5' });
     try {
       await limitsInvalidKeys(fresh);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('never locks a valid key out after its address spent the invalid-key allowance, nor a key created since', async () => {
+    const fresh = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_AUTH_FAILURES_PER_MIN: '5' });
+    const status = async (key: string) => (await fetch(`${fresh.url}/api/v1`, { headers: { Authorization: `Bearer ${key}` } })).status;
+    try {
+      await poll('the notification listener', async () => fresh.app.get(ChangeListener).isLive() || null, 10_000, 20);
+      const valid = await createTestKey(db.url);
+      await limitsInvalidKeys(fresh);
+      // a change of api_keys empties the known keys: the valid key has to be looked up again, and is
+      const created = await createTestKey(db.url);
+      await poll('the change to be announced', async () => ((await status(valid.key)) === 200 ? true : null), 5_000, 50);
+      expect(await status(created.key)).toBe(200);
+      // guessed keys from the address stay refused without a lookup
+      expect(await status(`sk_live_${'Y'.repeat(43)}`)).toBe(429);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('announces a created key: a key refused as unknown is accepted once its row is inserted', async () => {
+    await poll('the notification listener', async () => api.app.get(ChangeListener).isLive() || null, 10_000, 20);
+    const generated = generateApiKey('live');
+    const status = async () => (await fetch(`${api.url}/api/v1`, { headers: { 'X-API-Key': generated.key } })).status;
+    expect(await status()).toBe(401); // now remembered as unknown
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      await pg.query(`INSERT INTO api_keys (name, kind, prefix, key_hash, scopes) VALUES ('inserted', 'live', $1, $2, '{buildings:read}')`, [generated.prefix, generated.hash]);
+    } finally {
+      await pg.end();
+    }
+    await poll('the insert to be announced', async () => ((await status()) === 200 ? true : null), 5_000, 50);
+  });
+
+  it('counts the invalid keys of an IPv6 client per /64', async () => {
+    const fresh = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_AUTH_FAILURES_PER_MIN: '3', TRUST_PROXY: 'loopback' });
+    const from = (address: string, i: number) =>
+      fetch(`${fresh.url}/api/v1`, { headers: { 'X-Forwarded-For': address, Authorization: `Bearer sk_live_${String(i % 10).repeat(42)}X` } }).then((r) => r.status);
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push(await from(`2001:db8:1:2::${i + 1}`, i));
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      expect(await from('2001:db8:1:2:ffff:ffff:ffff:ffff', 5)).toBe(429);
+      expect(await from('2001:db8:1:3::1', 6)).toBe(401);
     } finally {
       await fresh.close();
     }

@@ -34,8 +34,7 @@ describe('web pages in a browser', () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
     db = await createTestDatabase();
     await seedCity(db.url);
-    const demo = await createTestKey(db.url, { kind: 'demo' });
-    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), WEB_DEMO_KEY: demo.key });
+    api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix() });
     profile = mkdtempSync(join(tmpdir(), 'bhis-chromium-'));
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -98,6 +97,42 @@ describe('web pages in a browser', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(ARTIFACTS, 'building-report-mobile.png'), fullPage: true });
     await page.close();
+  });
+
+  it('hands no key to the browser, and keeps working once a demo key is exhausted', async () => {
+    const building = SEEDED_CITY[0];
+    for (const path of ['/', `/buildings/${building.bbl}`, '/buildings/nonsense', '/assets/web/app.js']) {
+      const text = await (await fetch(`${api.url}${path}`)).text();
+      expect(text).not.toMatch(/sk_(demo|live)_|apiKey|X-API-Key/);
+    }
+    // a developer's demo key used up: 429 for it
+    const demo = await createTestKey(db.url, { kind: 'demo' });
+    let status = 0;
+    for (let i = 0; i < 200 && status !== 429; i++) {
+      status = (await fetch(`${api.url}/api/v1/buildings/${building.bbl}`, { headers: { 'X-API-Key': demo.key } })).status;
+    }
+    expect(status).toBe(429);
+
+    const page = await context.newPage();
+    watch(page);
+    await page.goto(`${api.url}/buildings/${building.bbl}`);
+    expect(await page.locator('#bhis-config').textContent()).toBe(JSON.stringify({ bbl: building.bbl }));
+    await page.locator('#total-score').waitFor();
+    expect(await page.locator('#total-score').textContent()).toBe(String(building.score));
+    await page.close();
+  });
+
+  it('charges the pages\' data to the visitor\'s address, each visitor on its own', async () => {
+    const limited = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), RATE_LIMIT_ANONYMOUS_PER_MIN: '3', TRUST_PROXY: 'loopback' });
+    const from = (address: string) => fetch(`${limited.url}/web/data/buildings/${SEEDED_CITY[0].bbl}`, { headers: { 'X-Forwarded-For': address } }).then((r) => r.status);
+    try {
+      const first = [];
+      for (let i = 0; i < 4; i++) first.push(await from('203.0.113.10'));
+      expect(first).toEqual([200, 200, 200, 429]);
+      expect(await from('203.0.113.11')).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('renders the API reference and the methodology from local files only', async () => {

@@ -36,6 +36,8 @@ describe('two API instances reading from a streaming replica', () => {
   let primaryUrl: string;
   const apis: RunningApi[] = [];
   let key: string;
+  /** The replicas' lag is shown only to a key that may read the metrics. */
+  let scraperKey: string;
   let bbls: string[];
 
   beforeAll(async () => {
@@ -49,6 +51,7 @@ describe('two API instances reading from a streaming replica', () => {
     await pair.startReplica();
     await pair.waitForReplay(DATABASE);
     key = (await createKey(primaryUrl, { rateLimitPerMin: 1_000_000_000 })).key;
+    scraperKey = (await createKey(primaryUrl, { scopes: ['metrics:read'], rateLimitPerMin: 1_000_000_000 })).key;
     bbls = await pair.admin(pair.primaryPort, async (c) => (await c.query<{ bbl: string }>('SELECT bbl FROM building_scores ORDER BY md5(bbl)')).rows.map((r) => r.bbl.trim()), DATABASE);
     const env = {
       DATABASE_URL: primaryUrl,
@@ -67,7 +70,7 @@ describe('two API instances reading from a streaming replica', () => {
   }, 120_000);
 
   const health = async (api: RunningApi): Promise<Health['data']['checks']['postgres_replicas']> => {
-    const res = await send(api.port, { method: 'GET', path: '/api/v1/health', headers: {} });
+    const res = await send(api.port, { method: 'GET', path: '/api/v1/health', headers: { authorization: `Bearer ${scraperKey}` } });
     expect(res.status).toBe(200);
     return (JSON.parse(res.body) as Health).data.checks.postgres_replicas;
   };

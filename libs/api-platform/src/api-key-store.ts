@@ -30,6 +30,11 @@ interface KeyRow {
 /** The most known keys, and separately the most unknown keys, kept in memory. */
 const CACHED_KEYS = 10_000;
 
+/** The lookup prefixes of every stored key (revoked and expired ones included). */
+interface StoredPrefixes {
+  all: ReadonlySet<string>;
+}
+
 /** What the cache keeps for a well-formed key that matches no row. */
 interface UnknownKey {
   unknown: true;
@@ -51,14 +56,17 @@ export class ApiKeyStore {
   private readonly cache: NotifiedCache<KeyRow>;
   /** Unknown keys, so a repeated unknown key costs no database work (emptied by any change, key creation included). */
   private readonly unknown: NotifiedCache<UnknownKey>;
+  private readonly prefixes: NotifiedCache<StoredPrefixes>;
+  private loadingPrefixes: Promise<StoredPrefixes | undefined> | null = null;
 
   constructor(
     private readonly pool: () => Pool,
     private readonly flushEveryMs: number,
-    listener: ChangeListener,
+    private readonly listener: ChangeListener,
   ) {
     this.cache = new NotifiedCache<KeyRow>(listener, [CHANGE_CHANNELS.apiKeys], { maxEntries: CACHED_KEYS });
     this.unknown = new NotifiedCache<UnknownKey>(listener, [CHANGE_CHANNELS.apiKeys], { maxEntries: CACHED_KEYS });
+    this.prefixes = new NotifiedCache<StoredPrefixes>(listener, [CHANGE_CHANNELS.apiKeys], { maxEntries: 1 });
   }
 
   start(): void {
@@ -74,9 +82,10 @@ export class ApiKeyStore {
 
   /**
    * Checks a presented key. `beforeLookup` runs only when the key has to be looked up in Postgres (not
-   * for a malformed key, nor one known from memory); it may throw to refuse the request instead.
+   * for a malformed key, nor one known from memory); it may throw to refuse the request instead, and
+   * may ask whether the key's lookup prefix is one of a stored key (`sharesStoredPrefix`).
    */
-  async check(presented: string, beforeLookup?: () => Promise<void>): Promise<KeyCheck> {
+  async check(presented: string, beforeLookup?: (sharesStoredPrefix: () => Promise<boolean>) => Promise<void>): Promise<KeyCheck> {
     const parsed = parsePresentedKey(presented);
     if (!parsed) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
@@ -84,7 +93,7 @@ export class ApiKeyStore {
     if (known) return known;
     const generation = this.unknown.generation();
     const match = await this.cache.getOrLoad(hash, async () => {
-      await beforeLookup?.();
+      await beforeLookup?.(() => this.isStoredPrefix(parsed.prefix));
       return this.load(parsed.prefix, hash);
     });
     if (!match) this.unknown.setIfUnchanged(generation, hash, { unknown: true });
@@ -119,6 +128,34 @@ export class ApiKeyStore {
         rateLimitPerMin: match.rate_limit_per_min,
       },
     };
+  }
+
+  /**
+   * Whether some stored key has this lookup prefix: a valid key always does, a guessed one almost never
+   * (8 random characters). The prefixes are read in one query and kept until `api_keys` changes; while
+   * the notification connection is down nothing is kept, and the one prefix is looked up in the index.
+   */
+  private async isStoredPrefix(prefix: string): Promise<boolean> {
+    if (!this.listener.isLive()) {
+      const { rows } = await this.pool().query<{ stored: boolean }>({
+        name: 'api_key_prefix_stored',
+        text: 'SELECT EXISTS (SELECT 1 FROM api_keys WHERE prefix = $1) AS stored',
+        values: [prefix],
+      });
+      return rows[0]?.stored ?? true;
+    }
+    const stored = this.prefixes.get('all') ?? (await this.loadPrefixes());
+    return stored?.all.has(prefix) ?? true;
+  }
+
+  private loadPrefixes(): Promise<StoredPrefixes | undefined> {
+    this.loadingPrefixes ??= this.prefixes
+      .getOrLoad('all', async () => {
+        const { rows } = await this.pool().query<{ prefix: string }>({ name: 'api_key_prefixes', text: 'SELECT DISTINCT prefix FROM api_keys' });
+        return { all: new Set(rows.map((r) => r.prefix)) };
+      })
+      .finally(() => (this.loadingPrefixes = null));
+    return this.loadingPrefixes;
   }
 
   private async load(prefix: string, hash: string): Promise<KeyRow | undefined> {

@@ -50,14 +50,21 @@ export class BackingServiceIndicators {
       return this.redisClient.ping();
     });
   /**
-   * Streaming replicas (when DATABASE_READ_URL is set): their lag and whether reads go to them. Never
-   * down: without a usable replica the primary serves the reads.
+   * Streaming replicas (when DATABASE_READ_URL is set): whether reads go to them and, `detailed`, their
+   * names (host:port/database) and lag. Never down: without a usable replica the primary serves the reads.
    */
-  replicas = async () => {
+  replicas = async (detailed: boolean) => {
     await withTimeout(this.readReplicas.probe(), 'replicas').catch(() => undefined);
-    const replicas = this.readReplicas.state();
-    return this.indicators.check('postgres_replicas').up({ reads_from: replicas.some((r) => r.in_use) ? 'replicas' : 'primary', replicas });
+    const states = this.readReplicas.state();
+    const replicas = detailed ? states : states.map(({ status, in_use }) => ({ status, in_use }));
+    return this.indicators.check('postgres_replicas').up({ reads_from: states.some((r) => r.in_use) ? 'replicas' : 'primary', replicas });
   };
+}
+
+/** Whether the request's key may see the replicas' addresses and lag. */
+function seesReplicaDetails(req: Request): boolean {
+  const auth = platformState(req).auth;
+  return auth.state === 'valid' && (auth.key.scopes.includes('metrics:read') || auth.key.scopes.includes('admin'));
 }
 
 type CheckState = Record<string, { status: string; latency_ms?: number; message?: string; reads_from?: string; replicas?: unknown[] }>;
@@ -70,14 +77,18 @@ export class HealthController {
     private readonly indicators: BackingServiceIndicators,
   ) {}
 
-  /** 200 with the state of Postgres and Redis, or 503 `service_unavailable` when one is down. */
+  /**
+   * 200 with the state of Postgres and Redis, or 503 `service_unavailable` when one is down. Replica
+   * addresses and lag only go to a key that may read the metrics (or an admin key): the check answers
+   * without a key.
+   */
   @Public()
   @Get()
   async check(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     try {
       const checks: HealthIndicatorFunction[] = [this.indicators.postgres, this.indicators.redis];
-      if (this.indicators.readReplicas.configured) checks.push(this.indicators.replicas);
+      if (this.indicators.readReplicas.configured) checks.push(() => this.indicators.replicas(seesReplicaDetails(req)));
       const result = await this.health.check(checks);
       res.json(successEnvelope(platformState(req), { status: 'ok', checks: result.details as CheckState }));
     } catch (error) {

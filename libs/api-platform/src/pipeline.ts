@@ -86,10 +86,13 @@ const REASONS: Record<string, string> = {
   revoked: 'The API key has been revoked.',
 };
 
-/** Past the address's allowance of invalid keys, a key that would need a database lookup is refused (429). */
-async function refuseAfterAuthFailures(deps: PipelineDeps, req: Request): Promise<void> {
+/**
+ * Past the address's allowance of invalid keys, a key that would need a database lookup is refused
+ * (429), unless its lookup prefix is one of a stored key: a valid key is always looked up and passes.
+ */
+async function refuseAfterAuthFailures(deps: PipelineDeps, req: Request, sharesStoredPrefix: () => Promise<boolean>): Promise<void> {
   const blocked = await deps.charges.authFailuresExhausted(req);
-  if (blocked) {
+  if (blocked && !(await sharesStoredPrefix())) {
     throw new ApiError('rate_limit_exceeded', `Too many requests with an invalid API key from this address. Retry in ${blocked.retryAfterSeconds} s.`, {
       headers: { 'Retry-After': String(blocked.retryAfterSeconds) },
     });
@@ -111,7 +114,7 @@ function authFromMemory(deps: PipelineDeps, presented: PresentedKey): AuthState 
 }
 
 async function authenticate(deps: PipelineDeps, req: Request, presented: string): Promise<AuthState> {
-  return authState(await deps.keys.check(presented, () => refuseAfterAuthFailures(deps, req)));
+  return authState(await deps.keys.check(presented, (sharesStoredPrefix) => refuseAfterAuthFailures(deps, req, sharesStoredPrefix)));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Request, Response } from 'express';
 import { ApiError } from '@bhis/envelope';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter';
@@ -99,9 +100,33 @@ export class RequestCharges {
 }
 
 /**
- * The client's address: Express's `req.ip` when a proxy is trusted (X-Forwarded-For through trusted
- * hops), else the socket's own address, which is what `req.ip` answers then, without parsing the header.
+ * The client's address as its per-address budgets count it: Express's `req.ip` when a proxy is trusted
+ * (X-Forwarded-For through trusted hops), else the socket's own address, which is what `req.ip`
+ * answers then, without parsing the header; IPv6 grouped by /64 (`addressGroup`).
  */
 function clientAddress(req: Request): string {
-  return (req.app.get('trust proxy') === false ? req.socket.remoteAddress : req.ip) ?? 'unknown';
+  const address = req.app.get('trust proxy') === false ? req.socket.remoteAddress : req.ip;
+  return address ? addressGroup(address) : 'unknown';
+}
+
+/**
+ * The group of addresses one client controls: an IPv4 address itself (IPv4-mapped IPv6 included), an
+ * IPv6 address's /64, the smallest subnet a site is given and the size of one LAN (RFC 4291 section
+ * 2.5.4: interface identifiers are 64 bits; RFC 6177), so rotating addresses within it shares one budget.
+ */
+export function addressGroup(address: string): string {
+  const bare = address.split('%')[0] as string;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  if (mapped && isIPv4(mapped[1] as string)) return mapped[1] as string;
+  if (!isIPv6(bare)) return address;
+  const [head = '', tail] = bare.toLowerCase().split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  // a dotted IPv4 tail is two groups, and only ever in the low 64 bits
+  const tailLength = tailGroups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailLength).fill('0'), ...tailGroups];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -1,7 +1,8 @@
 import { apiPath } from '@bhis/envelope';
 /**
  * The routes whose rate-limit cost or body limit differ from the default (docs/api-decisions.md, "Rate limits"):
- * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5).
+ * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5),
+ * monitor creation 1 per 100 BBLs (at least 1).
  * Every other request costs 1 unit and may carry at most 1 MiB.
  *
  * The router is case-sensitive and strict about trailing slashes (create-api-app.ts), so a request
@@ -26,8 +27,8 @@ export const ROUTE_COSTS: readonly RouteCost[] = [
   { method: 'POST', path: apiPath('/buildings/batch'), minimum: 1, bblsPerUnit: 50, maxBodyBytes: 1 * MIB },
   { method: 'POST', path: apiPath('/portfolio/analyze'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
   { method: 'POST', path: apiPath('/export/csv'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
-  // monitors carry up to 10,000 BBLs too; creating one costs 1 unit
-  { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: Infinity, maxBodyBytes: 10 * MIB },
+  // monitors carry up to 10,000 BBLs too: 1 unit per 100, as an analysis of them (deleting one costs the same, monitors.controller.ts)
+  { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
 ];
 
 const POST_ROUTES = new Map(ROUTE_COSTS.map((route) => [route.path, route]));

@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Search buildings
-         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
+         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
          */
         get: operations["search_find"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * A building's event history
-         * @description Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. Scope `events:read`.
+         * @description Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, category or severity reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.
          */
         get: operations["events_list"];
         put?: never;
@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor
-         * @description Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once.
+         * @description Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).
          */
         post: operations["monitors_create"];
         delete?: never;
@@ -317,14 +317,14 @@ export interface paths {
         };
         /**
          * Read a monitor
-         * @description Another key's monitor is 404.
+         * @description Another key's monitor is 404. `bbls` holds one page of the monitor's BBLs in order (at most 1000; `bbl_count` is the total): pass `pagination.next_cursor` as `cursor` for the next page.
          */
         get: operations["monitors_get"];
         put?: never;
         post?: never;
         /**
          * Delete a monitor
-         * @description Pending deliveries are dropped.
+         * @description Pending deliveries are dropped. Costs what creating it did: 1 unit per 100 BBLs (at least 1).
          */
         delete: operations["monitors_remove"];
         options?: never;
@@ -363,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a signed `monitor.test` event through the same outbox as real events.
+         * @description Queues a signed `monitor.test` event through the same outbox as real events. Costs 12 units (the first attempt and its retries); at most 5 test events per monitor and minute (429 with `Retry-After`).
          */
         post: operations["monitors_test"];
         delete?: never;
@@ -812,7 +812,15 @@ export interface components {
              * @example C
              */
             building_class?: string;
+            /**
+             * Format: int32
+             * @description Minimum total_score (0-100, inclusive; scores are whole numbers).
+             */
             min_score?: number;
+            /**
+             * Format: int32
+             * @description Maximum total_score (0-100, inclusive; scores are whole numbers).
+             */
             max_score?: number;
         };
         GradeDistributionDto: {
@@ -2096,7 +2104,12 @@ export interface operations {
     };
     monitors_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description BBLs per page. */
+                limit?: number;
+                /** @description next_cursor of the previous page of BBLs. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description Monitor id. */
@@ -2106,7 +2119,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The monitor with its BBLs. */
+            /** @description The monitor with one page of its BBLs. */
             200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -2120,7 +2133,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["MonitorEnvelopeDataDto"];
                         meta: components["schemas"]["MetaDto"];
-                        pagination: null;
+                        pagination: components["schemas"]["PaginationDto"];
                         _links: {
                             [key: string]: string;
                         };

@@ -48,9 +48,9 @@ describe('parseConfig', () => {
   });
 
   it('never echoes secrets in its messages', () => {
-    expect(() => parseConfig({ WEB_DEMO_KEY: 'sk_live_secret' })).toThrow(/WEB_DEMO_KEY/);
+    expect(() => parseConfig({ CURSOR_SECRET: 'sk_live_secret' })).toThrow(/CURSOR_SECRET/);
     try {
-      parseConfig({ WEB_DEMO_KEY: 'sk_live_secret' });
+      parseConfig({ CURSOR_SECRET: 'sk_live_secret' });
     } catch (e) {
       expect((e as Error).message).not.toContain('sk_live_secret');
     }

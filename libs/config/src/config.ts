@@ -75,8 +75,6 @@ const schema = z.object({
    * list rotates keys: the first seals, all open. Required in production; see docs/security.md.
    */
   WEBHOOK_SECRET_KEY: z.string().min(1).transform(parseSecretKeys).optional(),
-  /** The demo key the web pages use (a `sk_demo_` key); shown to browsers, so never a live key. */
-  WEB_DEMO_KEY: z.string().regex(/^sk_demo_/, 'must be a sk_demo_ key').optional(),
   /** Webhook URLs on loopback are refused unless this is set (for local testing only). */
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
   /** Hosts an admin ingest from a URL may download from (comma list); their addresses must also be public. */

@@ -1,4 +1,4 @@
-import { normalizeAddress } from './address';
+import { narrowingAddressWords, normalizeAddress } from './address';
 
 describe('normalizeAddress', () => {
   it.each([
@@ -22,5 +22,21 @@ describe('normalizeAddress', () => {
     for (const a of ['123 w 45th st', '104-12 101st ave', '19 st marks pl']) {
       expect(normalizeAddress(normalizeAddress(a))).toBe(normalizeAddress(a));
     }
+  });
+});
+
+describe('narrowingAddressWords', () => {
+  it.each([
+    ['Q A', []],
+    ['AVENUE X', []],
+    ['WEST STREET', []],
+    ['WEST 45 STREET', ['45']],
+    ['EAST 4 STREET', ['4']],
+    ['MAIN STREET', ['MAIN']],
+    ['SAINT JOHNS PLACE', ['JOHNS']],
+    ['QX', []],
+    ['QXZ', ['QXZ']],
+  ])('%s narrows by %j', (address, words) => {
+    expect(narrowingAddressWords(address)).toEqual(words);
   });
 });

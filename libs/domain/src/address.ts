@@ -47,3 +47,18 @@ export function normalizeAddress(input: string | null | undefined): string {
     .filter(Boolean);
   return cleaned.map((token, i) => normalizeToken(token, i, cleaned)).join(' ');
 }
+
+/** Words of normalized addresses found in a large share of all addresses: directions and street types. */
+const COMMON_ADDRESS_WORDS: ReadonlySet<string> = new Set([...Object.values(DIRECTIONS), ...Object.values(STREET_TYPES), 'SAINT']);
+
+/**
+ * The words of a normalized address that narrow a substring match (`LIKE '%...%'`) through the trigram
+ * index: not a direction or street type, and either 3 characters or more, or inside the query (a word
+ * between two others gives trigrams with the spaces around it; a word at either end touches the
+ * wildcard and gives none when shorter than 3). A query without one (`Q A`, `AVENUE X`) matches through
+ * trigrams that most addresses have, so the index cannot keep its cost below a scan of the city.
+ */
+export function narrowingAddressWords(normalized: string): string[] {
+  const words = normalized.split(' ').filter(Boolean);
+  return words.filter((word, i) => !COMMON_ADDRESS_WORDS.has(word) && (word.length >= 3 || (i > 0 && i < words.length - 1)));
+}

@@ -23,6 +23,25 @@ export function decodeListCursor(cursor: string | undefined): ListPosition | nul
   throw new ApiError('invalid_request', 'The "cursor" parameter is not a valid cursor; use next_cursor from the previous page.');
 }
 
+const BBL = /^\d{10}$/;
+
+/** An opaque cursor for a monitor's BBLs, in BBL order. */
+export function encodeBblCursor(lastBbl: string): string {
+  return Buffer.from(JSON.stringify({ b: lastBbl })).toString('base64url');
+}
+
+/** Decodes a cursor from `encodeBblCursor`; anything else is 400 invalid_request. */
+export function decodeBblCursor(cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { b?: unknown };
+    if (typeof parsed.b === 'string' && BBL.test(parsed.b)) return parsed.b;
+  } catch {
+    // fall through
+  }
+  throw new ApiError('invalid_request', 'The "cursor" parameter is not a valid cursor; use next_cursor from the previous page.');
+}
+
 /** Cuts a `limit + 1` result to one page and builds the pagination object. */
 export function paginate<T>(rows: { item: T; position: ListPosition }[], limit: number) {
   const page = rows.slice(0, limit);

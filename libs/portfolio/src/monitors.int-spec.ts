@@ -174,6 +174,87 @@ describe('portfolio monitors API (real Postgres and Redis)', () => {
     expect((await create(busy, { name: 'after a delete', bbls: BBLS, webhook_url: PUBLIC_URL })).status).toBe(201);
   }, 60_000);
 
+  it('prices a monitor by its BBLs (create and delete: 1 unit per 100) and pages its BBLs when read', async () => {
+    const [{ key }] = await createKeys(db.url, [{ name: 'big monitor' }]);
+    const bbls = Array.from({ length: 10_000 }, (_, i) => `1${String(1 + Math.floor(i / 100)).padStart(5, '0')}${String(1 + (i % 100)).padStart(4, '0')}`);
+    const created = await create(key, { name: 'big', bbls, webhook_url: PUBLIC_URL });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-ratelimit-cost')).toBe('100');
+    const { monitor } = dataOf<{ monitor: MonitorView }>(created);
+    expect(monitor.bbl_count).toBe(10_000);
+
+    const first = await call(api.url, key, 'GET', `/api/v1/portfolio/monitor/${monitor.id}`);
+    expect(first.headers.get('x-ratelimit-cost')).toBe('1');
+    const page = dataOf<{ monitor: MonitorView }>(first).monitor;
+    expect(page).toMatchObject({ id: monitor.id, bbl_count: 10_000, name: 'big', status: 'active' });
+    expect(page.bbls).toEqual(bbls.slice(0, 1000));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await call(api.url, key, 'GET', `/api/v1/portfolio/monitor/${monitor.id}?limit=750${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...(dataOf<{ monitor: MonitorView }>(res).monitor.bbls ?? []));
+      const pagination = (res.body as { pagination: { limit: number; has_more: boolean; next_cursor: string | null } }).pagination;
+      expect(pagination.limit).toBe(750);
+      cursor = pagination.next_cursor;
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(14);
+    expect(seen).toEqual(bbls);
+    expect(errorOf(await call(api.url, key, 'GET', `/api/v1/portfolio/monitor/${monitor.id}?cursor=garbage`)).code).toBe('invalid_request');
+    expect(errorOf(await call(api.url, key, 'GET', `/api/v1/portfolio/monitor/${monitor.id}?limit=1001`)).code).toBe('invalid_request');
+
+    const small = dataOf<{ monitor: MonitorView }>(await create(key, { name: 'small', bbls: BBLS, webhook_url: PUBLIC_URL })).monitor;
+    const smallRead = await call(api.url, key, 'GET', `/api/v1/portfolio/monitor/${small.id}`);
+    expect(smallRead.body).toMatchObject({ data: { monitor: { bbls: BBLS } }, pagination: { limit: 1000, has_more: false, next_cursor: null } });
+    expect((await call(api.url, key, 'DELETE', `/api/v1/portfolio/monitor/${small.id}`)).headers.get('x-ratelimit-cost')).toBe('1');
+    const deleted = await call(api.url, key, 'DELETE', `/api/v1/portfolio/monitor/${monitor.id}`);
+    expect([deleted.status, deleted.headers.get('x-ratelimit-cost')]).toEqual([200, '100']);
+  });
+
+  it('refuses a delete whose BBLs the key cannot pay for, and keeps the monitor', async () => {
+    const [{ key }] = await createKeys(db.url, [{ name: 'poor', rateLimitPerMin: 150 }]);
+    const bbls = Array.from({ length: 10_000 }, (_, i) => `2${String(1 + Math.floor(i / 100)).padStart(5, '0')}${String(1 + (i % 100)).padStart(4, '0')}`);
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(key, { name: 'costly', bbls, webhook_url: PUBLIC_URL }));
+    const refused = await call(api.url, key, 'DELETE', `/api/v1/portfolio/monitor/${monitor.id}`);
+    expect([refused.status, errorOf(refused).code]).toEqual([429, 'rate_limit_exceeded']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await pool.query(`SELECT bbl_count FROM monitors WHERE id = $1`, [monitor.id])).rows).toEqual([{ bbl_count: 10_000 }]);
+  });
+
+  it('limits monitor creations to 200 per key and hour, whatever is deleted meanwhile', async () => {
+    const [{ key: churner }] = await createKeys(db.url, [{ name: 'churner' }]);
+    for (let i = 0; i < 200; i++) {
+      const res = await create(churner, { name: `c${i}`, bbls: BBLS, webhook_url: PUBLIC_URL });
+      expect(res.status).toBe(201);
+      const { monitor } = dataOf<{ monitor: MonitorView }>(res);
+      expect((await call(api.url, churner, 'DELETE', `/api/v1/portfolio/monitor/${monitor.id}`)).status).toBe(200);
+    }
+    const refused = await create(churner, { name: 'one more', bbls: BBLS, webhook_url: PUBLIC_URL });
+    expect([refused.status, errorOf(refused).code]).toEqual([429, 'rate_limit_exceeded']);
+    expect(errorOf(refused).message).toMatch(/200 monitors .* per key and hour/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await create(other, { name: 'unaffected', bbls: BBLS, webhook_url: PUBLIC_URL })).status).toBe(201);
+  }, 120_000);
+
+  it('meters test deliveries: 12 units each, at most 5 per monitor and minute', async () => {
+    const [{ key }] = await createKeys(db.url, [{ name: 'tester' }]);
+    const [a, b] = await Promise.all(['a', 'b'].map(async (name) => dataOf<{ monitor: MonitorView }>(await create(key, { name, bbls: BBLS, webhook_url: PUBLIC_URL })).monitor));
+    const test = (id: string) => call(api.url, key, 'POST', `/api/v1/portfolio/monitor/${id}/test`);
+    for (let i = 0; i < 5; i++) {
+      const res = await test(a!.id);
+      expect([res.status, res.headers.get('x-ratelimit-cost')]).toEqual([202, '12']);
+    }
+    const refused = await test(a!.id);
+    expect([refused.status, errorOf(refused).code]).toEqual([429, 'rate_limit_exceeded']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect((await test(b!.id)).status).toBe(202);
+    const { rows } = await pool.query(`SELECT monitor_id, count(*)::int AS n FROM webhook_deliveries WHERE monitor_id = ANY($1::uuid[]) GROUP BY monitor_id ORDER BY n DESC`, [[a!.id, b!.id]]);
+    expect(rows).toEqual([{ monitor_id: a!.id, n: 5 }, { monitor_id: b!.id, n: 1 }]);
+  });
+
   it('accepts loopback targets only when WEBHOOK_ALLOW_LOOPBACK is set', async () => {
     const local = await startPortfolioApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), WEBHOOK_ALLOW_LOOPBACK: 'true' });
     try {

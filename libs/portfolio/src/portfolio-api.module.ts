@@ -4,6 +4,7 @@ import { AnalyzeController } from './analyze/analyze.controller';
 import { ExportController } from './export/export.controller';
 import { MonitorService } from './monitors/monitor-service';
 import { MonitorsController } from './monitors/monitors.controller';
+import { MonitorWriteLimits } from './monitors/monitor-write-limits';
 import { WebhookQueue } from './monitors/webhook-queue';
 import { SourcesController } from './sources/sources.controller';
 import { apiPath } from '@bhis/envelope';
@@ -18,6 +19,6 @@ registerIndexLinks({
 /** Portfolio analysis, monitors (webhooks), CSV export and source freshness. */
 @Module({
   controllers: [AnalyzeController, MonitorsController, ExportController, SourcesController],
-  providers: [MonitorService, WebhookQueue],
+  providers: [MonitorService, MonitorWriteLimits, WebhookQueue],
 })
 export class PortfolioApiModule {}

@@ -239,6 +239,13 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       expect(errorOf(await call(api.url, key, 'POST', '/api/v1/export/csv', {})).code).toBe('invalid_request');
       expect(errorOf(await call(api.url, key, 'POST', '/api/v1/export/csv', { grade: 'E' })).message).toMatch(/grade/);
       expect(errorOf(await call(api.url, key, 'POST', '/api/v1/export/csv', { borough: 9 })).message).toMatch(/borough/);
+      expect(errorOf(await call(api.url, key, 'POST', '/api/v1/export/csv', { address: 'QX' })).message).toMatch(/"address" cannot be matched by an index/);
+      // scores are whole numbers (smallint in Postgres): a decimal is a 400, never a 500
+      for (const body of [{ min_score: 50.5 }, { max_score: 99.9 }, { min_score: 1e-7 }, { min_score: '50' }, { borough: 2.5 }]) {
+        const res = await call(api.url, key, 'POST', '/api/v1/export/csv', body);
+        expect([res.status, errorOf(res).code]).toEqual([400, 'invalid_request']);
+        expect(errorOf(res).message).toMatch(/score|borough/);
+      }
       const tooMany = await call(api.url, key, 'POST', '/api/v1/export/csv', { bbls: Array.from({ length: 10_001 }, () => '1000010001') });
       expect(errorOf(tooMany).code).toBe('too_many_bbls');
       expect(tooMany.headers.get('x-ratelimit-limit')).toBe('1000000');

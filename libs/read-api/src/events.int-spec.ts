@@ -159,6 +159,22 @@ describe('events and trajectory (real Postgres and Redis)', () => {
       expectError(await get(`/api/v1/buildings/${BUSY}/trajectory?cursor=${cursor}`), 400, 'invalid_request', /cursor/);
     });
 
+    it('refuses a cursor issued to another key, for events and trajectory, even when the page came from the cache', async () => {
+      const other = await createReadTestKey(db.url);
+      const asOther = (path: string) => call(`${api.url}${path}`, auth(other));
+      for (const path of [`/api/v1/buildings/${BUSY}/events?source=nyc311`, `/api/v1/buildings/${BUSY}/trajectory?limit=5`]) {
+        const issued = pagination(await get(path)).next_cursor as string;
+        expect(issued).toEqual(expect.any(String));
+        const next = `${path}&cursor=${encodeURIComponent(issued)}`;
+        expect((await get(next)).status).toBe(200);
+        expectError(await asOther(next), 400, 'invalid_request', /cursor/);
+        // the same page served to the other key carries a cursor of its own, which works for it
+        const own = pagination(await asOther(path)).next_cursor as string;
+        expect(own).not.toBe(issued);
+        expect((await asOther(`${path}&cursor=${encodeURIComponent(own)}`)).status).toBe(200);
+      }
+    });
+
     it('needs the events:read scope', async () => {
       const buildingsOnly = await createReadTestKey(db.url, { scopes: ['buildings:read'] });
       expectError(await call(`${api.url}/api/v1/buildings/${BUSY}/events`, auth(buildingsOnly)), 403, 'insufficient_scope', /events:read/);

@@ -7,3 +7,4 @@ export * from './dto/search.dto';
 export * from './dto/trajectory.dto';
 export { sourceUrl } from './events/source-url';
 export { CursorCodec } from './shared/cursor';
+export { PAGES_DATA_PATH } from './pages/pages-data.controller';

@@ -8,6 +8,7 @@ import { CachedBuildingShortcut } from './buildings/building-response';
 import { EventsController } from './events/events.controller';
 import { EventsPageCache } from './events/events-page-cache';
 import { EventsRepository } from './events/events.repository';
+import { PagesDataController } from './pages/pages-data.controller';
 import { SearchController } from './search/search.controller';
 import { SearchRepository } from './search/search.repository';
 import { CursorCodec } from './shared/cursor';
@@ -23,7 +24,7 @@ import { apiPath } from '@bhis/envelope';
  */
 @Module({
   // SearchController first: `buildings/search` must be routed before `buildings/:bbl`
-  controllers: [SearchController, BuildingsController, EventsController, TrajectoryController],
+  controllers: [SearchController, BuildingsController, EventsController, TrajectoryController, PagesDataController],
   providers: [
     // published data: a streaming replica may answer (DATABASE_READ_URL), else the primary
     { provide: READ_POOL, useFactory: (replicas: ReadReplicas) => () => replicas.readPool, inject: [ReadReplicas] },

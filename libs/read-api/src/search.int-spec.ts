@@ -179,6 +179,9 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     for (const bad of ['x', '.', 'abc.def', `${payload}.`, `${payload}.${signature}x`, `${payload}x.${signature}`]) {
       expectError(await search(`borough=1&cursor=${encodeURIComponent(bad)}`), 400, 'invalid_request', /cursor/);
     }
+    // a cursor is bound to the key it was issued to
+    const other = await createReadTestKey(db.url);
+    expectError(await call(`${api.url}/api/v1/buildings/search?borough=1&limit=5&cursor=${encodeURIComponent(cursor)}`, auth(other)), 400, 'invalid_request', /cursor/);
   });
 
   it('answers bad parameters with 400 invalid_request naming them', async () => {
@@ -192,6 +195,7 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     expectError(await search('building_class=7'), 400, 'invalid_request', /"building_class"/);
     expectError(await search('min_score=-1'), 400, 'invalid_request', /"min_score"/);
     expectError(await search('max_score=101'), 400, 'invalid_request', /"max_score"/);
+    for (const decimal of ['min_score=50.5', 'max_score=99.9', 'min_score=1e1', 'min_score=0x10']) expectError(await search(decimal), 400, 'invalid_request', /_score"/);
     expectError(await search('min_score=50&max_score=40'), 400, 'invalid_request', /"min_score".*"max_score"/);
     expectError(await search('borough=1&sort=score'), 400, 'invalid_request', /"sort"/);
     expectError(await search('borough=1&sort=relevance'), 400, 'invalid_request', /relevance.*address/);
@@ -201,6 +205,7 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     expectError(await search('borough=1&page=2'), 400, 'invalid_request', /page/);
     expectError(await search('borough=1&borough=2'), 400, 'invalid_request', /borough/);
     expectError(await search('address=%20-%20'), 400, 'invalid_request', /"address"/);
+    for (const vague of ['Q%20A', 'avenue%20x']) expectError(await search(`address=${vague}`), 400, 'invalid_request', /"address" cannot be searched by an index/);
   });
 
   it('supports conditional requests', async () => {

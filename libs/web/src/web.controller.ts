@@ -64,16 +64,16 @@ export class WebController {
 
   @Get()
   home(@Res() res: Response): void {
-    this.sendPage(res, 200, homePage(this.demoKey()));
+    this.sendPage(res, 200, this.cached('home', homePage));
   }
 
   @Get('buildings/:bbl')
   building(@Param('bbl') bbl: string, @Res() res: Response): void {
     if (!BBL_PATTERN.test(bbl)) {
-      this.sendPage(res, 404, notFoundPage(this.demoKey(), `"${bbl.slice(0, 40)}" is not a BBL: a BBL is 10 digits (borough 1-5, block, lot).`));
+      this.sendPage(res, 404, notFoundPage(`"${bbl.slice(0, 40)}" is not a BBL: a BBL is 10 digits (borough 1-5, block, lot).`));
       return;
     }
-    this.sendPage(res, 200, buildingPage(this.demoKey(), bbl));
+    this.sendPage(res, 200, buildingPage(bbl));
   }
 
   @Get('methodology')
@@ -101,10 +101,6 @@ export class WebController {
     res.setHeader('Content-Type', type);
     res.setHeader('Cache-Control', 'public, max-age=86400');
     createReadStream(join(SWAGGER_UI_DIR, file)).pipe(res);
-  }
-
-  private demoKey(): string | null {
-    return this.config.WEB_DEMO_KEY ?? null;
   }
 
   private siteUrl(req: Request): string {

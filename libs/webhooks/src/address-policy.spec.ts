@@ -35,12 +35,21 @@ describe('webhook address policy', () => {
     ['3fff::1', 'reserved'],
     ['5f00::1', 'reserved'],
     ['[::1]', 'loopback'],
+    ['::ffff:0:7f00:1', 'reserved'],
+    ['::ffff:0:127.0.0.1', 'reserved'],
+    ['::ffff:0:8.8.8.8', 'reserved'],
+    ['0:0:0:0:ffff:0:a9fe:a9fe', 'reserved'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::10.0.0.1', 'private'],
+    ['::ffff:1:7f00:1', 'reserved'],
+    ['1::7f00:1', 'reserved'],
+    ['::1:0:0:7f00:1', 'reserved'],
   ])('%s is %s', (ip, cls) => {
     expect(classifyAddress(ip)).toBe(cls);
     expect(isAllowedTarget(ip, { allowLoopback: false })).toBe(false);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (ip) => {
+  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('%s is public', (ip) => {
     expect(classifyAddress(ip)).toBe('public');
     expect(isAllowedTarget(ip, { allowLoopback: false })).toBe(true);
   });

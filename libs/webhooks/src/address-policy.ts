@@ -100,7 +100,12 @@ function classifyIpv4(bytes: number[]): AddressClass {
   return 'public';
 }
 
-/** IPv4 addresses carried inside IPv6 ones (mapped, compatible, NAT64, 6to4) are judged as IPv4. */
+/**
+ * IPv4 addresses carried inside IPv6 ones are judged as IPv4: IPv4-mapped ::ffff:0:0/96 (RFC 4291
+ * section 2.5.5.2), IPv4-compatible ::/96 (deprecated, same section), the NAT64 well-known prefix
+ * 64:ff9b::/96 (RFC 6052 section 2.1) and 6to4 2002::/16 (RFC 3056), each an entry of IANA's
+ * IPv6 Special-Purpose Address Registry (RFC 6890).
+ */
 function embeddedIpv4(bytes: number[]): number[] | null {
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.slice(12); // ::ffff:a.b.c.d
@@ -116,6 +121,11 @@ function classifyIpv6(bytes: number[]): AddressClass {
   const v4 = embeddedIpv4(bytes);
   if (v4) return classifyIpv4(v4);
   for (const [prefix, bits, cls] of IPV6_RANGES) if (inPrefix(bytes, prefix, bits)) return cls;
+  // The rest of ::/8 is "Reserved by IETF" in IANA's IPv6 Address Space registry (RFC 4291 section
+  // 2.4), never a global unicast target. It holds the SIIT "IPv4-translated" addresses
+  // ::ffff:0:a.b.c.d (::ffff:0:0:0/96, RFC 2765 section 2.1, RFC 6145), which a translator turns
+  // into the IPv4 address they carry, loopback and private ones included: refused whatever they carry.
+  if (bytes[0] === 0) return 'reserved';
   return 'public';
 }
 

@@ -133,8 +133,12 @@ export async function findMonitor(pool: Pool, apiKeyId: string, id: string): Pro
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-export async function monitorBbls(pool: Pool, id: string): Promise<string[]> {
-  const { rows } = await pool.query<{ bbl: string }>(`SELECT bbl FROM monitor_buildings WHERE monitor_id = $1 ORDER BY bbl`, [id]);
+/** A monitor's BBLs in order, after `after` (exclusive); at most `limit` (the primary key is read in order). */
+export async function monitorBbls(pool: Pool, id: string, after: string | null, limit: number): Promise<string[]> {
+  const { rows } = await pool.query<{ bbl: string }>(
+    `SELECT bbl FROM monitor_buildings WHERE monitor_id = $1 AND ($2::char(10) IS NULL OR bbl > $2::char(10)) ORDER BY bbl LIMIT $3`,
+    [id, after, limit],
+  );
   return rows.map((r) => r.bbl);
 }
 

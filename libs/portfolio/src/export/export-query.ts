@@ -1,5 +1,5 @@
 import type { ReadPool } from '@bhis/db';
-import { normalizeAddress, parseBorough } from '@bhis/domain';
+import { narrowingAddressWords, normalizeAddress, parseBorough } from '@bhis/domain';
 import { ApiError } from '@bhis/envelope';
 import { partitionBbls, PORTFOLIO_BBL_LIMIT } from '../bbl-list';
 import type { ExportRequestDto } from './export.dto';
@@ -50,6 +50,14 @@ export function buildExportQuery(request: ExportRequestDto): SqlQuery {
   if (request.address !== undefined) {
     const normalized = normalizeAddress(request.address);
     if (!normalized) throw new ApiError('invalid_request', '"address" has no letters or digits.');
+    // a substring match through the trigram index: without a word that narrows it, the count and the
+    // stream would each read a large share of the city
+    if (narrowingAddressWords(normalized).length === 0) {
+      throw new ApiError(
+        'invalid_request',
+        `"address" cannot be matched by an index (got "${request.address.slice(0, 40)}"): name a word of at least 3 letters or digits other than a direction or street type.`,
+      );
+    }
     where.push(`b.address_search LIKE ${param(`%${likeEscape(normalized)}%`)}`);
   }
   if (request.borough !== undefined) where.push(`b.borough = ${param(parseBorough(request.borough))}`);

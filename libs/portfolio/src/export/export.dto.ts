@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize, IsArray, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
+import { ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { GRADES, isGrade, parseBorough } from '@bhis/domain';
 import { PORTFOLIO_BBL_LIMIT } from '../bbl-list';
 
@@ -71,16 +71,16 @@ export class ExportRequestDto {
   @Matches(/^[A-Za-z][0-9A-Za-z]?$/, { message: 'building_class must be a class letter, optionally followed by one character' })
   building_class?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 100 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, description: 'Minimum total_score (0-100, inclusive; scores are whole numbers).' })
   @IsOptional()
-  @IsNumber()
+  @IsInt({ message: 'min_score must be a whole number 0-100' })
   @Min(0)
   @Max(100)
   min_score?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 100 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, description: 'Maximum total_score (0-100, inclusive; scores are whole numbers).' })
   @IsOptional()
-  @IsNumber()
+  @IsInt({ message: 'max_score must be a whole number 0-100' })
   @Min(0)
   @Max(100)
   max_score?: number;

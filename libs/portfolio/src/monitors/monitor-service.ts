@@ -8,12 +8,14 @@ import {
   checkWebhookTarget,
   createMonitor,
   createTestDelivery,
+  DEFAULT_RETRY_POLICY,
   deleteMonitor,
   enqueueDelivery,
   findMonitor,
   listDeliveries,
   listMonitors,
   ListPosition,
+  maxAttempts,
   monitorBbls,
   MonitorLimitError,
   MonitorRecord,
@@ -22,7 +24,14 @@ import {
 } from '@bhis/webhooks';
 import { partitionBbls, requireAllValid } from '../bbl-list';
 import type { CreateMonitorDto } from './monitor.dto';
+import { MonitorWriteLimits } from './monitor-write-limits';
 import { WebhookQueue } from './webhook-queue';
+
+/**
+ * Units a test delivery costs: the most signed requests it can make (the first attempt and every retry,
+ * libs/webhooks/src/retry-schedule.ts), as a real event's delivery would.
+ */
+export const TEST_DELIVERY_UNITS = maxAttempts(DEFAULT_RETRY_POLICY);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,6 +46,7 @@ export class MonitorService {
     @Inject(DATA_SOURCE) dataSource: DataSource,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly queue: WebhookQueue,
+    private readonly writeLimits: MonitorWriteLimits,
   ) {
     this.pool = poolGetter(dataSource);
     this.secrets = secretBoxFromConfig(config, (m) => this.logger.warn(m));
@@ -49,6 +59,7 @@ export class MonitorService {
     const check = await checkWebhookTarget(body.webhook_url.trim(), { allowLoopback: this.config.WEBHOOK_ALLOW_LOOPBACK });
     if (!check.ok) throw new ApiError('invalid_request', `"webhook_url" ${check.problem}.`);
     const grades = body.grades ? [...new Set(body.grades)].sort() : null;
+    await this.writeLimits.countCreation(apiKeyId);
     const { monitor, secret } = await createMonitor(this.pool(), {
       apiKeyId,
       name,
@@ -75,21 +86,26 @@ export class MonitorService {
     return monitor;
   }
 
-  bbls(id: string): Promise<string[]> {
-    return monitorBbls(this.pool(), id);
+  /** One page of the monitor's BBLs in order; `limit + 1` are read so the caller knows whether more follow. */
+  bbls(id: string, after: string | null, limit: number): Promise<string[]> {
+    return monitorBbls(this.pool(), id, after, limit + 1);
   }
 
-  async remove(apiKeyId: string, id: string): Promise<void> {
+  /** Deletes the key's monitor once `charge` has taken the units its BBLs cost (`units` is given the BBL count). */
+  async remove(apiKeyId: string, id: string, charge: (bblCount: number) => Promise<void>): Promise<void> {
     const monitor = await this.get(apiKeyId, id);
+    await charge(monitor.bblCount);
     if (!(await deleteMonitor(this.pool(), apiKeyId, monitor.id))) throw new ApiError('not_found', `Monitor ${id} does not exist.`);
   }
 
   /** Queues a signed monitor.test event through the outbox (the worker sends it like any other event). */
-  async sendTest(apiKeyId: string, id: string) {
+  async sendTest(apiKeyId: string, id: string, charge: (units: number) => Promise<void>) {
     const monitor = await this.get(apiKeyId, id);
     if (monitor.status !== 'active') {
       throw new ApiError('invalid_request', `Monitor ${id} is disabled (${monitor.disabledReason ?? 'disabled'}); create a new monitor.`);
     }
+    await this.writeLimits.countTestDelivery(monitor.id);
+    await charge(TEST_DELIVERY_UNITS);
     const delivery = await createTestDelivery(this.pool(), monitor.id);
     // when Redis is unavailable the delivery worker's outbox sweep picks the delivery up
     await enqueueDelivery(this.queue.get(), delivery.id, 1).catch((error: Error) =>

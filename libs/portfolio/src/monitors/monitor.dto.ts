@@ -65,6 +65,24 @@ export class ListQueryDto {
   cursor?: string;
 }
 
+/** BBLs per page of `GET /portfolio/monitor/{id}`: a tenth of the most a monitor holds. */
+export const MONITOR_BBLS_PAGE_MAX = 1000;
+
+export class MonitorBblsQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MONITOR_BBLS_PAGE_MAX, default: MONITOR_BBLS_PAGE_MAX, description: 'BBLs per page.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MONITOR_BBLS_PAGE_MAX)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page of BBLs.' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
 export class MonitorDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;

@@ -2,9 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Re
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { authenticatedKey, baseUrl, CONFIG, platformState, RequireScope } from '@bhis/api-platform';
+import { authenticatedKey, baseUrl, CONFIG, costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
 import { API_BASE_PATH, apiPath, successEnvelope } from '@bhis/envelope';
-import { decodeListCursor, paginate } from '../list-cursor';
+import { decodeBblCursor, decodeListCursor, encodeBblCursor, paginate } from '../list-cursor';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import {
   CreatedMonitorDto,
@@ -12,15 +12,20 @@ import {
   DeletedMonitorDto,
   DeliveryListDto,
   ListQueryDto,
+  MONITOR_BBLS_PAGE_MAX,
+  MonitorBblsQueryDto,
   MonitorEnvelopeDataDto,
   MonitorListDto,
   TestDeliveryEnvelopeDataDto,
 } from './monitor.dto';
-import { MonitorService } from './monitor-service';
+import { MonitorService, TEST_DELIVERY_UNITS } from './monitor-service';
+import { MONITOR_CREATIONS_PER_HOUR, TEST_DELIVERIES_PER_MINUTE } from './monitor-write-limits';
 import { monitorLinks, monitorView } from './monitor-view';
 
 const DEFAULT_LIMIT = 25;
 const ID_PARAM = { name: 'id', format: 'uuid', description: 'Monitor id.' } as const;
+/** Creating a monitor is priced by its BBLs (route-costs.ts); deleting one costs the same. */
+const MONITOR_ROUTE = routeCostOf('POST', apiPath('/portfolio/monitor'));
 
 @ApiTags('Portfolio monitors')
 @ApiKeyAuth()
@@ -29,6 +34,7 @@ const ID_PARAM = { name: 'id', format: 'uuid', description: 'Monitor id.' } as c
 export class MonitorsController {
   constructor(
     private readonly monitors: MonitorService,
+    private readonly charges: RequestCharges,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -36,16 +42,22 @@ export class MonitorsController {
     return baseUrl(req, this.config.PUBLIC_BASE_URL);
   }
 
+  /** Charges the request up to `total` units (the pipeline charged its minimum); 429 when they are not available. */
+  private chargeTotal(req: Request, res: Response): (total: number) => Promise<void> {
+    return (total) => this.charges.charge(req, res, total - platformState(req).cost);
+  }
+
   @Post()
   @ApiOperation({
     summary: 'Create a monitor',
     description:
       'Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one ' +
-      'enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once.',
+      'enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. ' +
+      `Costs 1 unit per 100 BBLs (at least 1); at most ${MONITOR_CREATIONS_PER_HOUR} creations per key and hour (429 with \`Retry-After\`).`,
   })
   @ApiBody({ type: CreateMonitorDto })
   @ApiEnvelopeResponse(CreatedMonitorDto, { status: 201, description: 'The monitor and its signing secret (shown once).' })
-  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'payload_too_large')
+  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'payload_too_large', 'rate_limit_exceeded')
   async create(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: CreateMonitorDto) {
     const { monitor, bbls, secret } = await this.monitors.create(authenticatedKey(req).id, body);
     const view = monitorView(monitor, this.base(req));
@@ -67,34 +79,55 @@ export class MonitorsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read a monitor', description: "Another key's monitor is 404." })
+  @ApiOperation({
+    summary: 'Read a monitor',
+    description:
+      `Another key's monitor is 404. \`bbls\` holds one page of the monitor's BBLs in order (at most ${MONITOR_BBLS_PAGE_MAX}; ` +
+      '`bbl_count` is the total): pass `pagination.next_cursor` as `cursor` for the next page.',
+  })
   @ApiParam(ID_PARAM)
-  @ApiEnvelopeResponse(MonitorEnvelopeDataDto, { description: 'The monitor with its BBLs.' })
+  @ApiEnvelopeResponse(MonitorEnvelopeDataDto, { description: 'The monitor with one page of its BBLs.', paginated: true })
   @ApiErrorResponses('invalid_request', 'not_found')
-  async get(@Req() req: Request, @Param('id') id: string) {
+  async get(@Req() req: Request, @Param('id') id: string, @Query() query: MonitorBblsQueryDto) {
+    const limit = query.limit ?? MONITOR_BBLS_PAGE_MAX;
+    const after = decodeBblCursor(query.cursor);
     const monitor = await this.monitors.get(authenticatedKey(req).id, id);
     const view = monitorView(monitor, this.base(req));
-    return successEnvelope(platformState(req), { monitor: { ...view, bbls: await this.monitors.bbls(monitor.id) } }, { links: view._links });
+    const read = await this.monitors.bbls(monitor.id, after, limit);
+    const bbls = read.slice(0, limit);
+    const hasMore = read.length > limit;
+    const last = bbls[bbls.length - 1];
+    return successEnvelope(
+      platformState(req),
+      { monitor: { ...view, bbls } },
+      { pagination: { limit, has_more: hasMore, next_cursor: hasMore && last ? encodeBblCursor(last) : null }, links: view._links },
+    );
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a monitor', description: 'Pending deliveries are dropped.' })
+  @ApiOperation({ summary: 'Delete a monitor', description: 'Pending deliveries are dropped. Costs what creating it did: 1 unit per 100 BBLs (at least 1).' })
   @ApiParam(ID_PARAM)
   @ApiEnvelopeResponse(DeletedMonitorDto, { description: 'Deleted.' })
-  @ApiErrorResponses('invalid_request', 'not_found')
-  async remove(@Req() req: Request, @Param('id') id: string) {
-    await this.monitors.remove(authenticatedKey(req).id, id);
+  @ApiErrorResponses('invalid_request', 'not_found', 'rate_limit_exceeded')
+  async remove(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
+    const charge = this.chargeTotal(req, res);
+    await this.monitors.remove(authenticatedKey(req).id, id, (bblCount) => charge(costOfBbls(MONITOR_ROUTE, bblCount)));
     return successEnvelope(platformState(req), { id: id.toLowerCase(), deleted: true });
   }
 
   @Post(':id/test')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a test event', description: 'Queues a signed `monitor.test` event through the same outbox as real events.' })
+  @ApiOperation({
+    summary: 'Send a test event',
+    description:
+      'Queues a signed `monitor.test` event through the same outbox as real events. ' +
+      `Costs ${TEST_DELIVERY_UNITS} units (the first attempt and its retries); at most ${TEST_DELIVERIES_PER_MINUTE} test events per monitor and minute (429 with \`Retry-After\`).`,
+  })
   @ApiParam(ID_PARAM)
   @ApiEnvelopeResponse(TestDeliveryEnvelopeDataDto, { status: 202, description: 'The test delivery was queued.' })
-  @ApiErrorResponses('invalid_request', 'not_found')
-  async test(@Req() req: Request, @Param('id') id: string) {
-    const delivery = await this.monitors.sendTest(authenticatedKey(req).id, id);
+  @ApiErrorResponses('invalid_request', 'not_found', 'rate_limit_exceeded')
+  async test(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
+    const delivery = await this.monitors.sendTest(authenticatedKey(req).id, id, this.chargeTotal(req, res));
     const links = monitorLinks(this.base(req), id.toLowerCase());
     return successEnvelope(
       platformState(req),

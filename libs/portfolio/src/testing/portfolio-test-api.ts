@@ -24,13 +24,13 @@ export async function startPortfolioApi(env: Record<string, string>): Promise<Po
   return { app, url: `http://127.0.0.1:${port}`, config, close: () => app.close() };
 }
 
-export async function createKeys(databaseUrl: string, specs: { name: string; scopes?: string[] }[]): Promise<{ key: string; id: string }[]> {
+export async function createKeys(databaseUrl: string, specs: { name: string; scopes?: string[]; rateLimitPerMin?: number }[]): Promise<{ key: string; id: string }[]> {
   const ds = createDataSource({ url: databaseUrl, poolSize: 1 });
   await ds.initialize();
   try {
     const keys: { key: string; id: string }[] = [];
     for (const spec of specs) {
-      const created = await createApiKey(ds, { name: spec.name, kind: 'live', scopes: spec.scopes });
+      const created = await createApiKey(ds, { name: spec.name, kind: 'live', scopes: spec.scopes, rateLimitPerMin: spec.rateLimitPerMin ?? null });
       keys.push({ key: created.key, id: created.record.id });
     }
     return keys;

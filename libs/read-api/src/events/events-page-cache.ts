@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@bhis/config';
 import { CONFIG } from '@bhis/api-platform';
 import { CHANGE_CHANNELS, ChangeListener, NotifiedCache } from '@bhis/db';
+import type { CursorPosition } from '../shared/cursor';
 
 /** A rendered page of events: the `data` member as JSON text, its digest and its pagination. */
 export interface RenderedEventsPage {
   data: string;
   dataDigest: string;
   hasMore: boolean;
-  nextCursor: string | null;
+  nextPosition: CursorPosition | null;
 }
 
 /**

@@ -8,6 +8,7 @@ import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { EventsEnvelopeDto } from '../dto/event.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec, CursorPosition } from '../shared/cursor';
+import { cursorHolder } from '../shared/cursor-holder';
 import { digestOf, sendCacheable, withMember } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
 import { selfLink } from '../shared/self-link';
@@ -15,6 +16,7 @@ import { EventFilters, parseEventsParams } from './events-params';
 import { EventsPageCache, RenderedEventsPage } from './events-page-cache';
 import { EventsQueryDto } from './events-query.dto';
 import { EventRow, EventsRepository } from './events.repository';
+import { EVENTS_SCANNED_PER_PAGE } from './events.query';
 import { sourceUrl } from './source-url';
 
 /** `attributes.building_id` as `->>` printed it. */
@@ -62,7 +64,9 @@ export class EventsController {
     summary: "A building's event history",
     description:
       'Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. ' +
-      'Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. Scope `events:read`.',
+      'Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, ' +
+      `category or severity reads at most ${EVENTS_SCANNED_PER_PAGE} events: its page may hold fewer than \`limit\`, even none, ` +
+      'with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.',
   })
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
   @ApiOkResponse({ type: EventsEnvelopeDto })
@@ -72,31 +76,30 @@ export class EventsController {
     const bbl = parsePathBbl(rawBbl);
     const params = parseEventsParams(query);
     const filtersKey = JSON.stringify([bbl, params.filters]);
-    const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, filtersKey, params.cursor, ['date?', 'digits']);
+    const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, cursorHolder(req), filtersKey, params.cursor, ['date?', 'digits']);
     const page = await this.pages.get(JSON.stringify([filtersKey, position, params.limit]), () =>
-      this.render(bbl, filtersKey, params.filters, position, params.limit),
+      this.render(bbl, params.filters, position, params.limit),
     );
     if (!page) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
     sendCacheable(req, res, {
       data: page.data,
       dataDigest: page.dataDigest,
-      pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: page.nextCursor },
+      pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: page.nextPosition ? this.cursors.encode(ENDPOINT, cursorHolder(req), filtersKey, page.nextPosition) : null },
       links: { self: selfLink(baseUrl(req, this.config.PUBLIC_BASE_URL), req), building: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/buildings/${bbl}` },
     });
   }
 
   /** One page read and rendered; null when the building is not in the data set. */
-  private async render(bbl: string, filtersKey: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<RenderedEventsPage | null> {
+  private async render(bbl: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<RenderedEventsPage | null> {
     const page = await this.events.page(bbl, filters, position, limit);
     if (!page.found) return null;
-    const last = page.rows[page.rows.length - 1];
     const data = `{"bbl":"${bbl}","events":[${page.rows.map((row) => eventJson(bbl, row)).join(',')}]}`;
     return {
       data,
       dataDigest: digestOf(data),
-      hasMore: page.hasMore,
-      // cursors are deterministic: the same page always links to the same next one
-      nextCursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, filtersKey, [last.occurred_on, last.id]) : null,
+      hasMore: page.next !== null,
+      // the position, not the cursor: a cursor is signed for the key each page is served to
+      nextPosition: page.next,
     };
   }
 }

@@ -25,17 +25,25 @@ export interface EventRow {
   duplicate_of_hpd_complaint: string | null;
 }
 
-export type EventsPage = { found: false } | { found: true; rows: EventRow[]; hasMore: boolean };
+/** A page of events; `next` is where the next page starts, null when none follows. */
+export type EventsPage = { found: false } | { found: true; rows: EventRow[]; next: CursorPosition | null };
+
+type StatementRow = (EventRow | Record<keyof EventRow, null>) & { scan_end_on: string | null; scan_end_id: string | null };
 
 @Injectable()
 export class EventsRepository {
   constructor(@Inject(READ_POOL) private readonly pool: () => ReadPool) {}
 
   async page(bbl: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<EventsPage> {
-    const { rows } = await this.pool().query<EventRow | Record<keyof EventRow, null>>(eventsStatement(bbl, filters, position, limit + 1));
+    const { rows } = await this.pool().query<StatementRow>(eventsStatement(bbl, filters, position, limit + 1));
     if (rows.length === 0) return { found: false };
     // a building without (matching) events: one row of nulls from the LEFT JOIN
-    const events = rows.filter((row): row is EventRow => row.id !== null);
-    return { found: true, rows: events.slice(0, limit), hasMore: events.length > limit };
+    const events = rows.filter((row): row is EventRow & StatementRow => row.id !== null);
+    const page = events.slice(0, limit);
+    const last = page[page.length - 1];
+    if (events.length > limit && last) return { found: true, rows: page, next: [last.occurred_on, last.id] };
+    // a filtered read that stopped at its bound goes on from the last event it read
+    const end = rows[0];
+    return { found: true, rows: page, next: end && end.scan_end_id !== null ? [end.scan_end_on, end.scan_end_id] : null };
   }
 }

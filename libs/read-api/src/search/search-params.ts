@@ -1,6 +1,7 @@
 import { ApiError } from '@bhis/envelope';
-import { GRADES, normalizeAddress, parseBorough, quoteInput } from '@bhis/domain';
+import { GRADES, narrowingAddressWords, normalizeAddress, parseBorough, quoteInput } from '@bhis/domain';
 import { parseInteger, parseLimit, parseVocabularyList, rejectControlCharacters } from '../shared/query-params';
+import { addressForm } from './search.query';
 import type { SearchQueryDto } from './search-query.dto';
 
 export const SEARCH_SORTS = ['relevance', 'total_score', '-total_score', 'address'] as const;
@@ -29,6 +30,10 @@ export interface SearchParams {
   cursor: string | null;
 }
 
+/** The refusal of a street query that an index cannot narrow (it would read a large share of the city). */
+export const ADDRESS_TOO_VAGUE = (raw: string) =>
+  `"address" cannot be searched by an index (got "${quoteInput(raw)}"): start with a house number, or name the street by a word of at least 3 letters or digits other than a direction or street type (e.g. "w 45 st", "ocean av").`;
+
 function invalid(message: string): ApiError {
   return new ApiError('invalid_request', message);
 }
@@ -42,6 +47,7 @@ export function parseSearchParams(query: SearchQueryDto): SearchParams {
   if (query.address !== undefined) {
     address = normalizeAddress(query.address.slice(0, 200));
     if (address.length < 2) throw invalid(`"address" must contain at least 2 letters or digits (got "${quoteInput(query.address)}").`);
+    if (addressForm(address) === 'substring' && narrowingAddressWords(address).length === 0) throw invalid(ADDRESS_TOO_VAGUE(query.address));
   }
   let borough: number | null = null;
   if (query.borough !== undefined) {

@@ -6,6 +6,7 @@ import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
 import { SearchEnvelopeDto } from '../dto/search.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
+import { cursorHolder } from '../shared/cursor-holder';
 import { sendCacheable } from '../shared/json-response';
 import { selfLink } from '../shared/self-link';
 import { parseSearchParams } from './search-params';
@@ -31,7 +32,8 @@ export class SearchController {
     summary: 'Search buildings',
     description:
       'At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). ' +
-      'Scored buildings only. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
+      'Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a ' +
+      'direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
   })
   @ApiOkResponse({ type: SearchEnvelopeDto })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
@@ -39,7 +41,7 @@ export class SearchController {
   async find(@Query() query: SearchQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const params = parseSearchParams(query);
     const filtersKey = JSON.stringify(params.filters);
-    const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, filtersKey, params.cursor, [params.filters.sort === 'address' ? 'string' : 'int', 'bbl']);
+    const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, cursorHolder(req), filtersKey, params.cursor, [params.filters.sort === 'address' ? 'string' : 'int', 'bbl']);
     const { rows, hasMore } = await this.search.page(params.filters, position, params.limit);
     const base = baseUrl(req, this.config.PUBLIC_BASE_URL);
     const buildings = rows.map((row) => ({
@@ -55,7 +57,7 @@ export class SearchController {
       _links: { self: `${base}${API_BASE_PATH}/buildings/${row.bbl}` },
     }));
     const last = rows[rows.length - 1];
-    const nextCursor = hasMore && last ? this.cursors.encode(ENDPOINT, filtersKey, [last.sort_key, last.bbl]) : null;
+    const nextCursor = hasMore && last ? this.cursors.encode(ENDPOINT, cursorHolder(req), filtersKey, [last.sort_key, last.bbl]) : null;
     sendCacheable(req, res, {
       data: JSON.stringify({ buildings }),
       pagination: { limit: params.limit, has_more: hasMore, next_cursor: nextCursor },

@@ -13,14 +13,22 @@ const STREET_SIMILARITY = 0.6;
  * - one word (still typing, or a lone house number): addresses starting with it (btree text_pattern_ops);
  * - house number + street: that house number (btree prefix), with the rest similar enough
  *   (word similarity; typos in the street tolerated);
- * - a street without house number: addresses containing it (trigram GIN).
+ * - a street without house number: addresses containing it (trigram GIN); refused (search-params.ts)
+ *   when no word of it narrows the trigram match (`narrowingAddressWords`).
  * A trigram-similarity scan over all addresses is avoided: common trigrams (STREET, AVENUE) make it
  * read most of the table.
  */
+export function addressForm(address: string): 'prefix' | 'house_number' | 'substring' {
+  const words = address.split(' ');
+  if (words.length === 1) return 'prefix';
+  return HOUSE_NUMBER.test(words[0] as string) ? 'house_number' : 'substring';
+}
+
 function addressMatchSql(v: StatementValues, address: string, prefix: string, query: string): string {
   const words = address.split(' ');
-  if (words.length === 1) return `b.address_search LIKE ${prefix}`;
-  if (HOUSE_NUMBER.test(words[0])) {
+  const form = addressForm(address);
+  if (form === 'prefix') return `b.address_search LIKE ${prefix}`;
+  if (form === 'house_number') {
     const house = v.add(`${escapeLike(words[0])} %`, '::text');
     return `b.address_search LIKE ${house} AND word_similarity(${query}, b.address_search) >= ${STREET_SIMILARITY}`;
   }

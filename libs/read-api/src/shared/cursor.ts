@@ -32,8 +32,9 @@ const SIGNATURE_BYTES = 16;
 
 /**
  * Opaque, tamper-evident pagination cursors: `base64url(JSON {f, k}) + "." + base64url(HMAC-SHA256)`.
- * The HMAC covers the endpoint name and the payload, so a cursor cannot be edited or moved to another
- * endpoint; the payload names the filters it was issued for, so reusing it with other filters is refused.
+ * The HMAC covers the endpoint name, the holder (the id of the API key the page was served to) and the
+ * payload, so a cursor cannot be edited, moved to another endpoint or replayed by another key; the
+ * payload names the filters it was issued for, so reusing it with other filters is refused.
  * Cursors do not expire: a keyset position stays meaningful while the data does not change.
  */
 export class CursorCodec {
@@ -49,19 +50,19 @@ export class CursorCodec {
     return new CursorCodec(createHash('sha256').update(`bhis-cursor-v1\nsecret:${cursorSecret}`).digest());
   }
 
-  encode(endpoint: string, filters: string, position: CursorPosition): string {
+  encode(endpoint: string, holder: string, filters: string, position: CursorPosition): string {
     const payload = Buffer.from(JSON.stringify({ f: fingerprint(filters), k: position } satisfies CursorPayload)).toString('base64url');
-    return `${payload}.${this.sign(endpoint, payload).toString('base64url')}`;
+    return `${payload}.${this.sign(endpoint, holder, payload).toString('base64url')}`;
   }
 
   /** The position of a cursor, or 400 invalid_request naming the problem. */
-  decode(endpoint: string, filters: string, cursor: string, shape: CursorShape): CursorPosition {
+  decode(endpoint: string, holder: string, filters: string, cursor: string, shape: CursorShape): CursorPosition {
     const invalid = () => new ApiError('invalid_request', 'The "cursor" parameter is not a valid cursor for this endpoint.');
     const dot = cursor.indexOf('.');
     if (dot <= 0 || cursor.length > 2048) throw invalid();
     const payload = cursor.slice(0, dot);
     const signature = Buffer.from(cursor.slice(dot + 1), 'base64url');
-    const expected = this.sign(endpoint, payload);
+    const expected = this.sign(endpoint, holder, payload);
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid();
     let parsed: unknown;
     try {
@@ -76,8 +77,8 @@ export class CursorCodec {
     return parsed.k;
   }
 
-  private sign(endpoint: string, payload: string): Buffer {
-    return createHmac('sha256', this.key).update(`${endpoint}\n${payload}`).digest().subarray(0, SIGNATURE_BYTES);
+  private sign(endpoint: string, holder: string, payload: string): Buffer {
+    return createHmac('sha256', this.key).update(`${endpoint}\n${holder}\n${payload}`).digest().subarray(0, SIGNATURE_BYTES);
   }
 }
 

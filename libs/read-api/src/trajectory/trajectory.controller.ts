@@ -7,6 +7,7 @@ import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { TrajectoryEnvelopeDto } from '../dto/trajectory.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
+import { cursorHolder } from '../shared/cursor-holder';
 import { sendCacheable, withMember } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
 import { parseLimit } from '../shared/query-params';
@@ -39,7 +40,7 @@ export class TrajectoryController {
   async points(@Param('bbl') rawBbl: string, @Query() query: TrajectoryQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const bbl = parsePathBbl(rawBbl);
     const limit = parseLimit(query.limit);
-    const position = query.cursor === undefined ? null : this.cursors.decode(ENDPOINT, bbl, query.cursor, ['date', 'string']);
+    const position = query.cursor === undefined ? null : this.cursors.decode(ENDPOINT, cursorHolder(req), bbl, query.cursor, ['date', 'string']);
     const page = await this.trajectory.page(bbl, position, limit);
     if (!page.found) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
     const points = page.rows.map((row) =>
@@ -53,7 +54,7 @@ export class TrajectoryController {
     const base = baseUrl(req, this.config.PUBLIC_BASE_URL);
     sendCacheable(req, res, {
       data: `{"bbl":"${bbl}","points":[${points.join(',')}]}`,
-      pagination: { limit, has_more: page.hasMore, next_cursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, bbl, [last.as_of, last.scorer_id]) : null },
+      pagination: { limit, has_more: page.hasMore, next_cursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, cursorHolder(req), bbl, [last.as_of, last.scorer_id]) : null },
       links: { self: selfLink(base, req), building: `${base}${API_BASE_PATH}/buildings/${bbl}` },
     });
   }

@@ -54,6 +54,9 @@ interface Page {
   replaced: string[];
 }
 
+/** What the page script fetched, with the headers it sent. */
+const fetched: { url: string; headers: Record<string, string> }[] = [];
+
 /** Runs app.js as the server sends it, on a page holding elements with the given ids. */
 async function runAppJs(config: object, ids: readonly string[], answers: Record<string, unknown>, search = ''): Promise<Page> {
   const page: Page = { byId: new Map(ids.map((id) => [id, new FakeElement(id)])), title: '', replaced: [] };
@@ -68,8 +71,10 @@ async function runAppJs(config: object, ids: readonly string[], answers: Record<
   };
   const window = { location: { search } };
   const history = { replaceState: (_state: unknown, _title: string, url: string) => page.replaced.push(url) };
-  const fetch = async (url: string) => {
-    const path = url.replace(/^\/api\/v1/, '').replace(/\?.*$/, '');
+  const fetch = async (url: string, init?: { headers?: Record<string, string> }) => {
+    fetched.push({ url, headers: init?.headers ?? {} });
+    if (!url.startsWith('/web/data/')) throw new Error(`the page read ${url}, not its data path`);
+    const path = url.replace(/^\/web\/data/, '').replace(/\?.*$/, '');
     return { ok: path in answers, status: path in answers ? 200 : 404, json: async () => ({ data: answers[path], error: { code: 'not_found', message: `no ${path}` } }) };
   };
   new Function('document', 'window', 'history', 'fetch', pageScriptSource())(document, window, history, fetch);
@@ -108,7 +113,7 @@ describe('app.js as served', () => {
       '/buildings/1000010001/trajectory': { points: [{ as_of: '2024-01-01', scorer_id: 'distress_v11_0', total_score: 80, grade: 'F' }, { as_of: '2025-01-01', scorer_id: 'distress_v11_0', total_score: 87, grade: 'F' }] },
       '/buildings/1000010001/events': { events: [{ id: 'e1', source: 'hpd_violations', category: 'mold', severity: 'high', event_type: 'hpd_violation', status: 'open', occurred_on: '2024-05-02', description: 'Mold', source_url: 'https://example.org/e1' }] },
     };
-    const page = await runAppJs({ apiKey: 'sk_demo_x', bbl: '1000010001' }, REPORT_IDS, answers);
+    const page = await runAppJs({ bbl: '1000010001' }, REPORT_IDS, answers);
     const element = (id: string) => page.byId.get(id) as FakeElement;
     expect(element('report-status').textContent).toBe('');
     expect(element('report').getAttribute('aria-busy')).toBe('false');
@@ -129,14 +134,14 @@ describe('app.js as served', () => {
   });
 
   it('says why the report failed', async () => {
-    const page = await runAppJs({ apiKey: 'sk_demo_x', bbl: '1000010001' }, REPORT_IDS, {});
+    const page = await runAppJs({ bbl: '1000010001' }, REPORT_IDS, {});
     expect(page.byId.get('report-status')?.textContent).toBe('no /buildings/1000010001');
     expect(page.byId.get('report')?.getAttribute('aria-busy')).toBe('false');
   });
 
   it('searches the address of the query string and lists the buildings found', async () => {
     const summary = { bbl: '1000010001', address: '123 WEST 45 STREET', zipcode: '10036', residential_units: 1200, total_score: 87, grade: 'F', label: 'Severe' };
-    const page = await runAppJs({ apiKey: 'sk_demo_x' }, ['search-form', 'address', 'search-status', 'search-results'], { '/buildings/search': { buildings: [summary] } }, '?address=123+w+45th');
+    const page = await runAppJs({}, ['search-form', 'address', 'search-status', 'search-results'], { '/buildings/search': { buildings: [summary] } }, '?address=123+w+45th');
     expect(page.byId.get('address')?.value).toBe('123 w 45th');
     expect(page.byId.get('search-status')?.textContent).toBe('1 building found.');
     const links = page.byId.get('search-results')?.find((e) => e.tag === 'a') ?? [];
@@ -144,8 +149,11 @@ describe('app.js as served', () => {
     expect(links[0].textContent).toBe('F123 WEST 45 STREETManhattan 10036 · BBL 1000010001 · 1,200 units87Severe');
   });
 
-  it('explains that lookups need the demo key', async () => {
-    const page = await runAppJs({ apiKey: null }, ['search-form', 'address', 'search-status', 'search-results'], {}, '?address=x+y');
-    expect(page.byId.get('search-status')?.textContent).toBe('Search is unavailable: the operator has not configured a demo API key.');
+  it('reads its data from the pages\' own path, sending no key', async () => {
+    fetched.length = 0;
+    await runAppJs({ bbl: '1000010001' }, REPORT_IDS, {});
+    expect(fetched.map((f) => f.url).sort()).toEqual(['/web/data/buildings/1000010001', '/web/data/buildings/1000010001/events?limit=15', '/web/data/buildings/1000010001/trajectory?limit=100']);
+    for (const { headers } of fetched) expect(Object.keys(headers).map((h) => h.toLowerCase())).toEqual(['accept']);
+    expect(pageScriptSource()).not.toMatch(/sk_(live|demo)_|X-API-Key|Authorization/i);
   });
 });

@@ -1,22 +1,22 @@
 /// <reference lib="dom" />
-import { API_BASE_PATH, apiPath } from '@bhis/envelope';
+import { apiPath } from '@bhis/envelope';
+import { PAGES_DATA_PATH } from '@bhis/read-api';
 
 /*
  * The scripts of the pages. They run in the browser: the server sends the source of every function
  * in PAGE_SCRIPT_FUNCTIONS (see pageScriptSource), so these functions use only each other and
  * browser globals: no imports and no module-level values, which would not be sent. Interfaces and
  * types are erased and free to live here. What they need of the server's constants (the API's base
- * path) is passed to the call that starts them, written into the served text.
+ * path of the pages' data) is passed to the call that starts them, written into the served text.
  */
 
-/** What the server put in `#bhis-config`: the demo key, and the BBL of a report page. */
+/** What the server put in `#bhis-config`: the BBL of a report page (never a key). */
 interface PageConfig {
-  apiKey: string | null;
   bbl?: string;
 }
 interface Config extends PageConfig {
-  /** Where the API's endpoints are (`/api/v1`). */
-  apiBase: string;
+  /** Where the pages read their data (`/web/data`: the read endpoints, without a key). */
+  dataBase: string;
 }
 interface Envelope<T> {
   data: T;
@@ -89,15 +89,15 @@ interface BuildingEvent {
 }
 
 /** The lookup and report pages: the search form when there is one, the report when the page names a BBL. */
-function pageScript(apiBase: string): void {
-  const config: Config = { ...readConfig(), apiBase };
+function pageScript(dataBase: string): void {
+  const config: Config = { ...readConfig(), dataBase };
   wireSearch(config);
   if (config.bbl) void loadReport(config, config.bbl);
 }
 
 function readConfig(): PageConfig {
   const configElement = document.getElementById('bhis-config');
-  return configElement?.textContent ? (JSON.parse(configElement.textContent) as PageConfig) : { apiKey: null };
+  return configElement?.textContent ? (JSON.parse(configElement.textContent) as PageConfig) : {};
 }
 
 // ---- DOM and formatting ----
@@ -151,8 +151,7 @@ function formatDate(iso: string | null): string {
 }
 
 async function api<T>(config: Config, path: string): Promise<T> {
-  if (!config.apiKey) throw new Error('This site has no demo API key configured.');
-  const response = await fetch(`${config.apiBase}${path}`, { headers: { 'X-API-Key': config.apiKey, Accept: 'application/json' } });
+  const response = await fetch(`${config.dataBase}${path}`, { headers: { Accept: 'application/json' } });
   const body = (await response.json()) as Envelope<T>;
   if (!response.ok) throw new Error(body.error?.message ?? `The API answered ${response.status}.`);
   return body.data;
@@ -183,10 +182,6 @@ function wireSearch(config: Config): void {
 
 async function search(config: Config, { status, results }: SearchView, address: string): Promise<void> {
   results.replaceChildren();
-  if (!config.apiKey) {
-    status.textContent = 'Search is unavailable: the operator has not configured a demo API key.';
-    return;
-  }
   status.textContent = 'Searching…';
   try {
     const data = await api<{ buildings: Summary[] }>(config, `/buildings/search?address=${encodeURIComponent(address)}&limit=10`);
@@ -311,11 +306,6 @@ function eventsTable(events: BuildingEvent[]): HTMLElement {
 async function loadReport(config: Config, bbl: string): Promise<void> {
   const status = byId('report-status');
   const report = byId('report');
-  if (!config.apiKey) {
-    status.textContent = 'The report is unavailable: the operator has not configured a demo API key.';
-    report.setAttribute('aria-busy', 'false');
-    return;
-  }
   try {
     const [building, trajectory, events] = await Promise.all([
       api<Building>(config, `/buildings/${bbl}`),
@@ -418,7 +408,7 @@ const PAGE_SCRIPT_FUNCTIONS: readonly ((...args: never[]) => unknown)[] = [
 
 /** The text of app.js: the functions in one scope of their own (no globals), then the call that starts the page. */
 export function pageScriptSource(): string {
-  return `(() => {\n${PAGE_SCRIPT_FUNCTIONS.map((f) => f.toString()).join('\n\n')}\n\n${pageScript.name}(${JSON.stringify(API_BASE_PATH)});\n})();\n`;
+  return `(() => {\n${PAGE_SCRIPT_FUNCTIONS.map((f) => f.toString()).join('\n\n')}\n\n${pageScript.name}(${JSON.stringify(PAGES_DATA_PATH)});\n})();\n`;
 }
 
 /** Starts Swagger UI on /docs with the OpenAPI document of this deployment. */

@@ -501,7 +501,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/search": {
       "get": {
-        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
+        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
         "operationId": "search_find",
         "parameters": [
           {
@@ -837,7 +837,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/{bbl}/events": {
       "get": {
-        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. Scope `events:read`.",
+        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, category or severity reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.",
         "operationId": "events_list",
         "parameters": [
           {
@@ -1623,7 +1623,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       },
       "post": {
-        "description": "Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once.",
+        "description": "Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).",
         "operationId": "monitors_create",
         "parameters": [],
         "requestBody": {
@@ -1721,7 +1721,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/monitor/{id}": {
       "get": {
-        "description": "Another key's monitor is 404.",
+        "description": "Another key's monitor is 404. `bbls` holds one page of the monitor's BBLs in order (at most 1000; `bbl_count` is the total): pass `pagination.next_cursor` as `cursor` for the next page.",
         "operationId": "monitors_get",
         "parameters": [
           {
@@ -1731,6 +1731,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "required": true,
             "schema": {
               "format": "uuid",
+              "type": "string"
+            }
+          },
+          {
+            "description": "BBLs per page.",
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "schema": {
+              "default": 1000,
+              "maximum": 1000,
+              "minimum": 1,
+              "type": "number"
+            }
+          },
+          {
+            "description": "next_cursor of the previous page of BBLs.",
+            "in": "query",
+            "name": "cursor",
+            "required": false,
+            "schema": {
               "type": "string"
             }
           }
@@ -1748,7 +1769,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                       "$ref": "#/components/schemas/MetaDto"
                     },
                     "pagination": {
-                      "type": "null"
+                      "$ref": "#/components/schemas/PaginationDto"
                     },
                     "_links": {
                       "additionalProperties": {
@@ -1768,7 +1789,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                 }
               }
             },
-            "description": "The monitor with its BBLs.",
+            "description": "The monitor with one page of its BBLs.",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -1815,7 +1836,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       },
       "delete": {
-        "description": "Pending deliveries are dropped.",
+        "description": "Pending deliveries are dropped. Costs what creating it did: 1 unit per 100 BBLs (at least 1).",
         "operationId": "monitors_remove",
         "parameters": [
           {
@@ -2027,7 +2048,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/monitor/{id}/test": {
       "post": {
-        "description": "Queues a signed `monitor.test` event through the same outbox as real events.",
+        "description": "Queues a signed `monitor.test` event through the same outbox as real events. Costs 12 units (the first attempt and its retries); at most 5 test events per monitor and minute (429 with `Retry-After`).",
         "operationId": "monitors_test",
         "parameters": [
           {
@@ -4439,14 +4460,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "string"
           },
           "min_score": {
+            "description": "Minimum total_score (0-100, inclusive; scores are whole numbers).",
+            "format": "int32",
             "maximum": 100,
             "minimum": 0,
-            "type": "number"
+            "type": "integer"
           },
           "max_score": {
+            "description": "Maximum total_score (0-100, inclusive; scores are whole numbers).",
+            "format": "int32",
             "maximum": 100,
             "minimum": 0,
-            "type": "number"
+            "type": "integer"
           }
         },
         "type": "object"

@@ -6,16 +6,9 @@ const CAVEAT =
   'The score is a ranking signal, not a verdict: it is not a legal finding, a safety certification or a unit-level inspection. ' +
   'Complaints are reports, not confirmed violations. Check the dates, statuses and sources of the records below.';
 
-/** What the page script needs: the demo key the operator configured (a sk_demo_ key, or null). */
+/** What the page script needs: the BBL of a report page. No key: the pages read from their own data path. */
 interface PageScriptConfig {
-  apiKey: string | null;
   bbl?: string;
-}
-
-function missingKeyNotice(apiKey: string | null): string {
-  return apiKey
-    ? ''
-    : `<div class="notice" role="alert"><strong>Lookups are not available on this site yet.</strong> The operator must configure a demo API key (<code>WEB_DEMO_KEY</code>, a <code>sk_demo_</code> key) for these pages to call the API.</div>`;
 }
 
 const SEARCH_FORM = `<form class="search" id="search-form" role="search" action="/" method="get">
@@ -29,8 +22,8 @@ const SEARCH_FORM = `<form class="search" id="search-form" role="search" action=
 <div id="search-status" class="status" role="status" aria-live="polite"></div>
 <ol id="search-results" class="results"></ol>`;
 
-export function homePage(apiKey: string | null): string {
-  const config: PageScriptConfig = { apiKey };
+export function homePage(): string {
+  const config: PageScriptConfig = {};
   return renderPage({
     title: 'Building lookup',
     section: 'lookup',
@@ -38,21 +31,19 @@ export function homePage(apiKey: string | null): string {
     scripts: ['/assets/web/app.js'],
     body: `<h1>Building health lookup</h1>
 <p class="lede">Distress scores for New York City residential buildings, from public records: violations, complaints, permits, litigation and more.</p>
-${missingKeyNotice(apiKey)}
 ${SEARCH_FORM}
 <p class="caveat">${CAVEAT}</p>`,
   });
 }
 
-export function buildingPage(apiKey: string | null, bbl: string): string {
-  const config: PageScriptConfig = { apiKey, bbl };
+export function buildingPage(bbl: string): string {
+  const config: PageScriptConfig = { bbl };
   return renderPage({
     title: `Building ${bbl}`,
     section: 'lookup',
     config: { ...config },
     scripts: ['/assets/web/app.js'],
-    body: `${missingKeyNotice(apiKey)}
-<article id="report" class="report" data-bbl="${escapeHtml(bbl)}" aria-busy="true">
+    body: `<article id="report" class="report" data-bbl="${escapeHtml(bbl)}" aria-busy="true">
 <h1 id="report-title">Building ${escapeHtml(bbl)}</h1>
 <div id="report-status" class="status" role="status" aria-live="polite">Loading the report…</div>
 <div id="report-body" hidden>
@@ -80,8 +71,8 @@ export function buildingPage(apiKey: string | null, bbl: string): string {
   });
 }
 
-export function notFoundPage(apiKey: string | null, message: string): string {
-  return renderPage({ title: 'Not found', section: 'lookup', body: `<h1>Not found</h1><p>${escapeHtml(message)}</p>${SEARCH_FORM}`, scripts: ['/assets/web/app.js'], config: { apiKey } });
+export function notFoundPage(message: string): string {
+  return renderPage({ title: 'Not found', section: 'lookup', body: `<h1>Not found</h1><p>${escapeHtml(message)}</p>${SEARCH_FORM}`, scripts: ['/assets/web/app.js'], config: {} });
 }
 
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });

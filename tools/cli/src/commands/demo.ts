@@ -83,7 +83,7 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
         });
       }
       const key = await demoKey(path.resolve(cfg.DATA_DIR));
-      const env = { ...process.env, WEB_DEMO_KEY: key };
+      const env = { ...process.env };
       say(`2. Starting the ingest and scoring workers and the API (logs in ${logDir})...`);
       children.push(startApp('ingest', logDir, env), startApp('scoring', logDir, env), startApp('api', logDir, env));
       const base = `http://127.0.0.1:${cfg.PORT}`;
