@@ -83,9 +83,9 @@ describe('buildPortfolios', () => {
     expect(portfolios.map((p) => p.registrationIds)).toEqual([[1], [2], [3], [4]]);
   });
 
-  it('merges chains into one component whose id is its lowest registration, and ignores registrations no longer current', () => {
+  it('merges chains (and the registrations of one lot) into one component whose id is its lowest registration, and ignores registrations no longer current', () => {
     const portfolios = buildPortfolios(
-      [reg(30, '3000010001'), reg(20, '3000010002'), reg(10, '3000010003'), reg(11, '3000010003')],
+      [reg(30, '3000010001'), reg(20, '3000010002'), reg(10, '3000010003'), reg(11, '3000010004'), reg(12, '3000010004')],
       [
         contact(30, 'CorporateOwner', 'A LLC', '5 ELM STREET BROOKLYN NY 11201'),
         contact(20, 'HeadOfficer', 'MARY JONES', '5 ELM ST BROOKLYN NY 11201'),
@@ -96,7 +96,8 @@ describe('buildPortfolios', () => {
       ],
     );
     expect(portfolios).toHaveLength(1);
-    expect(portfolios[0]).toMatchObject({ id: 'pf_10', registrationIds: [10, 11, 20, 30], bbls: ['3000010001', '3000010002', '3000010003'], caution: null });
+    // 12 has no contact that links: it is on the lot of 11
+    expect(portfolios[0]).toMatchObject({ id: 'pf_10', registrationIds: [10, 11, 12, 20, 30], bbls: ['3000010001', '3000010002', '3000010003', '3000010004'], caution: null });
     expect(portfolios[0]!.links.find((l) => l.kind === 'company')).toEqual({ kind: 'company', key: 'A', shown: 'A LLC', registrationIds: [11, 30] });
   });
 

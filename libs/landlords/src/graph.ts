@@ -87,49 +87,70 @@ function contactKeys(contact: RegistrationContact): { kind: LinkKind; key: strin
 
 /**
  * The portfolios of the current registrations: registrations joined by a shared owner company, owner
- * or head officer (name and ZIP) or owner business address, and their connected components. Every
- * registration is in exactly one portfolio (most alone).
+ * or head officer (name and ZIP), owner business address, or lot, and their connected components.
+ * Every registration is in exactly one portfolio (most alone). Rows are added one by one (a city's
+ * contacts are read in pages), registrations first.
  */
-export function buildPortfolios(registrations: readonly Registration[], contacts: readonly RegistrationContact[]): Portfolio[] {
-  const current = new Map(registrations.map((r) => [r.registrationId, r.bbl]));
-  const byKey = new Map<string, { kind: LinkKind; key: string; shown: string; ids: Set<number> }>();
-  for (const contact of contacts) {
-    if (!current.has(contact.registrationId)) continue;
-    for (const { kind, key, shown } of contactKeys(contact)) {
-      const id = `${kind}:${key}`;
-      const link = byKey.get(id) ?? { kind, key, shown, ids: new Set<number>() };
-      link.ids.add(contact.registrationId);
-      byKey.set(id, link);
-    }
-  }
-  const sets = new DisjointSets();
-  const shared: PortfolioLink[] = [];
-  for (const { kind, key, shown, ids } of byKey.values()) {
-    if (ids.size < 2) continue;
-    const registrationIds = [...ids].sort((a, b) => a - b);
-    for (const id of registrationIds) sets.union(registrationIds[0] ?? id, id);
-    shared.push({ kind, key, shown, registrationIds });
+export class PortfolioGraph {
+  private readonly current = new Map<number, string>();
+  private readonly byKey = new Map<string, { kind: LinkKind; key: string; shown: string; ids: Set<number> }>();
+  private readonly lots = new Map<string, number>();
+  private readonly sets = new DisjointSets();
+
+  addRegistration({ registrationId, bbl }: Registration): void {
+    this.current.set(registrationId, bbl);
+    // the registrations of one lot have one owner
+    const other = this.lots.get(bbl);
+    if (other === undefined) this.lots.set(bbl, registrationId);
+    else this.sets.union(other, registrationId);
   }
 
-  const members = new Map<number, number[]>();
-  for (const id of [...current.keys()].sort((a, b) => a - b)) {
-    const root = sets.find(id);
-    const list = members.get(root) ?? [];
-    list.push(id);
-    members.set(root, list);
+  addContact(contact: RegistrationContact): void {
+    if (!this.current.has(contact.registrationId)) return;
+    for (const { kind, key, shown } of contactKeys(contact)) {
+      const id = `${kind}:${key}`;
+      const link = this.byKey.get(id) ?? { kind, key, shown, ids: new Set<number>() };
+      link.ids.add(contact.registrationId);
+      this.byKey.set(id, link);
+    }
   }
-  const linksOf = new Map<number, PortfolioLink[]>();
-  for (const link of shared) {
-    const root = sets.find(link.registrationIds[0] ?? 0);
-    const list = linksOf.get(root) ?? [];
-    list.push(link);
-    linksOf.set(root, list);
+
+  portfolios(): Portfolio[] {
+    const shared: PortfolioLink[] = [];
+    for (const { kind, key, shown, ids } of this.byKey.values()) {
+      if (ids.size < 2) continue;
+      const registrationIds = [...ids].sort((a, b) => a - b);
+      for (const id of registrationIds) this.sets.union(registrationIds[0] ?? id, id);
+      shared.push({ kind, key, shown, registrationIds });
+    }
+    const members = new Map<number, number[]>();
+    for (const id of [...this.current.keys()].sort((a, b) => a - b)) {
+      const root = this.sets.find(id);
+      const list = members.get(root) ?? [];
+      list.push(id);
+      members.set(root, list);
+    }
+    const linksOf = new Map<number, PortfolioLink[]>();
+    for (const link of shared) {
+      const root = this.sets.find(link.registrationIds[0] ?? 0);
+      const list = linksOf.get(root) ?? [];
+      list.push(link);
+      linksOf.set(root, list);
+    }
+    return [...members.entries()].map(([root, ids]) => {
+      const bbls = [...new Set(ids.map((id) => this.current.get(id) ?? ''))].sort();
+      const links = (linksOf.get(root) ?? []).sort((a, b) => b.registrationIds.length - a.registrationIds.length || a.key.localeCompare(b.key));
+      return { id: `pf_${root}`, registrationIds: ids, bbls, links, caution: caution(bbls.length, links) };
+    });
   }
-  return [...members.entries()].map(([root, ids]) => {
-    const bbls = [...new Set(ids.map((id) => current.get(id) ?? ''))].sort();
-    const links = (linksOf.get(root) ?? []).sort((a, b) => b.registrationIds.length - a.registrationIds.length || a.key.localeCompare(b.key));
-    return { id: `pf_${root}`, registrationIds: ids, bbls, links, caution: caution(bbls.length, links) };
-  });
+}
+
+/** The portfolios of these registrations and contacts (PortfolioGraph, all at once). */
+export function buildPortfolios(registrations: readonly Registration[], contacts: readonly RegistrationContact[]): Portfolio[] {
+  const graph = new PortfolioGraph();
+  for (const registration of registrations) graph.addRegistration(registration);
+  for (const contact of contacts) graph.addContact(contact);
+  return graph.portfolios();
 }
 
 function caution(buildings: number, links: readonly PortfolioLink[]): string | null {
