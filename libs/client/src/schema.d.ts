@@ -184,6 +184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/buildings/{bbl}/portfolio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portfolio of a building's owner
+         * @description The buildings held by the same owner, joined through HPD registrations that share an owner company, an owner or head officer, or an owner office (docs/methodology.md, "Landlord portfolios"), with their grades and scores. Cursor pagination of its buildings. Scope `buildings:read`.
+         */
+        get: operations["portfolios_ofBuilding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/buildings/{bbl}/trajectory": {
         parameters: {
             query?: never;
@@ -366,6 +386,26 @@ export interface paths {
          * @description Queues a signed `monitor.test` event through the same outbox as real events. Costs 12 units (the first attempt and its retries); at most 5 test events per monitor and minute (429 with `Retry-After`).
          */
         post: operations["monitors_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portfolios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A landlord portfolio by id
+         * @description As `/buildings/{bbl}/portfolio`, by the portfolio id. Scope `buildings:read`.
+         */
+        get: operations["portfolios_byId"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -925,6 +965,110 @@ export interface components {
             /** @description Valid BBLs not in the data set, in request order. */
             not_found: string[];
         };
+        PortfolioBuildingDto: {
+            /** @example 3005120021 */
+            bbl: string;
+            /** @example 26 DELAVAN STREET */
+            address: string;
+            /**
+             * @description Residential units.
+             * @example 24
+             */
+            units: number;
+            /**
+             * @description Null for a building not scored.
+             * @enum {string|null}
+             */
+            grade: "A" | "B" | "C" | "D" | "F" | null;
+            /** @example 61 */
+            total_score: number | null;
+        };
+        PortfolioDto: {
+            /**
+             * @description Stable id: `pf_` and the portfolio's lowest current HPD registration id.
+             * @example pf_331931
+             */
+            id: string;
+            /**
+             * @description Buildings (BBLs) in the portfolio.
+             * @example 14
+             */
+            building_count: number;
+            /**
+             * @description Current HPD registrations.
+             * @example 15
+             */
+            registration_count: number;
+            /**
+             * @description Residential units of all its buildings.
+             * @example 412
+             */
+            units: number;
+            /**
+             * @description Buildings per grade A-F, and `ungraded` (not scored).
+             * @example {
+             *       "A": 2,
+             *       "B": 5,
+             *       "C": 4,
+             *       "D": 2,
+             *       "F": 1,
+             *       "ungraded": 0
+             *     }
+             */
+            grade_distribution: {
+                [key: string]: number;
+            };
+            /** @description The highest-scored (most distressed) buildings, at most 5. */
+            worst_buildings: components["schemas"]["PortfolioBuildingDto"][];
+            /** @description The names and addresses shared by two or more of its registrations: what defines it. Empty for a building alone. */
+            links: components["schemas"]["PortfolioLinkDto"][];
+            /** @description Set when the portfolio is unlikely to be one owner (an office that files for many), with the reason. */
+            caution?: string | null;
+            /**
+             * Format: date-time
+             * @description When the portfolios were last rebuilt from the registrations.
+             */
+            built_at: string;
+            /** @description Its buildings in BBL order, one page (cursor pagination). */
+            buildings: components["schemas"]["PortfolioBuildingDto"][];
+        };
+        PortfolioEnvelopeDto: {
+            data: components["schemas"]["PortfolioDto"];
+            meta: components["schemas"]["MetaDto"];
+            pagination: components["schemas"]["PaginationDto"];
+            _links: components["schemas"]["PortfolioLinksDto"];
+        };
+        PortfolioLinkDto: {
+            /**
+             * @description What the registrations share: an owner company, an owner or head officer (name and ZIP), or an owner office.
+             * @enum {string}
+             */
+            kind: "company" | "person" | "address";
+            /**
+             * @description The normalized key the registrations share.
+             * @example 26 DEL 11231
+             */
+            key: string;
+            /**
+             * @description As the first registration that names it spells it.
+             * @example 26 DELAVAN STREET BROOKLYN NY 11231
+             */
+            shown: string;
+            /**
+             * @description HPD registration ids that name it.
+             * @example [
+             *       331931,
+             *       357451
+             *     ]
+             */
+            registration_ids: number[];
+        };
+        PortfolioLinksDto: {
+            /** Format: uri */
+            self: string;
+            /** @example https://bhis.example.org/api/v1/portfolios/pf_331931 */
+            portfolio: string;
+        };
         PublishedRulesDto: {
             /** @description HPD Alternative Enforcement Program selection criteria (flag aep-criteria-met). */
             aep: components["schemas"]["RuleCheckDto"];
@@ -1178,6 +1322,24 @@ export interface components {
     responses: {
         /** @description `building_not_found`: The BBL is valid but not in the data set. */
         Error_building_not_found: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `building_not_found`: The BBL is valid but not in the data set.
+         *
+         *     `not_found`: No such route or resource.
+         */
+        Error_building_not_found_or_not_found: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1792,6 +1954,58 @@ export interface operations {
             503: components["responses"]["Error_service_unavailable"];
         };
     };
+    portfolios_ofBuilding: {
+        parameters: {
+            query?: {
+                /** @description Buildings per page, 1-100 (default 25). */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description 10-digit BBL. */
+                bbl: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioEnvelopeDto"];
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag is current). */
+            304: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error_invalid_bbl_or_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_building_not_found_or_not_found"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
     trajectory_points: {
         parameters: {
             query?: {
@@ -2269,6 +2483,58 @@ export interface operations {
                         };
                     };
                 };
+            };
+            400: components["responses"]["Error_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
+    portfolios_byId: {
+        parameters: {
+            query?: {
+                /** @description Buildings per page, 1-100 (default 25). */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A portfolio id (`pf_` and digits). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioEnvelopeDto"];
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag is current). */
+            304: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];

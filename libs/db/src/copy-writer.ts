@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { copyRow } from './copy-text';
@@ -75,4 +76,27 @@ export class CopyWriter {
     this.released = true;
     this.client.release(error);
   }
+}
+
+function* copyChunks(rows: Iterable<readonly unknown[]>, counted: { rows: number }): Generator<string> {
+  let buffer = '';
+  for (const row of rows) {
+    buffer += copyRow(row);
+    counted.rows++;
+    if (buffer.length >= CHUNK_BYTES) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  if (buffer) yield buffer;
+}
+
+/**
+ * COPYs rows into `table` (`name (col, ...)`) on the given connection, inside whatever transaction it
+ * is in: for a table rewritten as a whole in one transaction, where CopyWriter's own connection could not see it.
+ */
+export async function copyRowsOn(client: PoolClient, table: string, rows: Iterable<readonly unknown[]>): Promise<number> {
+  const counted = { rows: 0 };
+  await pipeline(Readable.from(copyChunks(rows, counted)), client.query(copyFrom(`COPY ${table} FROM STDIN`)));
+  return counted.rows;
 }

@@ -3,6 +3,7 @@ export * from './dataset-metadata';
 export * from './ingest-service';
 export * from './ingest-worker.module';
 export * from './load-source';
+export * from './portfolio-graph';
 export * from './socrata';
 export * from './run-lock';
 export * from './staging';

@@ -13,6 +13,7 @@ import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
 import { describeLoadFailure } from './load-failure';
 import { emptyCounts, finishedRun, finishRun, IngestCounts, LoadProgress, markRunning, recordDatasetMetadata, recordProgress, recordRowsUpdatedAt } from '@bhis/runs';
+import { PORTFOLIO_SOURCES, rebuildPortfolios } from './portfolio-graph';
 
 /** A local file is read in chunks this large: each goes to the staging thread as one message, acknowledged once parsed (staging-thread.ts). */
 const READ_CHUNK_BYTES = 1 << 20;
@@ -134,6 +135,8 @@ export class IngestService {
     };
     try {
       const result = await this.execute(source, request, onProgress);
+      // the portfolios follow the registrations at once: the run succeeds only with them rebuilt
+      if (result.status === 'succeeded' && PORTFOLIO_SOURCES.has(source.key)) await rebuildPortfolios(this.pool);
       if (result.status === 'skipped') {
         await finishRun(this.pool, request.runId, { status: 'skipped', error: result.reason });
       } else {

@@ -9,6 +9,8 @@ import { EventsController } from './events/events.controller';
 import { EventsPageCache } from './events/events-page-cache';
 import { EventsRepository } from './events/events.repository';
 import { PagesDataController } from './pages/pages-data.controller';
+import { PortfoliosController } from './portfolios/portfolios.controller';
+import { PortfolioRepository } from './portfolios/portfolio.repository';
 import { SearchController } from './search/search.controller';
 import { SearchRepository } from './search/search.repository';
 import { CursorCodec } from './shared/cursor';
@@ -18,13 +20,13 @@ import { TrajectoryRepository } from './trajectory/trajectory.repository';
 import { apiPath } from '@bhis/envelope';
 
 /**
- * The building read endpoints: lookup, batch, search, events and trajectory. Needs ApiPlatformModule
+ * The building read endpoints: lookup, batch, search, events, trajectory and landlord portfolios. Needs ApiPlatformModule
  * (CONFIG, ReadReplicas). Pagination cursors are signed with CURSOR_SECRET when the environment has
  * it, else with a random key of this process, with a warning (see CursorCodec).
  */
 @Module({
   // SearchController first: `buildings/search` must be routed before `buildings/:bbl`
-  controllers: [SearchController, BuildingsController, EventsController, TrajectoryController, PagesDataController],
+  controllers: [SearchController, BuildingsController, EventsController, TrajectoryController, PagesDataController, PortfoliosController],
   providers: [
     // published data: a streaming replica may answer (DATABASE_READ_URL), else the primary
     { provide: READ_POOL, useFactory: (replicas: ReadReplicas) => () => replicas.readPool, inject: [ReadReplicas] },
@@ -46,6 +48,7 @@ import { apiPath } from '@bhis/envelope';
     EventsRepository,
     EventsPageCache,
     TrajectoryRepository,
+    PortfolioRepository,
   ],
 })
 export class ReadApiModule {
@@ -56,6 +59,8 @@ export class ReadApiModule {
       building_trajectory: apiPath('/buildings/{bbl}/trajectory'),
       buildings_batch: apiPath('/buildings/batch'),
       buildings_search: apiPath('/buildings/search'),
+      building_portfolio: apiPath('/buildings/{bbl}/portfolio'),
+      portfolio: apiPath('/portfolios/{id}'),
     });
   }
 }

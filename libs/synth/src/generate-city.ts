@@ -12,6 +12,7 @@ import { plutoLine } from './formats/pluto';
 import { simulateBuilding, QUIRK_PERIOD, type SimulationOptions, type SimulationResult } from './history';
 import { IdSpace, idWeight } from './id-space';
 import { latentProcessFor } from './latent';
+import { corporatePoolSize } from './owners';
 import { drawHiddenOutcomes } from './outcomes';
 import { seedKey } from './rng';
 import { truthHeader, truthLine } from './truth';
@@ -207,7 +208,7 @@ function writeReferenceRows(writer: CityWriter, building: Building, result: Simu
     }
     if (lastRegistration !== null) {
       sinks.hpd_registrations.push(hpdRegistrationLine(building, lastRegistration));
-      const contacts = hpdContactLines(building);
+      const contacts = hpdContactLines(building, corporatePoolSize(plan.habitable));
       sinks.hpd_registration_contacts.push(contacts);
       sinks.hpd_registration_contacts.rows += contacts.split('\n').length - 2;
     }

@@ -67,7 +67,8 @@ export function corporateOwner(seed: number, id: number): Owner {
     officerFirst: FIRST_NAMES[(h >>> 7) % FIRST_NAMES.length],
     officerLast: SURNAMES[(h >>> 13) % SURNAMES.length],
     badness: ownerBadness(seed, id),
-    businessHouseNumber: String(1 + ((h >>> 9) % 1500)),
+    // distinct for the first 9,973 owners (7,919 and 9,973 are coprime): unrelated owners share an office only in a very large city
+    businessHouseNumber: String(1 + ((id * 7919) % 9973)),
     businessStreet: address[0],
     businessCity: address[1],
     businessZip: address[2],

@@ -2,6 +2,7 @@ import type { Building } from '../buildings';
 import { csvLine } from '../csv';
 import { dayOf, mdy, ymdOf } from '../dates';
 import { HEADERS } from './headers';
+import { headOfficer, holdingCompany, managementCompanyOf, ownerOffice } from './owner-networks';
 import { rowBuilder } from './row';
 
 const buildRegistration = rowBuilder(HEADERS.hpd_registrations);
@@ -33,23 +34,34 @@ export function hpdRegistrationLine(b: Building, lastRegistration: number): stri
   );
 }
 
-/** Registration contacts: the owner (corporate name = PLUTO owner), its head officer, agent and site manager. */
-export function hpdContactLines(b: Building): string {
+/**
+ * Registration contacts as real owner networks file them (owner-networks.ts): the building's own LLC
+ * as corporate owner, the owner's head officer and office spelt as this filing spells them, and as
+ * agent and site manager the owner's officer or the management company it hires. An individual owner
+ * files in their own name at the building's address. `corporateOwners`: the city's corporate owner pool.
+ */
+export function hpdContactLines(b: Building, corporateOwners: number): string {
   const owner = b.owner;
-  const corporate = owner.kind === 'corporate';
   const base = b.registrationId * 100;
   const rows: Record<string, string>[] = [];
-  const address = corporate
-    ? { BusinessHouseNumber: owner.businessHouseNumber, BusinessStreetName: owner.businessStreet, BusinessCity: owner.businessCity, BusinessState: 'NY', BusinessZip: owner.businessZip }
-    : { BusinessHouseNumber: b.houseNumber, BusinessStreetName: b.street, BusinessCity: b.borough.upper, BusinessState: 'NY', BusinessZip: b.zip };
-  if (corporate) {
-    rows.push({ Type: 'CorporateOwner', ContactDescription: 'CORP', CorporationName: owner.name, ...address });
-    rows.push({ Type: 'HeadOfficer', ContactDescription: 'CORP', Title: 'PRESIDENT', FirstName: owner.officerFirst, LastName: owner.officerLast, ...address });
-    rows.push({ Type: 'Agent', ContactDescription: 'CORP', CorporationName: owner.name, FirstName: owner.officerFirst, LastName: owner.officerLast, ...address });
+  if (owner.kind === 'corporate') {
+    const office = ownerOffice(owner, b.registrationId);
+    const officer = headOfficer(owner, b.registrationId);
+    const manager = managementCompanyOf(b, corporateOwners);
+    rows.push({ Type: 'CorporateOwner', ContactDescription: 'CORP', CorporationName: holdingCompany(b), ...office });
+    rows.push({ Type: 'HeadOfficer', ContactDescription: 'CORP', Title: 'PRESIDENT', ...officer, ...office });
+    if (manager) {
+      rows.push({ Type: 'Agent', ContactDescription: 'CORP', CorporationName: manager.name, FirstName: manager.officerFirst, LastName: manager.officerLast, ...manager.office });
+      if (b.units >= 6) rows.push({ Type: 'SiteManager', ContactDescription: 'CORP', FirstName: manager.officerFirst, LastName: manager.officerLast, ...manager.office });
+    } else {
+      rows.push({ Type: 'Agent', ContactDescription: 'CORP', CorporationName: owner.name, FirstName: owner.officerFirst, LastName: owner.officerLast, ...office });
+      if (b.units >= 6) rows.push({ Type: 'SiteManager', ContactDescription: 'CORP', Title: 'MANAGER', FirstName: owner.officerLast === 'KIM' ? 'ANN' : 'CHRIS', LastName: 'RUSSELL', ...office });
+    }
   } else {
-    rows.push({ Type: 'IndividualOwner', ContactDescription: 'INDIV', FirstName: owner.officerFirst, LastName: owner.officerLast, ...address });
+    const home = { BusinessHouseNumber: b.houseNumber, BusinessStreetName: b.street, BusinessCity: b.borough.upper, BusinessState: 'NY', BusinessZip: b.zip };
+    rows.push({ Type: 'IndividualOwner', ContactDescription: 'INDIV', FirstName: owner.officerFirst, LastName: owner.officerLast, ...home });
+    if (b.units >= 6) rows.push({ Type: 'SiteManager', ContactDescription: 'INDIV', Title: 'MANAGER', FirstName: owner.officerLast === 'KIM' ? 'ANN' : 'CHRIS', LastName: 'RUSSELL', ...home });
   }
-  if (b.units >= 6) rows.push({ Type: 'SiteManager', ContactDescription: 'INDIV', Title: 'MANAGER', FirstName: owner.officerLast === 'KIM' ? 'ANN' : 'CHRIS', LastName: 'RUSSELL', ...address });
   return rows
     .map((row, k) => csvLine(buildContact({ RegistrationContactID: String(base + k + 3), RegistrationID: String(b.registrationId), ...row })))
     .join('');

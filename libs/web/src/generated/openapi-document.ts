@@ -40,6 +40,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "name": "Events"
     },
     {
+      "description": "Landlord portfolios: the buildings of one owner, found through HPD registrations, with their scores.",
+      "name": "Portfolios"
+    },
+    {
       "description": "Analyze a list of buildings at once.",
       "name": "Portfolio"
     },
@@ -1011,6 +1015,125 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         "summary": "A building's event history",
         "tags": [
           "Events"
+        ]
+      }
+    },
+    "/buildings/{bbl}/portfolio": {
+      "get": {
+        "description": "The buildings held by the same owner, joined through HPD registrations that share an owner company, an owner or head officer, or an owner office (docs/methodology.md, \"Landlord portfolios\"), with their grades and scores. Cursor pagination of its buildings. Scope `buildings:read`.",
+        "operationId": "portfolios_ofBuilding",
+        "parameters": [
+          {
+            "description": "10-digit BBL.",
+            "in": "path",
+            "name": "bbl",
+            "required": true,
+            "schema": {
+              "examples": [
+                "1000010001"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "description": "Buildings per page, 1-100 (default 25).",
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "schema": {
+              "default": 25,
+              "examples": [
+                25
+              ],
+              "format": "int32",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer"
+            }
+          },
+          {
+            "description": "The `pagination.next_cursor` of the previous page.",
+            "in": "query",
+            "name": "cursor",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PortfolioEnvelopeDto"
+                }
+              }
+            },
+            "description": "OK.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "304": {
+            "description": "Not modified (the If-None-Match ETag is current).",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_bbl_or_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_building_not_found_or_not_found"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "The portfolio of a building's owner",
+        "tags": [
+          "Portfolios"
         ]
       }
     },
@@ -2142,6 +2265,125 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       }
     },
+    "/portfolios/{id}": {
+      "get": {
+        "description": "As `/buildings/{bbl}/portfolio`, by the portfolio id. Scope `buildings:read`.",
+        "operationId": "portfolios_byId",
+        "parameters": [
+          {
+            "description": "A portfolio id (`pf_` and digits).",
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "examples": [
+                "pf_331931"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "description": "Buildings per page, 1-100 (default 25).",
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "schema": {
+              "default": 25,
+              "examples": [
+                25
+              ],
+              "format": "int32",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer"
+            }
+          },
+          {
+            "description": "The `pagination.next_cursor` of the previous page.",
+            "in": "query",
+            "name": "cursor",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PortfolioEnvelopeDto"
+                }
+              }
+            },
+            "description": "OK.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "304": {
+            "description": "Not modified (the If-None-Match ETag is current).",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "A landlord portfolio by id",
+        "tags": [
+          "Portfolios"
+        ]
+      }
+    },
     "/sources": {
       "get": {
         "description": "Freshness of the 25 public data sources.",
@@ -2567,6 +2809,41 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`building_not_found`: The BBL is valid but not in the data set.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_building_not_found_or_not_found": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "building_not_found": {
+                "$ref": "#/components/examples/error_building_not_found"
+              },
+              "not_found": {
+                "$ref": "#/components/examples/error_not_found"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`building_not_found`: The BBL is valid but not in the data set.\n\n`not_found`: No such route or resource.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -4857,6 +5134,247 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "component_means",
           "flag_summary",
           "not_found"
+        ],
+        "type": "object"
+      },
+      "PortfolioBuildingDto": {
+        "properties": {
+          "bbl": {
+            "examples": [
+              "3005120021"
+            ],
+            "type": "string"
+          },
+          "address": {
+            "examples": [
+              "26 DELAVAN STREET"
+            ],
+            "type": "string"
+          },
+          "units": {
+            "description": "Residential units.",
+            "examples": [
+              24
+            ],
+            "type": "number"
+          },
+          "grade": {
+            "description": "Null for a building not scored.",
+            "enum": [
+              "A",
+              "B",
+              "C",
+              "D",
+              "F",
+              null
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "total_score": {
+            "examples": [
+              61
+            ],
+            "maximum": 100,
+            "minimum": 0,
+            "type": [
+              "number",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "bbl",
+          "address",
+          "units",
+          "grade",
+          "total_score"
+        ],
+        "type": "object"
+      },
+      "PortfolioDto": {
+        "properties": {
+          "id": {
+            "description": "Stable id: `pf_` and the portfolio's lowest current HPD registration id.",
+            "examples": [
+              "pf_331931"
+            ],
+            "type": "string"
+          },
+          "building_count": {
+            "description": "Buildings (BBLs) in the portfolio.",
+            "examples": [
+              14
+            ],
+            "type": "number"
+          },
+          "registration_count": {
+            "description": "Current HPD registrations.",
+            "examples": [
+              15
+            ],
+            "type": "number"
+          },
+          "units": {
+            "description": "Residential units of all its buildings.",
+            "examples": [
+              412
+            ],
+            "type": "number"
+          },
+          "grade_distribution": {
+            "additionalProperties": {
+              "format": "int32",
+              "type": "integer"
+            },
+            "description": "Buildings per grade A-F, and `ungraded` (not scored).",
+            "examples": [
+              {
+                "A": 2,
+                "B": 5,
+                "C": 4,
+                "D": 2,
+                "F": 1,
+                "ungraded": 0
+              }
+            ],
+            "type": "object"
+          },
+          "worst_buildings": {
+            "description": "The highest-scored (most distressed) buildings, at most 5.",
+            "items": {
+              "$ref": "#/components/schemas/PortfolioBuildingDto"
+            },
+            "type": "array"
+          },
+          "links": {
+            "description": "The names and addresses shared by two or more of its registrations: what defines it. Empty for a building alone.",
+            "items": {
+              "$ref": "#/components/schemas/PortfolioLinkDto"
+            },
+            "type": "array"
+          },
+          "caution": {
+            "description": "Set when the portfolio is unlikely to be one owner (an office that files for many), with the reason.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "built_at": {
+            "description": "When the portfolios were last rebuilt from the registrations.",
+            "format": "date-time",
+            "type": "string"
+          },
+          "buildings": {
+            "description": "Its buildings in BBL order, one page (cursor pagination).",
+            "items": {
+              "$ref": "#/components/schemas/PortfolioBuildingDto"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "id",
+          "building_count",
+          "registration_count",
+          "units",
+          "grade_distribution",
+          "worst_buildings",
+          "links",
+          "built_at",
+          "buildings"
+        ],
+        "type": "object"
+      },
+      "PortfolioEnvelopeDto": {
+        "properties": {
+          "data": {
+            "$ref": "#/components/schemas/PortfolioDto"
+          },
+          "meta": {
+            "$ref": "#/components/schemas/MetaDto"
+          },
+          "pagination": {
+            "$ref": "#/components/schemas/PaginationDto"
+          },
+          "_links": {
+            "$ref": "#/components/schemas/PortfolioLinksDto"
+          }
+        },
+        "required": [
+          "data",
+          "meta",
+          "pagination",
+          "_links"
+        ],
+        "type": "object"
+      },
+      "PortfolioLinkDto": {
+        "properties": {
+          "kind": {
+            "description": "What the registrations share: an owner company, an owner or head officer (name and ZIP), or an owner office.",
+            "enum": [
+              "company",
+              "person",
+              "address"
+            ],
+            "type": "string"
+          },
+          "key": {
+            "description": "The normalized key the registrations share.",
+            "examples": [
+              "26 DEL 11231"
+            ],
+            "type": "string"
+          },
+          "shown": {
+            "description": "As the first registration that names it spells it.",
+            "examples": [
+              "26 DELAVAN STREET BROOKLYN NY 11231"
+            ],
+            "type": "string"
+          },
+          "registration_ids": {
+            "description": "HPD registration ids that name it.",
+            "examples": [
+              [
+                331931,
+                357451
+              ]
+            ],
+            "items": {
+              "type": "number"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "kind",
+          "key",
+          "shown",
+          "registration_ids"
+        ],
+        "type": "object"
+      },
+      "PortfolioLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "portfolio": {
+            "examples": [
+              "https://bhis.example.org/api/v1/portfolios/pf_331931"
+            ],
+            "type": "string"
+          }
+        },
+        "required": [
+          "self",
+          "portfolio"
         ],
         "type": "object"
       },

@@ -23,6 +23,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'
 const TAGS: { name: string; description: string }[] = [
   { name: 'Buildings', description: 'Look up, batch and search buildings, their scores and score history.' },
   { name: 'Events', description: 'The public-record events behind a building\'s score, with links to the publisher\'s record.' },
+  { name: 'Portfolios', description: 'Landlord portfolios: the buildings of one owner, found through HPD registrations, with their scores.' },
   { name: 'Portfolio', description: 'Analyze a list of buildings at once.' },
   { name: 'Portfolio monitors', description: 'Webhooks when buildings of a list change grade.' },
   { name: 'Export', description: 'CSV exports.' },
