@@ -246,6 +246,9 @@ async function probesPay(client: PoolClient, records: number): Promise<boolean> 
   return records <= PROBE_SHARE * rows[0].stored;
 }
 
+/** Plans turned off while probing: hash and merge joins, and reading a stored partition whole. */
+const PROBE_SETTINGS = ['enable_hashjoin', 'enable_mergejoin', 'enable_seqscan'] as const;
+
 /**
  * Runs `write` with the joins to `events` planned as index probes. The planner costs a probe of the
  * unique key as an index scan of every hash partition (which partition holds a row is known only
@@ -255,12 +258,12 @@ async function probesPay(client: PoolClient, records: number): Promise<boolean> 
  */
 export async function withIndexProbes<T>(client: PoolClient, probe: boolean, write: () => Promise<T>): Promise<T> {
   if (!probe) return write();
-  await client.query(`SET LOCAL enable_hashjoin = off`);
-  await client.query(`SET LOCAL enable_mergejoin = off`);
+  // a partition small enough to be read whole into the loop is probed too (the staged set, which has
+  // no index, is still scanned)
+  for (const setting of PROBE_SETTINGS) await client.query(`SET LOCAL ${setting} = off`);
   // a failed write aborts the transaction, and the settings with it
   const written = await write();
-  await client.query(`SET LOCAL enable_hashjoin TO DEFAULT`);
-  await client.query(`SET LOCAL enable_mergejoin TO DEFAULT`);
+  for (const setting of PROBE_SETTINGS) await client.query(`SET LOCAL ${setting} TO DEFAULT`);
   return written;
 }
 

@@ -38,7 +38,7 @@ export class PortfoliosController {
   @ApiOperation({
     summary: "The portfolio of a building's owner",
     description:
-      'The buildings held by the same owner, joined through HPD registrations that share an owner company, an owner or head officer, or an owner office (docs/methodology.md, "Landlord portfolios"), with their grades and scores. Cursor pagination of its buildings. Scope `buildings:read`.',
+      'The buildings held by the same owner: current HPD registrations joined when they share an owner company, an owner or head officer (name and ZIP code) or an owner office; agents and managing agents never join two owners. With the grades and scores of its buildings, its worst buildings and a `caution` when it is too large to be one owner. Cursor pagination of its buildings. Scope `buildings:read`.',
   })
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
   @ApiOkResponse({ type: PortfolioEnvelopeDto })
