@@ -457,7 +457,7 @@ History stays comparable across versions: every version scores 0-100 on the same
 the scorer id it was computed with, so a building's trajectory shows where the version changed. The first run of a new
 version records its grade changes with the quiet reason \`scorer-change\`: monitors are not notified of a change of method.
 
-\`distress_v11_0\` (after \`distress_v10_2\`): known limits (public housing, unreliable unit counts) held between B and D with
+\`${SCORER_ID}\`, the seven-component distress model of the interface contract: known limits (public housing, unreliable unit counts) held between B and D with
 the lowest confidence; the serious-hazard floor; confidence from coverage, freshness and the total's interval; the area
 reporting propensity per recorded condition (complaints from under-reporting areas weigh more); the published rules with
 their figures (\`published_rules\`, flag \`watchlist-criteria-met\` replacing \`watchlist-level-violations\`).`;

@@ -91,7 +91,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                         },
                         "scorer_id": {
                           "examples": [
-                            "distress_v11_0"
+                            "distress_v10_2"
                           ],
                           "maxLength": 40,
                           "type": "string"
@@ -5082,7 +5082,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v11_0"
+              "distress_v10_2"
             ],
             "type": "string"
           },
@@ -5437,7 +5437,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v11_0"
+              "distress_v10_2"
             ],
             "type": "string"
           },
