@@ -1,7 +1,9 @@
 import type { QueryRunner } from 'typeorm';
 import { Pool } from 'pg';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { ScorerIdOfTheSpec1763704500000 } from './1763704500000-scorer-id-of-the-spec';
+import { MIGRATIONS } from '@bhis/db';
+
+const ScorerIdOfTheSpec = MIGRATIONS.find((m) => m.name === 'ScorerIdOfTheSpec1763704500000') as (typeof MIGRATIONS)[number];
 
 const BBL = '3000100001';
 
@@ -48,7 +50,7 @@ describe('migration: the scorer id of the spec (real Postgres)', () => {
   });
 
   it('renames every stored distress_v11_0 and keeps each history point its own id', async () => {
-    await new ScorerIdOfTheSpec1763704500000().up(runner());
+    await new ScorerIdOfTheSpec().up(runner());
     const current = await pool.query(`SELECT scorer_id, scores ->> 'scorer_id' AS in_scores, document -> 'scores' ->> 'scorer_id' AS in_document FROM building_scores`);
     expect(current.rows).toEqual([{ scorer_id: 'distress_v10_2', in_scores: 'distress_v10_2', in_document: 'distress_v10_2' }]);
     const history = await pool.query(`SELECT to_char(as_of, 'YYYY-MM-DD') AS as_of, scorer_id, total_score FROM score_history ORDER BY as_of`);

@@ -1,6 +1,6 @@
 import { SCORER_ID, SEVERITIES } from '@bhis/domain';
 import { AGE_BUCKETS } from './age-buckets';
-import { COMPONENT_MODELS, COMPLAINT_RATIO_SCALE } from './components';
+import { COMPONENT_MODELS, COMPLAINT_RATIO_SCALE, COMPONENT_WEIGHTS } from './components';
 import {
   CONFIDENCE_FLAG_RULES,
   CONFIDENCE_TIERS,
@@ -35,6 +35,7 @@ import { RowSignal, SEVERITY_WEIGHT_SETS, SeverityWeights } from './signals';
 import { SOURCE_KEYS } from '@bhis/sources';
 import { FAMILY_DESCRIPTIONS, FAMILY_OF_SOURCE, SOURCE_FAMILIES } from './source-families';
 import { MAX_COMPONENT_IN_TOTAL } from './total-score';
+import { FITTED_MODEL } from './fitted-model';
 import { MIN_RATE_UNITS, SIZE_NEUTRALITY_TOLERANCE, steadyStateExposure } from './unit-rates';
 
 function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
@@ -86,7 +87,7 @@ function componentSubsections(): string {
 
 ${model.purpose}
 
-Weight in the total: ${model.weight}. ${scale}
+Weight in the total: ${COMPONENT_WEIGHTS[model.key]}. ${scale}
 
 ${table(
   ['Signal', 'What', 'Event types', 'Categories', 'Severity weights', 'Status', 'Measure', 'Weight', 'Half-life (years)', 'Window', 'Normalization', 'Cap (index points)'],
@@ -233,16 +234,25 @@ ${componentSubsections()}`;
 }
 
 function totalScoreSection(): string {
-  const weights = COMPONENT_MODELS.map((m) => [`\`${m.key}\``, m.code, m.title, m.weight]);
+  const weights = COMPONENT_MODELS.map((m) => [`\`${m.key}\``, m.code, m.title, COMPONENT_WEIGHTS[m.key]]);
   return `## Total score, grade and label
 
-The total combines the seven published (one-decimal) component scores as 100 minus their weighted geometric mean of health:
+The total combines the seven published (one-decimal) component scores as 100 minus their weighted geometric mean of health,
+its logarithm scaled by the building's size:
 
-    total = 100 x (1 - prod over components of (1 - min(score, ${MAX_COMPONENT_IN_TOTAL}) / 100) ^ weight)
+    total = 100 x (1 - prod over components of (1 - min(score, ${MAX_COMPONENT_IN_TOTAL}) / 100) ^ (weight x size))
+    size  = (max(units, ${FITTED_MODEL.size.from_units}) / ${FITTED_MODEL.size.from_units}) ^ ${FITTED_MODEL.size.exponent}
 
-rounded to an integer, then held to the public anchors below. With the weights summing to 1, seven equal components give that
-same total; a single very bad component pulls the total harder than an arithmetic mean would. The combination is monotone:
-raising any component never lowers the total.
+rounded to an integer, then held to the public anchors below. With the weights summing to 1, seven equal components of a
+${FITTED_MODEL.size.from_units}-unit building give that same total; a single very bad component pulls the total harder than an arithmetic mean
+would; a building without records is at 0 whatever its size, and the same record signal means more risk in a larger
+building (the serious outcomes of a building grow with its size while the components are per-unit rates). The combination
+is monotone: raising any component never lowers the total.
+
+The weights and the size exponent are fitted, not chosen: \`bhis validate --calibrate\` fits them by logistic regression of
+the serious outcomes of the 12 months after a cut date on the components scored as of that date (libs/score-runner/src/calibration.ts)
+and writes libs/scoring/src/fitted-constants.ts, which the scorer reads (fitted by: ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``}).
+A component the fit gives no weight still scores and is published (the contract has seven), but does not move the total.
 
 ${table(['Component', 'Code', 'Title', 'Weight'], weights)}
 
@@ -423,10 +433,10 @@ function knownBiasesSection(): string {
 function constantsSection(): string {
   return `## Constants and where they come from
 
-Every constant of the model is one of: a **public anchor** (a published rule or schedule, cited), **checked by calibration**
-(\`npm run validate\`, i.e. \`bhis validate --calibrate\`, fits it on the synthetic city at the earliest cut date and checks the fit at
-the later ones; the model keeps its value unless the fit holds up, see docs/methodology-validation.md), or a **convention**
-(a choice of scale with no better anchor, stated as such and open to calibration).
+Every constant of the model is one of: a **public anchor** (a published rule or schedule, cited), **fitted** (\`npm run validate\`,
+i.e. \`bhis validate --calibrate\`, fits it on the first synthetic city at its earliest cut date and measures it at the later
+cut dates and on a second city, docs/methodology-validation.md), **checked by calibration** (kept, and its effect measured by
+the same run), or a **convention** (a choice of scale with no better anchor, stated as such and open to calibration).
 
 | Constant | Value | Kind | Source or reason |
 |---|---|---|---|
@@ -435,7 +445,8 @@ the later ones; the model keeps its value unless the fit holds up, see docs/meth
 | Watchlist level | ${WATCHLIST_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`}: ${c.open_bc_per_unit}/unit`).join('; ')} | public anchor | Public Advocate Worst Landlord Watchlist (Public anchors) |
 | Heat season | ${HEAT_SEASON.description} | public anchor | NYC Housing Maintenance Code heat season |
 | Grade bands | ${GRADE_BANDS.map((b) => `${b.grade} from ${b.min_score}`).join(', ')} | convention | F at the level of the enforcement programs: the AEP floor sits at D |
-| Component weights | ${COMPONENT_MODELS.map((m) => `${m.code} ${m.weight}`).join(', ')} | checked by calibration | fitted weights reported beside them (docs/methodology-validation.md) |
+| Component weights | ${COMPONENT_MODELS.map((m) => `${m.code} ${COMPONENT_WEIGHTS[m.key]}`).join(', ')} | fitted | ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``} (Total score) |
+| Size exponent | ${FITTED_MODEL.size.exponent}, from ${FITTED_MODEL.size.from_units} units | fitted (exponent), convention (from ${FITTED_MODEL.size.from_units}: the legal threshold of a multiple dwelling) | the same run (Total score) |
 | Signal half-lives and scales | per signal (Components) | convention | open to calibration |
 | Rate floor | ${MIN_RATE_UNITS} units | convention | the legal threshold of a multiple dwelling (3 units) |
 | Area propensity bounds and shrinkage | ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}, 200 condition records | convention | direction from Kontokosta et al. 2017 (Known biases) |

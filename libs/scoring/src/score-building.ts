@@ -5,7 +5,7 @@ import { DataQuality, dataQualityOf } from './data-quality';
 import { Explanation, SignalExplanation } from './explanation';
 import { BuildingFeatures, deriveFeatures } from './features';
 import { flagsOf } from './flags';
-import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf } from './grades';
+import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf, UNCERTAIN_LABEL } from './grades';
 import { BuildingInput } from './input';
 import { KnownLimit, knownLimitsOf } from './known-limits';
 import { PeerGroup, peerGroupOf } from './peer-groups';
@@ -47,7 +47,7 @@ function rawTotal(input: BuildingInput, features: BuildingFeatures, spread: -1 |
   const results = scoreComponents(input, features, accumulateSignals(input.histogram, spread), false);
   const scores = {} as Record<ComponentKey, number>;
   for (const key of COMPONENT_KEYS) scores[key] = results[key].score;
-  return combineComponents(scores);
+  return combineComponents(scores, features.units);
 }
 
 function holdWithinLimits(total: number, limits: readonly KnownLimit[]): { total: number; adjustment: ScoreAdjustment | null } {
@@ -80,7 +80,7 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     explained[key] = result.explanation;
     scores[key] = result.score;
   }
-  const raw = combineComponents(scores);
+  const raw = combineComponents(scores, features.units);
   const anchored = applyAnchors(raw, features);
   const limits = knownLimitsOf(input, features);
   const { total, adjustment } = holdWithinLimits(anchored.total, limits);
@@ -105,7 +105,7 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     scorer_id: SCORER_ID,
     total_score: total,
     grade,
-    label: GRADE_LABELS[grade],
+    label: limits.length > 0 ? UNCERTAIN_LABEL : GRADE_LABELS[grade],
     peer_group: peerGroupOf(features.units, input.building.year_built, input.building.building_class),
     data_quality: dataQuality,
     components,

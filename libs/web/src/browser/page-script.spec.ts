@@ -133,6 +133,20 @@ describe('app.js as served', () => {
     expect(element('events').textContent).toContain('May 2, 2024');
   });
 
+  it('says on the building page that a building under a known limit cannot be graded with confidence, and why', async () => {
+    const reason = 'Public housing (HPD ManagementProgram NYCHA or a Housing Authority owner): HPD does not inspect or enforce here.';
+    const building = {
+      ...BUILDING,
+      scores: { ...BUILDING.scores, total_score: 20, grade: 'B', label: 'Cannot be graded with confidence', flags: ['public-housing'] },
+      confidence: { ...BUILDING.confidence, tier: 'insufficient', flags: ['public-housing'], reason },
+    };
+    const page = await runAppJs({ apiKey: 'sk_demo_x', bbl: '1000010001' }, REPORT_IDS, { '/buildings/1000010001': building, '/buildings/1000010001/trajectory': { points: [] }, '/buildings/1000010001/events': { events: [] } });
+    const element = (id: string) => page.byId.get(id) as FakeElement;
+    expect(element('grade').textContent).toBe('BCannot be graded with confidence');
+    expect(element('grade').textContent).not.toContain('Good');
+    expect(element('confidence').textContent).toContain(`Cannot be graded with confidence: ${reason}`);
+  });
+
   it('says why the report failed', async () => {
     const page = await runAppJs({ apiKey: 'sk_demo_x', bbl: '1000010001' }, REPORT_IDS, {});
     expect(page.byId.get('report-status')?.textContent).toBe('no /buildings/1000010001');
