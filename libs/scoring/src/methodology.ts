@@ -349,7 +349,11 @@ ${table(
 - **Precision**: how tightly the records pin the total down. \`confidence.interval\` is the total recomputed with every count of
   confirmed records (everything but tenant reports) moved one Poisson standard deviation (its square root) down and up; precision is
   (1 - exp(-confirmed records / ${EVIDENCE_SCALE})) x max(0, 1 - half-width / ${PRECISION_ZERO_HALF_WIDTH}), so a building with few confirmed records, or
-  whose total swings by a grade band within the noise of its counts, is not precise.
+  whose total swings by a grade band within the noise of its counts, is not precise. The half-width is that of the combined
+  log-health (Total score) of the confirmed records alone, in points at the bottom of the scale (100 x the log-health): tenant
+  reports share components and caps with the confirmed records and move the total up its concave curve, so on the whole
+  history one new complaint could narrow the spread; this way no complaint ever raises confidence (a property test over
+  1,000 random histories).
 - **Corroboration** (reported, not weighed: single complaints move it): independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
   legal, emergency_repairs, financial, health and evictions points to distress when it has an adverse event (severity critical,
   high or medium) in the last 2 years or an open critical/high one, and is quiet otherwise. Agreement is the share of active

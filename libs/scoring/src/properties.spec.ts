@@ -163,3 +163,24 @@ describe('determinism and ranges', () => {
     );
   });
 });
+
+describe('confidence and tenant reports', () => {
+  const complaintArb = fc
+    .record({
+      event_type: fc.constantFrom('hpd_complaint' as const, 'complaint_311' as const, 'dob_complaint' as const),
+      template: rowArb,
+    })
+    .map(({ event_type, template }) => cell({ event_type, category: template.category, severity: template.severity, open: template.open, age_bucket: template.age_bucket, count: 1 }));
+
+  it('one new complaint never raises confidence, in 1,000 random histories', () => {
+    fc.assert(
+      fc.property(histogramArb, unitsArb, fc.boolean(), complaintArb, (histogram, units, registered, complaint) => {
+        const before = scoreBuilding(withUnits(units, histogram, registered)).confidence;
+        const after = scoreBuilding(withUnits(units, [...histogram, complaint], registered)).confidence;
+        expect(after.score).toBeLessThanOrEqual(before.score);
+        expect(after.dimensions.precision).toBeLessThanOrEqual(before.dimensions.precision);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -19,12 +19,29 @@ export function combineComponents(
   units: number,
   model: Pick<FittedModel, 'component_weights' | 'size'> = FITTED_MODEL,
 ): number {
+  return totalOfLogHealth(combinedLogHealth(scores, units, model));
+}
+
+/**
+ * The combined log-health of the components, -ln(1 - total / 100): the weighted sum of each component's
+ * -ln(1 - score / 100) (its index over its scale) times the size factor. Additive over components, so a
+ * record that moves one component moves it by the same amount whatever the others are.
+ */
+export function combinedLogHealth(
+  scores: Readonly<Record<ComponentKey, number>>,
+  units: number,
+  model: Pick<FittedModel, 'component_weights' | 'size'> = FITTED_MODEL,
+): number {
   let logHealth = 0;
   for (const key of COMPONENT_KEYS) {
     const score = Math.min(scores[key], MAX_COMPONENT_IN_TOTAL);
-    logHealth += model.component_weights[key] * Math.log1p(-score / 100);
+    logHealth -= model.component_weights[key] * Math.log1p(-score / 100);
   }
-  return 100 * (1 - Math.exp(logHealth * sizeFactor(units, model.size)));
+  return logHealth * sizeFactor(units, model.size);
+}
+
+export function totalOfLogHealth(logHealth: number): number {
+  return 100 * (1 - Math.exp(-logHealth));
 }
 
 /** The total (integer) after the public anchors, with the adjustments that changed it. */
