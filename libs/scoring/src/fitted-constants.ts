@@ -1,6 +1,6 @@
 // Written by `bhis validate --calibrate` (libs/score-runner/src/calibration.ts); docs/methodology.md, Constants.
 export const FITTED_CONSTANTS = {
-  "fitted_by": "npm run bhis -- validate --buildings 4450 --seeds validation,second --calibrate --write /tmp/wt48-validation.md (seed validation, cut 2023-11-02)",
+  "fitted_by": "npm run bhis -- validate --buildings 4450 --seeds validation,second --calibrate --write docs/methodology-validation.md (seed validation, cut 2023-11-02)",
   "component_weights": {
     "living_conditions": 0.073,
     "building_safety": 0.151,
