@@ -87,7 +87,7 @@ function precisionTable(backtest: BaselineBacktest): string {
     const best = p.headroom_closed?.best_baseline ?? BASELINES.reduce((a, b) => (p.realized[b] > p.realized[a] ? b : a));
     return `| ${cut} | ${p.buildings} | ${p.k} | ${RANKINGS.map((r) => fmt(p.expected?.[r])).join(' | ')} | ${fmt(p.headroom_closed?.score, 2)} | ${fmt(p.headroom_closed?.reference, 2)} | ${fmt(p.realized.score)} | ${fmt(p.realized[best])} (${best}) |`;
   });
-  return [head, `|${'---|'.repeat(RANKINGS.length + 8)}`, ...rows].join('\n');
+  return [head, `|${'---|'.repeat(RANKINGS.length + 7)}`, ...rows].join('\n');
 }
 
 function gradeOutcomeTable(backtest: BaselineBacktest): string {
