@@ -243,6 +243,16 @@ export interface CalibrationRow {
   share_grade_changed_next_refresh: number;
   /** Share with the same grade at the next cut date (12 months later). */
   share_same_grade_next_cut: number;
+  /** Share whose total at the next cut date lies within the interval reported at the cut (confidence.interval). */
+  interval_covers_next_cut: number;
+}
+
+/** Per grade and confidence tier at the cut: the share keeping the grade at the next cut date. */
+export interface GradeTierRow {
+  grade: string;
+  tier: string;
+  buildings: number;
+  share_same_grade_next_cut: number;
 }
 
 /** Per unit band and grade at the cut: buildings and the share with a serious outcome in the next 12 months. */
@@ -258,6 +268,7 @@ export interface BaselineBacktest {
   /** Buildings of 3+ units, per cut, left out of the bands as public housing (publicHousingBbls). */
   cuts: { cut: string; bands: BandResult[]; pooled_precision: PooledPrecision; public_housing: number }[];
   calibration: CalibrationRow[];
+  grade_tiers: GradeTierRow[];
   grade_outcomes: GradeOutcomeRow[];
 }
 
@@ -276,17 +287,23 @@ interface CutScore {
   total: number;
   grade: string;
   tier: string;
+  interval: { low: number; high: number };
   components: Record<ComponentKey, number>;
 }
 
 async function currentScores(pool: Pool): Promise<Map<string, CutScore>> {
-  const { rows } = await pool.query<{ bbl: string; total_score: number; grade: string; tier: string; components: Record<ComponentKey, { score: number }> }>(
-    `SELECT bbl, total_score, grade, confidence ->> 'tier' AS tier, components FROM building_scores`,
-  );
+  const { rows } = await pool.query<{
+    bbl: string;
+    total_score: number;
+    grade: string;
+    tier: string;
+    interval: { low: number; high: number } | null;
+    components: Record<ComponentKey, { score: number }>;
+  }>(`SELECT bbl, total_score, grade, confidence ->> 'tier' AS tier, confidence -> 'interval' AS interval, components FROM building_scores`);
   return new Map(
     rows.map((r) => [
       r.bbl,
-      { total: r.total_score, grade: r.grade, tier: r.tier, components: Object.fromEntries(COMPONENT_KEYS.map((k) => [k, r.components[k]?.score ?? 0])) as Record<ComponentKey, number> },
+      { total: r.total_score, grade: r.grade, tier: r.tier, interval: r.interval ?? { low: r.total_score, high: r.total_score }, components: Object.fromEntries(COMPONENT_KEYS.map((k) => [k, r.components[k]?.score ?? 0])) as Record<ComponentKey, number> },
     ]),
   );
 }
@@ -399,7 +416,7 @@ function bandOf(units: number): string {
  */
 export async function backtestAgainstBaselines(pool: Pool, options: BaselineOptions): Promise<BaselineBacktest> {
   const cuts = [...options.cuts].sort();
-  const result: BaselineBacktest = { cuts: [], calibration: [], grade_outcomes: [] };
+  const result: BaselineBacktest = { cuts: [], calibration: [], grade_tiers: [], grade_outcomes: [] };
   const atCut: Map<string, CutScore>[] = [];
   const atRefresh: Map<string, { total: number; grade: string }>[] = [];
   const publicHousing = await publicHousingBbls(pool);
@@ -448,19 +465,41 @@ export async function backtestAgainstBaselines(pool: Pool, options: BaselineOpti
   const finalRun = randomUUID();
   await runScoring(pool, { runId: finalRun, kind: 'full', asOf: options.asOf, writeCurrent: false });
   const finalScores = await historyScores(pool, finalRun);
-  const byTier = new Map<string, { n: number; move: number; changed: number; same: number }>();
+  const stability = stabilityOf(atCut, atRefresh, finalScores);
+  result.calibration = stability.calibration;
+  result.grade_tiers = stability.grade_tiers;
+  return result;
+}
+
+/**
+ * How scores move by confidence tier: at the refresh a month after each cut, and at the next cut (the
+ * next cut's scores, or `finalScores` after the last): grade kept, total within the reported interval.
+ */
+function stabilityOf(
+  atCut: readonly Map<string, CutScore>[],
+  atRefresh: readonly Map<string, { total: number; grade: string }>[],
+  finalScores: Map<string, { total: number; grade: string }>,
+): Pick<BaselineBacktest, 'calibration' | 'grade_tiers'> {
+  const result: Pick<BaselineBacktest, 'calibration' | 'grade_tiers'> = { calibration: [], grade_tiers: [] };
+  const byTier = new Map<string, { n: number; move: number; changed: number; same: number; covered: number }>();
+  const byGradeTier = new Map<string, { n: number; same: number }>();
   atCut.forEach((scores, i) => {
     const next = i + 1 < atCut.length ? atCut[i + 1] : finalScores;
     for (const [bbl, s] of scores) {
       const refresh = atRefresh[i].get(bbl);
       const later = next.get(bbl);
       if (refresh === undefined || later === undefined) continue;
-      const acc = byTier.get(s.tier) ?? { n: 0, move: 0, changed: 0, same: 0 };
+      const acc = byTier.get(s.tier) ?? { n: 0, move: 0, changed: 0, same: 0, covered: 0 };
       acc.n++;
       acc.move += Math.abs(refresh.total - s.total);
       if (refresh.grade !== s.grade) acc.changed++;
       if (later.grade === s.grade) acc.same++;
+      if (later.total >= s.interval.low && later.total <= s.interval.high) acc.covered++;
       byTier.set(s.tier, acc);
+      const gradeTier = byGradeTier.get(`${s.grade}|${s.tier}`) ?? { n: 0, same: 0 };
+      gradeTier.n++;
+      if (later.grade === s.grade) gradeTier.same++;
+      byGradeTier.set(`${s.grade}|${s.tier}`, gradeTier);
     }
   });
   for (const tier of ['high', 'medium', 'low', 'insufficient']) {
@@ -472,7 +511,14 @@ export async function backtestAgainstBaselines(pool: Pool, options: BaselineOpti
       mean_move_next_refresh: round(acc.move / acc.n, 2),
       share_grade_changed_next_refresh: round(acc.changed / acc.n),
       share_same_grade_next_cut: round(acc.same / acc.n),
+      interval_covers_next_cut: round(acc.covered / acc.n),
     });
+  }
+  for (const grade of ['A', 'B', 'C', 'D', 'F']) {
+    for (const tier of ['high', 'medium', 'low', 'insufficient']) {
+      const acc = byGradeTier.get(`${grade}|${tier}`);
+      if (acc !== undefined) result.grade_tiers.push({ grade, tier, buildings: acc.n, share_same_grade_next_cut: round(acc.same / acc.n) });
+    }
   }
   return result;
 }

@@ -98,12 +98,20 @@ function gradeOutcomeTable(backtest: BaselineBacktest): string {
 
 function calibrationTable(backtest: BaselineBacktest): string {
   const rows = backtest.calibration.map(
-    (c) => `| ${c.tier} | ${c.buildings} | ${c.mean_move_next_refresh} | ${c.share_grade_changed_next_refresh} | ${c.share_same_grade_next_cut} |`,
+    (c) =>
+      `| ${c.tier} | ${c.buildings} | ${c.mean_move_next_refresh} | ${c.share_grade_changed_next_refresh} | ${c.share_same_grade_next_cut} | ${c.interval_covers_next_cut} |`,
   );
+  const byGrade = backtest.grade_tiers.map((g) => `| ${g.grade} | ${g.tier} | ${g.buildings} | ${g.share_same_grade_next_cut} |`);
   return [
-    '| Confidence tier (at the cut) | Building-cuts | Mean move of total_score at the refresh a month later | Share changing grade at that refresh | Share with the same grade 12 months later |',
-    '|---|---|---|---|---|',
+    '| Confidence tier (at the cut) | Building-cuts | Mean move of total_score at the refresh a month later | Share changing grade at that refresh | Share with the same grade 12 months later | Share whose total 12 months later is within the interval |',
+    '|---|---|---|---|---|---|',
     ...rows,
+    '',
+    'Within each grade: calibrated confidence means the high tier keeps its grade at least as often as the medium tier.',
+    '',
+    '| Grade at the cut | Confidence tier | Building-cuts | Share with the same grade 12 months later |',
+    '|---|---|---|---|',
+    ...byGrade,
   ].join('\n');
 }
 

@@ -53,6 +53,8 @@ describe('validation at small scale (real Postgres)', () => {
       expect(pooled.expected?.bayes).toBeGreaterThanOrEqual(pooled.expected?.score ?? 1);
     }
     expect(backtest.grade_outcomes.length).toBeGreaterThan(4);
+    expect(backtest.grade_tiers.length).toBeGreaterThan(4);
+    for (const row of backtest.calibration) expect(row.interval_covers_next_cut).toBeGreaterThanOrEqual(0);
     expect(backtest.calibration.reduce((n, c) => n + c.buildings, 0)).toBeGreaterThan(3 * 300);
     const text = renderValidation([{ seed: 'ci-validation', buildings: report.buildings, synthetic: true, report, backtest }], { command: 'x', seconds: 1 });
     expect(text).toContain('Expected AUC by unit band and cut date');
