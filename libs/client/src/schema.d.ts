@@ -1158,7 +1158,7 @@ export interface components {
             grade: "A" | "B" | "C" | "D" | "F";
             /** @example Poor */
             label: string;
-            /** @example distress_v11_0 */
+            /** @example distress_v10_2 */
             scorer_id: string;
             /** @example large_prewar */
             peer_group: string;
@@ -1261,7 +1261,7 @@ export interface components {
              * @example 2026-11-20
              */
             as_of: string;
-            /** @example distress_v11_0 */
+            /** @example distress_v10_2 */
             scorer_id: string;
             total_score: number;
             health_score: number;
@@ -1586,7 +1586,7 @@ export interface operations {
                             name: string;
                             /** @constant */
                             api_version: "v1";
-                            /** @example distress_v11_0 */
+                            /** @example distress_v10_2 */
                             scorer_id: string;
                         };
                         meta: components["schemas"]["MetaDto"];

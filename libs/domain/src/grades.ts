@@ -16,4 +16,4 @@ export const COMPONENT_KEYS = [
 ] as const;
 export type ComponentKey = (typeof COMPONENT_KEYS)[number];
 
-export const SCORER_ID = 'distress_v11_0';
+export const SCORER_ID = 'distress_v10_2';

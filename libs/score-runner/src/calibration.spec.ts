@@ -1,25 +1,36 @@
 import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
-import { calibrate, CalibrationSample } from './calibration';
+import { calibrate, CalibrationSample, candidateTotal } from './calibration';
 import { latentOn } from './validation';
 
 const components = (living: number, complaints: number): Record<ComponentKey, number> =>
   Object.fromEntries(COMPONENT_KEYS.map((key) => [key, key === 'living_conditions' ? living : key === 'complaint_burden' ? complaints : 0])) as Record<ComponentKey, number>;
 
-describe('calibration of the component weights', () => {
-  it('moves weight to the component that ranks the outcomes, and checks it on the later cut', () => {
+describe('calibration of the total', () => {
+  it('weighs the component that ranks the outcomes, none that ranks against them, and fits the size exponent', () => {
     const samples: CalibrationSample[] = [];
-    for (const cut of ['2023-11-01', '2024-11-01']) {
-      for (let i = 0; i < 40; i++) {
-        // complaints rank the outcome perfectly; living conditions are noise
-        samples.push({ cut, band: '6-19', components: components((i * 37) % 40, i), label: i >= 30 });
-      }
+    for (let i = 0; i < 3000; i++) {
+      const complaints = (i * 37) % 100;
+      const living = (i * 53) % 90;
+      const units = 3 + ((i * 101) % 200);
+      // the outcome follows complaints and size; living conditions are noise
+      const logit = -4 + 3 * -Math.log1p(-complaints / 100) + 0.6 * Math.log(units / 3);
+      const u = ((i * 2654435761) % 4294967296) / 4294967296;
+      samples.push({ bbl: String(i), cut: '2023-11-02', units, components: components(living, complaints), label: u < 1 / (1 + Math.exp(-logit)) });
     }
+    samples.push({ bbl: 'later', cut: '2024-11-01', units: 3, components: components(0, 0), label: false });
     const result = calibrate(samples);
-    expect(result.fitted_on).toBe('2023-11-01');
-    expect(result.fitted.complaint_burden).toBeGreaterThan(result.current.complaint_burden);
-    expect(result.by_cut.map((c) => c.cut)).toEqual(['2023-11-01', '2024-11-01']);
-    for (const c of result.by_cut) expect(c.fitted).toBeGreaterThanOrEqual(c.current);
-    expect(result.by_cut[1].fitted).toBe(1);
+    expect(result.fitted_on).toBe('2023-11-02');
+    expect(result.samples).toBe(3000);
+    const w = result.fitted.component_weights;
+    expect(COMPONENT_KEYS.reduce((sum, k) => sum + w[k], 0)).toBeCloseTo(1, 9);
+    expect(w.complaint_burden).toBeGreaterThan(0.8);
+    for (const k of COMPONENT_KEYS) expect(w[k]).toBeGreaterThanOrEqual(0);
+    expect(result.fitted.size.exponent).toBeGreaterThan(0.1);
+    // the same samples give the same constants
+    expect(calibrate(samples).fitted).toEqual(result.fitted);
+    // the fitted total ranks by complaints and grows with size; without records it stays 0 at any size
+    expect(candidateTotal({ components: components(0, 50), units: 100 }, result.fitted)).toBeGreaterThan(candidateTotal({ components: components(0, 50), units: 3 }, result.fitted));
+    expect(candidateTotal({ components: components(0, 0), units: 500 }, result.fitted)).toBe(0);
   });
 });
 

@@ -143,7 +143,7 @@ describe('known limits in scoring runs (real Postgres)', () => {
 
   it('marks the grade changes of a new scorer version as a change of method', async () => {
     const bbl = '2000200001';
-    await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = '2026-04-01', scorer_id = 'distress_v10_2' WHERE bbl = $1`, [bbl]);
+    await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = '2026-04-01', scorer_id = 'distress_v10_1' WHERE bbl = $1`, [bbl]);
     const runId = randomUUID();
     await runScoring(pool, { runId, kind: 'full', asOf: AS_OF, writeCurrent: true });
     const { rows } = await pool.query<{ quiet_reason: string | null }>(`SELECT quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = $2`, [runId, bbl]);

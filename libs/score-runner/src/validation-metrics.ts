@@ -86,3 +86,77 @@ export function precisionAtK(scores: readonly number[], labels: readonly boolean
   }
   return (abovePositives + ((n - above) / tied) * tiedPositives) / n;
 }
+
+/**
+ * Expected AUC of `scores` when each building's outcome is a draw with probability `p` (soft labels):
+ * the expected number of (outcome, no outcome) pairs the scores order right, ties counted half, over the
+ * expected number of such pairs of two different buildings. With 0/1 `p` it is the AUC.
+ */
+export function expectedAuc(scores: readonly number[], p: readonly number[]): number {
+  const order = scores.map((_, i) => i).sort((a, b) => scores[a] - scores[b]);
+  let negativesBelow = 0;
+  let concordant = 0;
+  let positives = 0;
+  let negatives = 0;
+  let self = 0;
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    let groupPositive = 0;
+    let groupNegative = 0;
+    let groupSelf = 0;
+    while (j < order.length && scores[order[j]] === scores[order[i]]) {
+      const q = p[order[j]];
+      groupPositive += q;
+      groupNegative += 1 - q;
+      groupSelf += q * (1 - q);
+      j++;
+    }
+    concordant += groupPositive * negativesBelow + 0.5 * (groupPositive * groupNegative - groupSelf);
+    negativesBelow += groupNegative;
+    positives += groupPositive;
+    negatives += groupNegative;
+    self += groupSelf;
+    i = j;
+  }
+  const pairs = positives * negatives - self;
+  return pairs > 0 ? concordant / pairs : Number.NaN;
+}
+
+/**
+ * Expected precision at k: the mean probability of the `k` highest scores, buildings tied at the
+ * cut-off sharing the remaining places (as precisionAtK).
+ */
+export function expectedPrecisionAtK(scores: readonly number[], p: readonly number[], k: number): number {
+  const n = Math.min(k, scores.length);
+  if (n <= 0) return Number.NaN;
+  const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+  const threshold = scores[order[n - 1]];
+  let above = 0;
+  let aboveSum = 0;
+  let tied = 0;
+  let tiedSum = 0;
+  for (const i of order) {
+    if (scores[i] > threshold) {
+      above++;
+      aboveSum += p[i];
+    } else if (scores[i] === threshold) {
+      tied++;
+      tiedSum += p[i];
+    }
+  }
+  return (aboveSum + ((n - above) / tied) * tiedSum) / n;
+}
+
+/** Standard error of a realized AUC (Hanley and McNeil 1982, Radiology 143:29-36). */
+export function aucStandardError(value: number, positives: number, negatives: number): number {
+  if (!Number.isFinite(value) || positives === 0 || negatives === 0) return Number.NaN;
+  const q1 = value / (2 - value);
+  const q2 = (2 * value * value) / (1 + value);
+  const variance = (value * (1 - value) + (positives - 1) * (q1 - value * value) + (negatives - 1) * (q2 - value * value)) / (positives * negatives);
+  return Math.sqrt(Math.max(0, variance));
+}
+
+/** Share of the gap between the best baseline and the Bayes ranking that a model closes. */
+export function headroomClosed(model: number, bestBaseline: number, bayes: number): number {
+  return bayes > bestBaseline ? (model - bestBaseline) / (bayes - bestBaseline) : Number.NaN;
+}

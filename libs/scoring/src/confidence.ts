@@ -130,6 +130,12 @@ export function activeFamiliesOf(features: BuildingFeatures): number {
 export interface ConfidenceEvidence {
   /** The interval of the total score, integers. */
   interval: { low: number; high: number };
+  /**
+   * Half the spread of the combined log-health (total-score.ts) the confirmed records' Poisson spread
+   * leaves: additive over components, so a record of another kind (a complaint) cannot narrow it, as it
+   * narrows the interval of the total by moving the total up its concave curve.
+   */
+  logHealthSpread: number;
   /** Flags and reasons of what the model cannot know for this building. */
   limits: readonly { flag: string; reason: string }[];
 }
@@ -166,7 +172,8 @@ export function assessConfidence(input: BuildingInput, features: BuildingFeature
     for (const key of SOURCES_OF_FAMILY[family]) if (bySource[key] < 1) stale.push(key);
   }
   const freshness = freshnessSum / expected.length;
-  const halfWidth = (evidence.interval.high - evidence.interval.low) / 2;
+  // the spread in points at the bottom of the scale, where a point of total is 0.01 of log-health
+  const halfWidth = 100 * evidence.logHealthSpread;
   const evidenceFactor = 1 - Math.exp(-features.confirmed_records / EVIDENCE_SCALE);
   const precision = evidenceFactor * clamp(1 - halfWidth / PRECISION_ZERO_HALF_WIDTH, 0, 1);
   const corroboration = corroborationOf(features);

@@ -12,11 +12,17 @@ export const GRADE_BANDS: readonly { grade: Grade; min_score: number; label: str
   { grade: 'F', min_score: 65, label: 'Distressed', meaning: 'severe chronic distress, at the level of HPD enforcement programs' },
 ];
 
-export type GradeLabel = 'Excellent' | 'Good' | 'Fair' | 'Poor' | 'Distressed';
+/**
+ * The label of a building graded under a known limit (public housing, an unreliable unit count): its grade
+ * is held between B and D, and no label of a grade ("Good", "Excellent"...) can be claimed for it.
+ */
+export const UNCERTAIN_LABEL = 'Cannot be graded with confidence';
 
-export const GRADE_LABELS: Readonly<Record<Grade, GradeLabel>> = Object.fromEntries(
+export type GradeLabel = 'Excellent' | 'Good' | 'Fair' | 'Poor' | 'Distressed' | typeof UNCERTAIN_LABEL;
+
+export const GRADE_LABELS: Readonly<Record<Grade, Exclude<GradeLabel, typeof UNCERTAIN_LABEL>>> = Object.fromEntries(
   GRADE_BANDS.map((band) => [band.grade, band.label]),
-) as Record<Grade, GradeLabel>;
+) as Record<Grade, Exclude<GradeLabel, typeof UNCERTAIN_LABEL>>;
 
 export function gradeOf(score: number): Grade {
   for (let i = GRADE_BANDS.length - 1; i > 0; i--) {

@@ -23,3 +23,4 @@ export * from './signals';
 export * from './source-families';
 export * from './total-score';
 export * from './unit-rates';
+export * from './fitted-model';

@@ -1,3 +1,4 @@
+import { UNCERTAIN_LABEL } from './grades';
 import { isPublicHousingBuilding } from './known-limits';
 import { scoreBuilding } from './score-building';
 import { cell, freshSources, input } from './test-support';
@@ -25,6 +26,19 @@ describe('what the model cannot know', () => {
     );
     expect(busy.grade).not.toBe('F');
     expect(busy.confidence.tier).toBe('insufficient');
+  });
+
+  it('never labels a building graded under a known limit "Good" or "Excellent": the label says it cannot be graded with confidence', () => {
+    const quiet = scoreBuilding(input({ facts: publicHousing }));
+    const unitsUnknown = scoreBuilding(input({ facts: { residential_units: 0, hpd_legal_units: null, building_class: 'C1' } }));
+    for (const score of [quiet, unitsUnknown]) {
+      expect(score.label).toBe(UNCERTAIN_LABEL);
+      expect(['Good', 'Excellent']).not.toContain(score.label);
+      expect(score.confidence.reason).toBeTruthy();
+    }
+    expect(unitsUnknown.flags).toContain('units-unknown');
+    // a building the model can know keeps the label of its grade
+    expect(scoreBuilding(input({ facts: { residential_units: 12, hpd_legal_units: 12, building_class: 'C1' } })).label).toBe('Excellent');
   });
 
   it('recognises public housing by its owner when the management program is missing', () => {

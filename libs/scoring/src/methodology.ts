@@ -1,6 +1,6 @@
 import { SCORER_ID, SEVERITIES } from '@bhis/domain';
 import { AGE_BUCKETS } from './age-buckets';
-import { COMPONENT_MODELS, COMPLAINT_RATIO_SCALE } from './components';
+import { COMPONENT_MODELS, COMPLAINT_RATIO_SCALE, COMPONENT_WEIGHTS } from './components';
 import {
   CONFIDENCE_FLAG_RULES,
   CONFIDENCE_TIERS,
@@ -16,7 +16,7 @@ import { DATA_QUALITY_CLASSES } from './data-quality';
 import { EXPLANATION_EVENT_IDS, EXPLANATION_TOP_N } from './explanation';
 import { CADENCE_ALLOWANCES, STALE_TO_ZERO_FACTOR } from './freshness';
 import { FLAG_DEFINITIONS } from './flags';
-import { GRADE_BANDS, maxScoreOf, minScoreOf } from './grades';
+import { GRADE_BANDS, maxScoreOf, minScoreOf, UNCERTAIN_LABEL } from './grades';
 import { KNOWN_LIMIT_RULES } from './known-limits';
 import { KNOWN_LIMIT_GRADES } from './score-building';
 import { MIN_PEER_GROUP_SIZE } from './health-score';
@@ -35,6 +35,7 @@ import { RowSignal, SEVERITY_WEIGHT_SETS, SeverityWeights } from './signals';
 import { SOURCE_KEYS } from '@bhis/sources';
 import { FAMILY_DESCRIPTIONS, FAMILY_OF_SOURCE, SOURCE_FAMILIES } from './source-families';
 import { MAX_COMPONENT_IN_TOTAL } from './total-score';
+import { FITTED_MODEL } from './fitted-model';
 import { MIN_RATE_UNITS, SIZE_NEUTRALITY_TOLERANCE, steadyStateExposure } from './unit-rates';
 
 function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
@@ -86,7 +87,7 @@ function componentSubsections(): string {
 
 ${model.purpose}
 
-Weight in the total: ${model.weight}. ${scale}
+Weight in the total: ${COMPONENT_WEIGHTS[model.key]}. ${scale}
 
 ${table(
   ['Signal', 'What', 'Event types', 'Categories', 'Severity weights', 'Status', 'Measure', 'Weight', 'Half-life (years)', 'Window', 'Normalization', 'Cap (index points)'],
@@ -233,16 +234,25 @@ ${componentSubsections()}`;
 }
 
 function totalScoreSection(): string {
-  const weights = COMPONENT_MODELS.map((m) => [`\`${m.key}\``, m.code, m.title, m.weight]);
+  const weights = COMPONENT_MODELS.map((m) => [`\`${m.key}\``, m.code, m.title, COMPONENT_WEIGHTS[m.key]]);
   return `## Total score, grade and label
 
-The total combines the seven published (one-decimal) component scores as 100 minus their weighted geometric mean of health:
+The total combines the seven published (one-decimal) component scores as 100 minus their weighted geometric mean of health,
+its logarithm scaled by the building's size:
 
-    total = 100 x (1 - prod over components of (1 - min(score, ${MAX_COMPONENT_IN_TOTAL}) / 100) ^ weight)
+    total = 100 x (1 - prod over components of (1 - min(score, ${MAX_COMPONENT_IN_TOTAL}) / 100) ^ (weight x size))
+    size  = (max(units, ${FITTED_MODEL.size.from_units}) / ${FITTED_MODEL.size.from_units}) ^ ${FITTED_MODEL.size.exponent}
 
-rounded to an integer, then held to the public anchors below. With the weights summing to 1, seven equal components give that
-same total; a single very bad component pulls the total harder than an arithmetic mean would. The combination is monotone:
-raising any component never lowers the total.
+rounded to an integer, then held to the public anchors below. With the weights summing to 1, seven equal components of a
+${FITTED_MODEL.size.from_units}-unit building give that same total; a single very bad component pulls the total harder than an arithmetic mean
+would; a building without records is at 0 whatever its size, and the same record signal means more risk in a larger
+building (the serious outcomes of a building grow with its size while the components are per-unit rates). The combination
+is monotone: raising any component never lowers the total.
+
+The weights and the size exponent are fitted, not chosen: \`bhis validate --calibrate\` fits them by logistic regression of
+the serious outcomes of the 12 months after a cut date on the components scored as of that date (libs/score-runner/src/calibration.ts)
+and writes libs/scoring/src/fitted-constants.ts, which the scorer reads (fitted by: ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``}).
+A component the fit gives no weight still scores and is published (the contract has seven), but does not move the total.
 
 ${table(['Component', 'Code', 'Title', 'Weight'], weights)}
 
@@ -339,7 +349,11 @@ ${table(
 - **Precision**: how tightly the records pin the total down. \`confidence.interval\` is the total recomputed with every count of
   confirmed records (everything but tenant reports) moved one Poisson standard deviation (its square root) down and up; precision is
   (1 - exp(-confirmed records / ${EVIDENCE_SCALE})) x max(0, 1 - half-width / ${PRECISION_ZERO_HALF_WIDTH}), so a building with few confirmed records, or
-  whose total swings by a grade band within the noise of its counts, is not precise.
+  whose total swings by a grade band within the noise of its counts, is not precise. The half-width is that of the combined
+  log-health (Total score) of the confirmed records alone, in points at the bottom of the scale (100 x the log-health): tenant
+  reports share components and caps with the confirmed records and move the total up its concave curve, so on the whole
+  history one new complaint could narrow the spread; this way no complaint ever raises confidence (a property test over
+  1,000 random histories).
 - **Corroboration** (reported, not weighed: single complaints move it): independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
   legal, emergency_repairs, financial, health and evictions points to distress when it has an adverse event (severity critical,
   high or medium) in the last 2 years or an open critical/high one, and is quiet otherwise. Agreement is the share of active
@@ -388,9 +402,14 @@ ${table(['Flag', 'Rule'], KNOWN_LIMIT_RULES.map((r) => [`\`${r.key}\``, r.rule])
 
 How much better the score ranks than the simple rules an analyst would use instead (units alone, open B/C violations per unit,
 the AEP and Watchlist rules, all records per unit), by unit band and cut date, is measured in docs/methodology-validation.md
-(\`npm run validate\`). On the synthetic city the score ranks above every one of them in every band at every cut date, but by
-less than the 0.05 AUC margin aimed for, and its precision among the buildings a program can act on is about that of the best
-rule: most of what the score knows is already in the open violations per unit.
+(\`npm run validate\`) on two synthetic cities, in expectation: each ranking's AUC with the generator's own probability of the
+outcome as a soft label, against the Bayes ranking by that probability, per unit band and cut date, with the share of the
+gap between the best rule and the Bayes ranking the score closes. That file states where the score does and does not reach
+the goal; the measured outcome rate of each grade per unit band is there too (measured on the synthetic city, not a
+probability calibrated on real outcomes).
+
+A building graded under a known limit is labelled \`${UNCERTAIN_LABEL}\`, never with the label of its grade ("Good",
+"Excellent"...): its grade is held, not known, and \`confidence.reason\` (shown on its page) says why.
 
 Public housing: HPD does not inspect, sue or repair NYCHA buildings (the Housing Authority answers to its own monitor), so the
 HPD records that carry most of the score are structurally absent and a quiet record says nothing about conditions.`;
@@ -423,10 +442,10 @@ function knownBiasesSection(): string {
 function constantsSection(): string {
   return `## Constants and where they come from
 
-Every constant of the model is one of: a **public anchor** (a published rule or schedule, cited), **checked by calibration**
-(\`npm run validate\`, i.e. \`bhis validate --calibrate\`, fits it on the synthetic city at the earliest cut date and checks the fit at
-the later ones; the model keeps its value unless the fit holds up, see docs/methodology-validation.md), or a **convention**
-(a choice of scale with no better anchor, stated as such and open to calibration).
+Every constant of the model is one of: a **public anchor** (a published rule or schedule, cited), **fitted** (\`npm run validate\`,
+i.e. \`bhis validate --calibrate\`, fits it on the first synthetic city at its earliest cut date and measures it at the later
+cut dates and on a second city, docs/methodology-validation.md), **checked by calibration** (kept, and its effect measured by
+the same run), or a **convention** (a choice of scale with no better anchor, stated as such and open to calibration).
 
 | Constant | Value | Kind | Source or reason |
 |---|---|---|---|
@@ -435,7 +454,8 @@ the later ones; the model keeps its value unless the fit holds up, see docs/meth
 | Watchlist level | ${WATCHLIST_CRITERIA.map((c) => `${c.min_units}${c.max_units === null ? '+' : `-${c.max_units}`}: ${c.open_bc_per_unit}/unit`).join('; ')} | public anchor | Public Advocate Worst Landlord Watchlist (Public anchors) |
 | Heat season | ${HEAT_SEASON.description} | public anchor | NYC Housing Maintenance Code heat season |
 | Grade bands | ${GRADE_BANDS.map((b) => `${b.grade} from ${b.min_score}`).join(', ')} | convention | F at the level of the enforcement programs: the AEP floor sits at D |
-| Component weights | ${COMPONENT_MODELS.map((m) => `${m.code} ${m.weight}`).join(', ')} | checked by calibration | fitted weights reported beside them (docs/methodology-validation.md) |
+| Component weights | ${COMPONENT_MODELS.map((m) => `${m.code} ${COMPONENT_WEIGHTS[m.key]}`).join(', ')} | fitted | ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``} (Total score) |
+| Size exponent | ${FITTED_MODEL.size.exponent}, from ${FITTED_MODEL.size.from_units} units | fitted (exponent), convention (from ${FITTED_MODEL.size.from_units}: the legal threshold of a multiple dwelling) | the same run (Total score) |
 | Signal half-lives and scales | per signal (Components) | convention | open to calibration |
 | Rate floor | ${MIN_RATE_UNITS} units | convention | the legal threshold of a multiple dwelling (3 units) |
 | Area propensity bounds and shrinkage | ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}, 200 condition records | convention | direction from Kontokosta et al. 2017 (Known biases) |
@@ -457,7 +477,7 @@ History stays comparable across versions: every version scores 0-100 on the same
 the scorer id it was computed with, so a building's trajectory shows where the version changed. The first run of a new
 version records its grade changes with the quiet reason \`scorer-change\`: monitors are not notified of a change of method.
 
-\`distress_v11_0\` (after \`distress_v10_2\`): known limits (public housing, unreliable unit counts) held between B and D with
+\`${SCORER_ID}\`, the seven-component distress model of the interface contract: known limits (public housing, unreliable unit counts) held between B and D with
 the lowest confidence; the serious-hazard floor; confidence from coverage, freshness and the total's interval; the area
 reporting propensity per recorded condition (complaints from under-reporting areas weigh more); the published rules with
 their figures (\`published_rules\`, flag \`watchlist-criteria-met\` replacing \`watchlist-level-violations\`).`;

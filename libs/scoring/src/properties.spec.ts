@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { COMPONENT_KEYS } from '@bhis/domain';
 import { AGE_BUCKET_KEYS, AgeBucket } from './age-buckets';
+import { FITTED_MODEL } from './fitted-model';
 import { BuildingInput, HistogramRow } from './input';
 import { scoreBuilding } from './score-building';
 import { CLASS_BC_SEVERITY } from './signals';
@@ -84,7 +86,7 @@ describe('monotonicity', () => {
 describe('size', () => {
   const perUnitRowArb = rowArb.map((row) => ({ ...row, count: Math.max(1, row.count % 6), amount: row.amount % 5000 }));
 
-  it(`a building 10 times bigger with the same per-unit rates scores within ${SIZE_TOLERANCE} points (20+ units)`, () => {
+  it(`a building 10 times bigger with the same per-unit rates has components within ${SIZE_TOLERANCE} points, and a total raised only by the fitted size factor (20+ units)`, () => {
     fc.assert(
       fc.property(fc.array(perUnitRowArb, { maxLength: 15 }), fc.integer({ min: 20, max: 45 }), (rows, units) => {
         const small = scoreBuilding(withUnits(units, rows));
@@ -107,7 +109,14 @@ describe('size', () => {
           perBuilding.has(row.event_type) ? row : { ...row, count: row.count * 10, amount: row.amount * 10 },
         );
         const big = scoreBuilding(input({ histogram: scaled, facts: { residential_units: units * 10, hpd_legal_units: units * 10 }, aggregates: { heat_season_complaints: 0 } }));
-        expect(Math.abs(big.total_score - small.total_score)).toBeLessThanOrEqual(SIZE_TOLERANCE);
+        for (const key of COMPONENT_KEYS) expect(Math.abs(big.components[key].score - small.components[key].score)).toBeLessThanOrEqual(SIZE_TOLERANCE);
+        // the total multiplies the combined log-health by (units / 3) ^ exponent: the per-unit signal means more in a larger building
+        const smallHealth = 1 - small.total_score / 100;
+        const expected = 100 * (1 - Math.pow(smallHealth, Math.pow(10, FITTED_MODEL.size.exponent)));
+        if (big.explanation.adjustments.length === 0 && small.explanation.adjustments.length === 0) {
+          expect(Math.abs(big.total_score - expected)).toBeLessThanOrEqual(SIZE_TOLERANCE + 1);
+        }
+        expect(big.total_score).toBeGreaterThanOrEqual(small.total_score - SIZE_TOLERANCE);
       }),
       { numRuns: 300 },
     );
@@ -151,6 +160,27 @@ describe('determinism and ranges', () => {
         expect(scoreBuilding(withUnits(30, [...histogram, fire])).components).toEqual(base.components);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('confidence and tenant reports', () => {
+  const complaintArb = fc
+    .record({
+      event_type: fc.constantFrom('hpd_complaint' as const, 'complaint_311' as const, 'dob_complaint' as const),
+      template: rowArb,
+    })
+    .map(({ event_type, template }) => cell({ event_type, category: template.category, severity: template.severity, open: template.open, age_bucket: template.age_bucket, count: 1 }));
+
+  it('one new complaint never raises confidence, in 1,000 random histories', () => {
+    fc.assert(
+      fc.property(histogramArb, unitsArb, fc.boolean(), complaintArb, (histogram, units, registered, complaint) => {
+        const before = scoreBuilding(withUnits(units, histogram, registered)).confidence;
+        const after = scoreBuilding(withUnits(units, [...histogram, complaint], registered)).confidence;
+        expect(after.score).toBeLessThanOrEqual(before.score);
+        expect(after.dimensions.precision).toBeLessThanOrEqual(before.dimensions.precision);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

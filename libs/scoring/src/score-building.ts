@@ -3,16 +3,16 @@ import { scoreComponents } from './component-scores';
 import { Confidence, activeFamiliesOf, assessConfidence } from './confidence';
 import { DataQuality, dataQualityOf } from './data-quality';
 import { Explanation, SignalExplanation } from './explanation';
-import { BuildingFeatures, deriveFeatures } from './features';
+import { BuildingFeatures, COMPLAINT_TYPES, deriveFeatures } from './features';
 import { flagsOf } from './flags';
-import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf } from './grades';
+import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf, UNCERTAIN_LABEL } from './grades';
 import { BuildingInput } from './input';
 import { KnownLimit, knownLimitsOf } from './known-limits';
 import { PeerGroup, peerGroupOf } from './peer-groups';
 import { PublishedRuleChecks, publishedRuleChecks } from './public-anchors';
 import { accumulateSignals } from './signal-engine';
 import { ScoreAdjustment } from './explanation';
-import { applyAnchors, combineComponents } from './total-score';
+import { applyAnchors, combinedLogHealth, totalOfLogHealth } from './total-score';
 
 export interface ComponentScore {
   /** 0-100, one decimal; higher is more distressed. */
@@ -42,12 +42,12 @@ export interface BuildingScore {
 /** Where the model cannot know, the total is held between these grades: neither A nor F can be claimed. */
 export const KNOWN_LIMIT_GRADES = { from: 'B', to: 'D' } as const;
 
-/** The total before anchors with the counts of confirmed records spread (accumulateSignals). */
-function rawTotal(input: BuildingInput, features: BuildingFeatures, spread: -1 | 1): number {
+/** The combined log-health before anchors with the counts of confirmed records spread (accumulateSignals). */
+function rawLogHealth(input: BuildingInput, features: BuildingFeatures, spread: -1 | 1): number {
   const results = scoreComponents(input, features, accumulateSignals(input.histogram, spread), false);
   const scores = {} as Record<ComponentKey, number>;
   for (const key of COMPONENT_KEYS) scores[key] = results[key].score;
-  return combineComponents(scores);
+  return combinedLogHealth(scores, features.units);
 }
 
 function holdWithinLimits(total: number, limits: readonly KnownLimit[]): { total: number; adjustment: ScoreAdjustment | null } {
@@ -80,7 +80,8 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     explained[key] = result.explanation;
     scores[key] = result.score;
   }
-  const raw = combineComponents(scores);
+  const rawHealth = combinedLogHealth(scores, features.units);
+  const raw = totalOfLogHealth(rawHealth);
   const anchored = applyAnchors(raw, features);
   const limits = knownLimitsOf(input, features);
   const { total, adjustment } = holdWithinLimits(anchored.total, limits);
@@ -89,8 +90,19 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
   const dataQuality = dataQualityOf(activeFamiliesOf(features), features.total_events);
 
   const hasConfirmed = features.confirmed_records > 0;
-  const low = hasConfirmed ? rawTotal(input, features, -1) : raw;
-  const high = hasConfirmed ? rawTotal(input, features, 1) : raw;
+  const lowHealth = hasConfirmed ? rawLogHealth(input, features, -1) : rawHealth;
+  const highHealth = hasConfirmed ? rawLogHealth(input, features, 1) : rawHealth;
+  const low = totalOfLogHealth(lowHealth);
+  const high = totalOfLogHealth(highHealth);
+  // the precision of the confirmed records alone: a tenant report shares components and caps with them,
+  // so on the whole history one new complaint could narrow the spread and raise confidence
+  const confirmedOnly = input.histogram.some((row) => COMPLAINT_TYPES.has(row.event_type))
+    ? { ...input, histogram: input.histogram.filter((row) => !COMPLAINT_TYPES.has(row.event_type)) }
+    : null;
+  const logHealthSpread =
+    confirmedOnly === null || !hasConfirmed
+      ? (highHealth - lowHealth) / 2
+      : (rawLogHealth(confirmedOnly, features, 1) - rawLogHealth(confirmedOnly, features, -1)) / 2;
   const interval = {
     low: Math.round(Math.max(0, Math.min(total, total + low - raw))),
     high: Math.round(Math.min(100, Math.max(total, total + high - raw))),
@@ -105,12 +117,12 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     scorer_id: SCORER_ID,
     total_score: total,
     grade,
-    label: GRADE_LABELS[grade],
+    label: limits.length > 0 ? UNCERTAIN_LABEL : GRADE_LABELS[grade],
     peer_group: peerGroupOf(features.units, input.building.year_built, input.building.building_class),
     data_quality: dataQuality,
     components,
     flags,
-    confidence: assessConfidence(input, features, dataQuality, { interval, limits }),
+    confidence: assessConfidence(input, features, dataQuality, { interval, logHealthSpread, limits }),
     explanation: { components: explained, adjustments },
     published_rules: publishedRuleChecks(features),
   };

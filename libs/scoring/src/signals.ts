@@ -91,8 +91,6 @@ export interface ComponentModel {
   title: string;
   /** What the component measures, for the methodology. */
   purpose: string;
-  /** Weight in the total (the weights of the seven components sum to 1). */
-  weight: number;
   /**
    * Index at which the component scores 63.2 (score = 100 * (1 - exp(-index / scale))).
    * `peer_complaint_rate` scales it by the peer complaint rate (complaint burden).

@@ -34,7 +34,7 @@ describe('generateCity', () => {
     await generateCity({ buildings: BUILDINGS, seed: 43, outDir: dirOtherSeed });
     await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirLater, asOf: '2026-12-01' });
     changes = await generateCity({ buildings: BUILDINGS, seed: 42, outDir: dirChanges, asOf: '2026-12-01', changesSince: '2026-11-01' });
-  }, 120_000);
+  }, 300_000);
 
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -227,5 +227,23 @@ describe('generateCity', () => {
     expect(labelled.length).toBeGreaterThan(0);
     expect(labelled.length).toBeLessThan(BUILDINGS / 2);
     for (const row of labelled) expect(row.first_serious_after_cut >= '2025-11-01' && row.first_serious_after_cut <= '2026-11-01').toBe(true);
+  });
+
+  it('writes beside each outcome column the probability the generator drew it with, and one per validation cut date', () => {
+    const [header] = readCsv(join(dirA, 'truth.csv'));
+    expect(header.slice(-5)).toEqual([
+      'p_serious_12m_after_cut',
+      'p_serious_12m_after_as_of',
+      'p_serious_12m_after_2025-11-01',
+      'p_serious_12m_after_2024-11-01',
+      'p_serious_12m_after_2023-11-02',
+    ]);
+    const truth = readCsvObjects(join(dirA, 'truth.csv'));
+    for (const row of truth) {
+      for (const column of header.slice(-5)) expect(Number(row[column])).toBeGreaterThanOrEqual(0);
+      for (const column of header.slice(-5)) expect(Number(row[column])).toBeLessThanOrEqual(1);
+      // the cut column and the cut date's column are the same window
+      expect(row['p_serious_12m_after_2025-11-01']).toBe(row.p_serious_12m_after_cut);
+    }
   });
 });

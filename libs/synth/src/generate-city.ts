@@ -159,7 +159,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
   await mkdir(options.outDir, { recursive: true });
   const writer = new CityWriter(options.outDir, windowStart, asOf, options.headerDrift ?? false, options.gzip ?? false, options.olderLayouts ?? false, plan.changesSince);
   const years = { first: ymdOf(windowStart).year, last: ymdOf(asOf).year };
-  const truth = new CsvSink('truth.csv', join(options.outDir, 'truth.csv'), truthHeader(years.first, years.last));
+  const truth = new CsvSink('truth.csv', join(options.outDir, 'truth.csv'), truthHeader(years.first, years.last, asOf));
   const sinks = writer.sinks;
   const eventSinks = (Object.keys(HEADERS) as SourceKey[]).filter((key) => !REFERENCE_SOURCES.has(key)).map((key) => sinks[key]);
   const countEvents = (): number => eventSinks.reduce((n, sink) => n + sink.rows, 0);
@@ -177,7 +177,7 @@ export async function generateCity(options: GenerateCityOptions, onProgress?: (p
     idShare = Math.max(idShare, result.idsUsed / range.capacity);
     if (building.habitational) eventsPerBuilding[index] = countEvents() - eventsBefore;
     if (plan.changesSince === null) writeReferenceRows(writer, building, result, plan);
-    if (building.habitational) truth.push(truthLine(building, latent, result, years.first, years.last, asOf));
+    if (building.habitational) truth.push(truthLine(seed, building, latent, outcomes, result, years, asOf));
 
     if (index % BATCH === BATCH - 1) {
       await writer.drain();

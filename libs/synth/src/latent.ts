@@ -32,6 +32,14 @@ const REFERENCE_DAY = dayOf(2018, 1, 1);
 const SHOCK_FROM = dayOf(1995, 1, 1);
 const SHOCK_TO = dayOf(2045, 1, 1);
 
+/** The draws of a shock: a fire with this chance, a size and a decay uniform in their ranges. */
+export const SHOCK = { fireChance: 0.35, minSize: 0.8, sizeRange: 1.8, minDecayDays: 60, decayRangeDays: 500 } as const;
+
+/** Shocks arrive as a Poisson process, more often under a bad owner and in larger buildings. */
+export function shockRatePerYearOf(building: Building): number {
+  return 0.012 * (1 + Math.max(0, building.owner.badness)) * (building.units >= 6 ? 1.5 : 1);
+}
+
 export function latentProcessFor(seed: number, building: Building): LatentProcess {
   const rng = new Rng(seed, Stream.latent, building.index);
   const age = building.yearBuilt < 1940 ? 0.55 : building.yearBuilt < 1980 ? 0.2 : -0.45;
@@ -46,11 +54,11 @@ export function latentProcessFor(seed: number, building: Building): LatentProces
     trajectory === 'declining' ? 0.06 + rng.float() * 0.22 : trajectory === 'improving' ? -(0.06 + rng.float() * 0.2) : rng.normal() * 0.02;
 
   const shocks: Shock[] = [];
-  const shockRatePerYear = 0.012 * (1 + Math.max(0, building.owner.badness)) * (building.units >= 6 ? 1.5 : 1);
+  const shockRatePerYear = shockRatePerYearOf(building);
   let day = SHOCK_FROM + rng.exponential(365.25 / shockRatePerYear);
   while (day < SHOCK_TO) {
-    const fire = rng.chance(0.35);
-    shocks.push({ day: Math.floor(day), size: 0.8 + rng.float() * 1.8, decayDays: 60 + rng.float() * 500, fire });
+    const fire = rng.chance(SHOCK.fireChance);
+    shocks.push({ day: Math.floor(day), size: SHOCK.minSize + rng.float() * SHOCK.sizeRange, decayDays: SHOCK.minDecayDays + rng.float() * SHOCK.decayRangeDays, fire });
     day += rng.exponential(365.25 / shockRatePerYear);
   }
 
@@ -67,6 +75,11 @@ export function latentProcessFor(seed: number, building: Building): LatentProces
 
 /** Latent distress in (0, 1) on a given day. */
 export function latentAt(process: LatentProcess, day: number): number {
+  return 1 / (1 + Math.exp(-latentLogitAt(process, day)));
+}
+
+/** The logit of latentAt: its trend and cycle, plus what each shock up to the day still adds. */
+export function latentLogitAt(process: LatentProcess, day: number): number {
   let logit =
     process.baseLogit +
     (process.slopePerYear * (day - REFERENCE_DAY)) / 365.25 +
@@ -74,9 +87,14 @@ export function latentAt(process: LatentProcess, day: number): number {
   for (const shock of process.shocks) {
     if (shock.day > day) break;
     const age = day - shock.day;
-    if (age < shock.decayDays * 4) logit += shock.size * Math.exp(-age / shock.decayDays);
+    logit += shockLogit(shock, age);
   }
-  return 1 / (1 + Math.exp(-logit));
+  return logit;
+}
+
+/** What a shock adds to the latent logit `age` days after it (0 once it has faded). */
+export function shockLogit(shock: Shock, age: number): number {
+  return age < shock.decayDays * 4 ? shock.size * Math.exp(-age / shock.decayDays) : 0;
 }
 
 /** Event-rate multiplier: 1 at a typical building, up to 8 at a badly distressed one. */

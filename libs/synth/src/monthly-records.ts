@@ -10,6 +10,7 @@ import { FIRST_NAMES, MARSHALS, SURNAMES } from './names';
 import { hashInts, type Rng } from './rng';
 import { NEVER, type HpdProblem, type RecordSink } from './records';
 import type { HiddenOutcome } from './outcomes';
+import { SHOCK_VACATE } from './shock-vacates';
 import { addViolation, BuildingState, closeDayFor, CODES_BY_CATEGORY, hpdEnforcesAt, type Month, type Simulation, weightedCode } from './simulation';
 
 // The records one month of a building writes, one function per kind (history.ts runs them in order).
@@ -318,18 +319,18 @@ function vacatesFromShocks(sim: Simulation, mo: Month): void {
   const { building, latent, state, sink, result, units, bins } = sim;
   for (const shock of latent.shocks) {
     if (shock.day < start || shock.day >= start + dim) continue;
-    if (shock.fire && building.units >= 1 && rng.chance(0.55)) {
+    if (shock.fire && building.units >= 1 && rng.chance(SHOCK_VACATE.fire)) {
       const entire = rng.chance(0.3);
       // HPD orders no vacate at public housing; FDNY still may
       if (!building.publicHousing) {
         sink.hpdVacate({ day: shock.day, orderNumber: state.next('vacate'), reason: 'Fire Damage', entire, units: entire ? building.units : rng.int(1, Math.max(1, Math.ceil(units / 4))), rescindDay: rng.chance(0.75) ? shock.day + rng.int(20, 700) : NEVER, binIndex: rng.int(0, bins - 1) });
         result.serious.push({ day: shock.day, outcome: 'hpd_vacate' });
       }
-      if (building.units >= 6 && rng.chance(0.3)) {
+      if (building.units >= 6 && rng.chance(SHOCK_VACATE.fdnyAfterFire)) {
         sink.fdnyVacate({ day: shock.day, description: rng.pick(['FIRE - STRUCTURAL DAMAGE', 'FIRE - NO HEAT OR LIGHT', 'FIRE - UNSAFE CONDITIONS']), statusChangeDay: rng.chance(0.7) ? shock.day + rng.int(10, 300) : NEVER, binIndex: rng.int(0, bins - 1) });
         result.serious.push({ day: shock.day, outcome: 'fdny_vacate' });
       }
-    } else if (!shock.fire && shock.size > 1.8 && rng.chance(0.3)) {
+    } else if (!shock.fire && shock.size > SHOCK_VACATE.structuralSize && rng.chance(SHOCK_VACATE.structural)) {
       sink.dobVacate({ day: shock.day, category: rng.pick(['BUILDING SHAKING/VIBRATING/STRUCTURAL STABILITY AFFECTED', 'STRUCTURAL STABILITY IMPACTED - NEW BUILDING UNDER CONSTRUCTION', 'EGRESS - LOCKED/BLOCKED/IMPROPER/NO SECONDARY MEANS']), full: rng.chance(0.4), dayFirst: hashInts(building.index, shock.day) % 6 === 0 });
       result.serious.push({ day: shock.day, outcome: 'dob_vacate' });
     }

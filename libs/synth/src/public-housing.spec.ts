@@ -58,9 +58,9 @@ describe('public housing in a generated city', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('marks a few large lots as public housing in truth.csv, as its last column', () => {
+  it('marks a few large lots as public housing in truth.csv, before the outcome probabilities', () => {
     const header = readCsv(join(dir, 'truth.csv'))[0];
-    expect(header[header.length - 1]).toBe('public_housing');
+    expect(header[header.indexOf('public_housing') + 1]).toBe('p_serious_12m_after_cut');
     expect(header.slice(0, 7)).toEqual(['bbl', 'borough', 'units', 'size_class', 'owner_id', 'owner_kind', 'trajectory']);
     expect(new Set(truth.map((row) => row.public_housing))).toEqual(new Set(['0', '1']));
     const large = truth.filter((row) => Number(row.units) >= PUBLIC_HOUSING_MIN_UNITS);

@@ -3,6 +3,8 @@ import { csvLine } from './csv';
 import { dayOf, isoDay } from './dates';
 import type { SeriousOutcome, SimulationResult } from './history';
 import { latentAt, type LatentProcess } from './latent';
+import { OUTCOME_WINDOW_DAYS, seriousOutcomeProbability } from './outcome-probability';
+import type { HiddenOutcome } from './outcomes';
 
 /**
  * truth.csv: the hidden state behind the public files, for the scoring validation harness only.
@@ -27,12 +29,25 @@ import { latentAt, type LatentProcess } from './latent';
  *   complaint, violation, litigation, emergency repair, AEP/UCP, vacate or registration record, and their
  *   serious outcomes are only the FDNY and DOB vacates of fires and structural shocks; their latent
  *   distress is drawn as everywhere else.
+ * - p_serious_12m_after_cut, p_serious_12m_after_as_of: the generator's own probability of the outcome
+ *   serious_12m_after_cut and serious_12m_after_as_of count, given its hidden state on the cut and as-of
+ *   dates (outcome-probability.ts: the monthly hazards, the shocks still to come integrated over); the
+ *   0/1 columns are one draw from it
+ * - p_serious_12m_after_YYYY-MM-DD: the same probability for the 365 days after each validation cut date
+ *   (VALIDATION_CUTS dates, 365 days apart before the as-of date), beside serious_days for the draws
  *
  * Serious outcomes are drawn from the hidden condition (outcomes.ts), not from the records: hpd_vacate,
  * aep_entry, ucp_order, emergency_repair, class_c_spike; plus fire and structural vacates (hpd_vacate,
  * fdny_vacate, dob_vacate) from the latent shocks. Each leaves its records in the public files.
  */
-export function truthHeader(firstYear: number, lastYear: number): string {
+/** The validation cut dates the truth file gives probabilities for: 1, 2 and 3 times 365 days before the as-of date. */
+export const VALIDATION_CUTS = 3;
+
+function validationCutDays(asOf: number): number[] {
+  return Array.from({ length: VALIDATION_CUTS }, (_, i) => asOf - (i + 1) * OUTCOME_WINDOW_DAYS);
+}
+
+export function truthHeader(firstYear: number, lastYear: number, asOf: number): string {
   const years: string[] = [];
   for (let y = firstYear; y <= lastYear; y++) years.push(`latent_${y}`);
   return [
@@ -40,6 +55,7 @@ export function truthHeader(firstYear: number, lastYear: number): string {
     'serious_before_cut_12m', 'first_serious_after_cut', 'first_serious_after_cut_type', 'serious_12m_after_cut',
     'first_serious_after_as_of', 'first_serious_after_as_of_type', 'serious_12m_after_as_of',
     'serious_days', 'reporting_propensity', 'neighbourhood', 'public_housing',
+    'p_serious_12m_after_cut', 'p_serious_12m_after_as_of', ...validationCutDays(asOf).map((day) => `p_serious_12m_after_${isoDay(day)}`),
   ].join(',');
 }
 
@@ -49,8 +65,17 @@ function firstIn(serious: readonly { day: number; outcome: SeriousOutcome }[], f
   return best;
 }
 
-export function truthLine(b: Building, latent: LatentProcess, result: SimulationResult, firstYear: number, lastYear: number, asOf: number): string {
-  const cut = asOf - 365;
+export function truthLine(
+  seed: number,
+  b: Building,
+  latent: LatentProcess,
+  outcomes: readonly HiddenOutcome[],
+  result: SimulationResult,
+  years: { first: number; last: number },
+  asOf: number,
+): string {
+  const { first: firstYear, last: lastYear } = years;
+  const cut = asOf - OUTCOME_WINDOW_DAYS;
   const fields: string[] = [b.bbl, String(b.borough.code), String(b.units), b.sizeClass, String(b.owner.id), b.owner.kind, latent.trajectory];
   for (let y = firstYear; y <= lastYear; y++) fields.push(latentAt(latent, dayOf(y, 1, 1)).toFixed(4));
   fields.push(latentAt(latent, cut).toFixed(4), latentAt(latent, asOf).toFixed(4));
@@ -61,5 +86,12 @@ export function truthLine(b: Building, latent: LatentProcess, result: Simulation
   fields.push(afterAsOf ? isoDay(afterAsOf.day) : '', afterAsOf ? afterAsOf.outcome : '', afterAsOf ? '1' : '0');
   const days = [...new Set(result.serious.map((s) => s.day))].sort((a, b) => a - b);
   fields.push(days.map(isoDay).join(';'), b.reporting.toFixed(3), b.neighbourhood.toFixed(3), b.publicHousing ? '1' : '0');
+  const probabilities = new Map<number, string>();
+  const probability = (from: number): string => {
+    const known = probabilities.get(from) ?? seriousOutcomeProbability(seed, b, latent, outcomes, from).toFixed(5);
+    probabilities.set(from, known);
+    return known;
+  };
+  fields.push(probability(cut), probability(asOf), ...validationCutDays(asOf).map(probability));
   return csvLine(fields);
 }

@@ -23,7 +23,7 @@ export class ScoresDto {
   @ApiProperty({ minimum: 0, maximum: 100, example: 29 }) health_score!: number;
   @ApiProperty({ enum: GRADES, example: 'D' }) grade!: string;
   @ApiProperty({ example: 'Poor' }) label!: string;
-  @ApiProperty({ example: 'distress_v11_0' }) scorer_id!: string;
+  @ApiProperty({ example: 'distress_v10_2' }) scorer_id!: string;
   @ApiProperty({ example: 'large_prewar' }) peer_group!: string;
   @ApiProperty({ example: 'good' }) data_quality!: string;
   @ApiProperty({ type: ComponentsDto }) components!: ComponentsDto;

@@ -4,7 +4,7 @@ import { MetaDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
 
 export class TrajectoryPointDto {
   @ApiProperty({ type: String, format: 'date', example: '2026-11-20' }) as_of!: string;
-  @ApiProperty({ example: 'distress_v11_0' }) scorer_id!: string;
+  @ApiProperty({ example: 'distress_v10_2' }) scorer_id!: string;
   @ApiProperty({ minimum: 0, maximum: 100 }) total_score!: number;
   @ApiProperty({ minimum: 0, maximum: 100 }) health_score!: number;
   @ApiProperty({ enum: GRADES }) grade!: string;

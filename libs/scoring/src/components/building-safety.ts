@@ -7,7 +7,6 @@ export const BUILDING_SAFETY: ComponentModel = {
   title: 'Building safety',
   purpose:
     'Hazards to life and limb: fire safety, structure, electrical, gas, elevators, boilers, facades, illegal occupancy, from HPD and DOB violations and non-fire vacate orders.',
-  weight: 0.15,
   scale: 2,
   scale_mode: 'fixed',
   signals: [

@@ -13,7 +13,6 @@ export const COMPLAINT_BURDEN: ComponentModel = {
   title: 'Complaint burden',
   purpose:
     'How much tenants and neighbours report, relative to comparable buildings: HPD complaints, housing-related 311 requests and DOB complaints. Complaints are reports, not confirmed violations, so the component weighs less in the total and is measured against the peer rate and the area propensity to complain.',
-  weight: 0.1,
   scale: COMPLAINT_RATIO_SCALE,
   scale_mode: 'peer_complaint_rate',
   signals: [

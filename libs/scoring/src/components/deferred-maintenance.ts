@@ -17,7 +17,6 @@ export const DEFERRED_MAINTENANCE: ComponentModel = {
   title: 'Deferred maintenance',
   purpose:
     'Chronic neglect of the building fabric and systems: leaks and mold above all, failing plumbing, structure, facade, boilers and elevators, the Underlying Conditions Program and the Alternative Enforcement Program, and emergency repairs; recent permitted work (reinvestment) earns a bounded credit.',
-  weight: 0.2,
   scale: 2,
   scale_mode: 'fixed',
   signals: [

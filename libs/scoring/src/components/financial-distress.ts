@@ -6,7 +6,6 @@ export const FINANCIAL_DISTRESS: ComponentModel = {
   title: 'Financial distress',
   purpose:
     "Public signs that the owner is not paying the city: tax lien sale listings, ECB penalty balances due, and emergency repair charges (which become liens when unpaid). Financial default is not the model's target, so this component has the smallest weight and financial records feed nothing else.",
-  weight: 0.05,
   scale: 1.5,
   scale_mode: 'fixed',
   signals: [

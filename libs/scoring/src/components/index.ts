@@ -1,4 +1,5 @@
 import { ComponentKey } from '@bhis/domain';
+import { FITTED_MODEL } from '../fitted-model';
 import { ComponentModel } from '../signals';
 import { BUILDING_SAFETY } from './building-safety';
 import { COMPLAINT_BURDEN } from './complaint-burden';
@@ -19,9 +20,8 @@ export const COMPONENT_MODELS: readonly ComponentModel[] = [
   LEGAL_ENFORCEMENT,
 ];
 
-export const COMPONENT_WEIGHTS: Readonly<Record<ComponentKey, number>> = Object.fromEntries(
-  COMPONENT_MODELS.map((model) => [model.key, model.weight]),
-) as Record<ComponentKey, number>;
+/** The weight of each component in the total (fitted, fitted-constants.ts). */
+export const COMPONENT_WEIGHTS: Readonly<Record<ComponentKey, number>> = FITTED_MODEL.component_weights;
 
 export {
   BUILDING_SAFETY,

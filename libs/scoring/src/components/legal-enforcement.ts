@@ -7,7 +7,6 @@ export const LEGAL_ENFORCEMENT: ComponentModel = {
   title: 'Legal enforcement',
   purpose:
     'Escalated city and tenant action: HPD housing litigation, active vacate orders, the Alternative Enforcement and Underlying Conditions Programs, ECB violations and executed residential evictions.',
-  weight: 0.1,
   scale: 2,
   scale_mode: 'fixed',
   signals: [

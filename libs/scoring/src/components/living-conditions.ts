@@ -7,7 +7,6 @@ export const LIVING_CONDITIONS: ComponentModel = {
   title: 'Living conditions',
   purpose:
     'Housing-maintenance conditions inside the homes (leaks, mold, heat, pests, lead paint, plumbing, paint/plaster, sanitation, doors and locks), led by confirmed HPD violations.',
-  weight: 0.25,
   scale: 2.2,
   scale_mode: 'fixed',
   signals: [

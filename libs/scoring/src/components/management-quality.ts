@@ -17,7 +17,6 @@ export const MANAGEMENT_QUALITY: ComponentModel = {
   title: 'Management quality',
   purpose:
     'Whether the owner corrects conditions and meets obligations: violations left open past their legal correction window, failed corrections, repairs the city had to make, missed safety filings, and HPD registration.',
-  weight: 0.15,
   scale: 2,
   scale_mode: 'fixed',
   signals: [

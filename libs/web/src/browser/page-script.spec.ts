@@ -98,7 +98,7 @@ const BUILDING = {
     health_score: 4,
     grade: 'F',
     label: 'Severe',
-    scorer_id: 'distress_v11_0',
+    scorer_id: 'distress_v10_2',
     components: { living_conditions: { score: 91.5, grade: 'F' }, complaint_burden: { score: 40, grade: 'C' } },
     flags: ['aep-criteria-met'],
   },
@@ -110,7 +110,7 @@ describe('app.js as served', () => {
   it('fills the report from the API', async () => {
     const answers = {
       '/buildings/1000010001': BUILDING,
-      '/buildings/1000010001/trajectory': { points: [{ as_of: '2024-01-01', scorer_id: 'distress_v11_0', total_score: 80, grade: 'F' }, { as_of: '2025-01-01', scorer_id: 'distress_v11_0', total_score: 87, grade: 'F' }] },
+      '/buildings/1000010001/trajectory': { points: [{ as_of: '2024-01-01', scorer_id: 'distress_v10_1', total_score: 80, grade: 'F' }, { as_of: '2025-01-01', scorer_id: 'distress_v10_2', total_score: 87, grade: 'F' }] },
       '/buildings/1000010001/events': { events: [{ id: 'e1', source: 'hpd_violations', category: 'mold', severity: 'high', event_type: 'hpd_violation', status: 'open', occurred_on: '2024-05-02', description: 'Mold', source_url: 'https://example.org/e1' }] },
     };
     const page = await runAppJs({ bbl: '1000010001' }, REPORT_IDS, answers);
@@ -120,17 +120,36 @@ describe('app.js as served', () => {
     expect(element('report-body').hidden).toBe(false);
     expect(page.title).toBe('123 WEST 45 STREET · Building Health Intelligence Service');
     expect(element('report-facts').textContent).toBe('Manhattan 10036 · BBL 1000010001 · 1,200 residential units · built 1925 · class D7');
-    expect(element('score').textContent).toBe('87 / 100 distress score' + 'Health score 4 · model distress_v11_0');
+    expect(element('score').textContent).toBe('87 / 100 distress score' + 'Health score 4 · model distress_v10_2');
     expect(element('grade').textContent).toBe('FSevere');
     const bars = element('components-chart').find((e) => e.getAttribute('class')?.startsWith('bar ') ?? false);
     expect(bars.map((bar) => bar.getAttribute('data-score'))).toEqual(['91.5', '40']);
     expect(element('components-chart').find((e) => e.tag === 'title')[0].textContent).toBe('Component scores: Living conditions 91.5, Complaint burden 40.0');
     expect(element('trajectory-chart').find((e) => e.tag === 'circle').map((c) => c.getAttribute('data-score'))).toEqual(['80', '87']);
+    // each point names the model it was computed with
+    expect(element('trajectory-chart').find((e) => e.tag === 'title').map((t) => t.textContent).filter((t) => t.includes('distress_'))).toEqual([
+      expect.stringContaining('(F, distress_v10_1)'),
+      expect.stringContaining('(F, distress_v10_2)'),
+    ]);
     expect(element('confidence').textContent).toContain('High · 92.0 of 100');
     expect(element('confidence').textContent).toContain('Coverage92%');
     expect(element('counts').textContent).toBe('HPD violations open1,234');
     expect(element('events').find((e) => e.tag === 'a')[0].getAttribute('href')).toBe('https://example.org/e1');
     expect(element('events').textContent).toContain('May 2, 2024');
+  });
+
+  it('says on the building page that a building under a known limit cannot be graded with confidence, and why', async () => {
+    const reason = 'Public housing (HPD ManagementProgram NYCHA or a Housing Authority owner): HPD does not inspect or enforce here.';
+    const building = {
+      ...BUILDING,
+      scores: { ...BUILDING.scores, total_score: 20, grade: 'B', label: 'Cannot be graded with confidence', flags: ['public-housing'] },
+      confidence: { ...BUILDING.confidence, tier: 'insufficient', flags: ['public-housing'], reason },
+    };
+    const page = await runAppJs({ apiKey: 'sk_demo_x', bbl: '1000010001' }, REPORT_IDS, { '/buildings/1000010001': building, '/buildings/1000010001/trajectory': { points: [] }, '/buildings/1000010001/events': { events: [] } });
+    const element = (id: string) => page.byId.get(id) as FakeElement;
+    expect(element('grade').textContent).toBe('BCannot be graded with confidence');
+    expect(element('grade').textContent).not.toContain('Good');
+    expect(element('confidence').textContent).toContain(`Cannot be graded with confidence: ${reason}`);
   });
 
   it('says why the report failed', async () => {

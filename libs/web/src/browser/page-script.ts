@@ -42,6 +42,8 @@ interface Confidence {
   dimensions: Record<string, number>;
   primary_sources: number;
   active_families: number;
+  /** why the building cannot be graded with confidence (a known limit), or null */
+  reason?: string | null;
 }
 /** Where the search form shows what it found. */
 interface SearchView {
@@ -367,6 +369,7 @@ function confidencePanel(confidence: Confidence): HTMLElement {
     'div',
     {},
     el('p', { class: 'confidence' }, el('strong', {}, humanize(confidence.tier)), ` · ${formatOneDecimal(confidence.score * 100)} of 100`),
+    confidence.reason ? el('p', { class: 'confidence-reason' }, `Cannot be graded with confidence: ${confidence.reason}`) : '',
     definitionList([
       ...Object.entries(confidence.dimensions).map(([key, value]): [string, string] => [humanize(key), formatPercent(value)]),
       ['Primary sources', formatInteger(confidence.primary_sources)],

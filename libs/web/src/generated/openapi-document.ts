@@ -95,7 +95,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                         },
                         "scorer_id": {
                           "examples": [
-                            "distress_v11_0"
+                            "distress_v10_2"
                           ],
                           "maxLength": 40,
                           "type": "string"
@@ -5625,7 +5625,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v11_0"
+              "distress_v10_2"
             ],
             "type": "string"
           },
@@ -5980,7 +5980,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "scorer_id": {
             "examples": [
-              "distress_v11_0"
+              "distress_v10_2"
             ],
             "type": "string"
           },

@@ -43,7 +43,7 @@ export const PLATFORM_PATHS: JsonObject = {
                 properties: {
                   name: { type: 'string', maxLength: 100, examples: ['Building Health Intelligence Service'] },
                   api_version: { type: 'string', const: 'v1' },
-                  scorer_id: { type: 'string', maxLength: 40, examples: ['distress_v11_0'] },
+                  scorer_id: { type: 'string', maxLength: 40, examples: ['distress_v10_2'] },
                 },
               }),
             },

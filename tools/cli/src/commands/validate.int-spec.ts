@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { BASELINES, UNIT_BANDS } from '@bhis/score-runner';
+import { COMPONENT_KEYS } from '@bhis/domain';
+import { BASELINES, RANKINGS, UNIT_BANDS } from '@bhis/score-runner';
 import { generateCity } from '@bhis/synth';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
-import { loadCity, measureCity } from './validate';
+import { datesOfLoadedCity, fitOnCity, loadCity, measureCity, readTruth } from './validate';
+import { goalOf, renderValidation } from './validate-report';
 
 /** The validation harness end to end on a small city: the same code `npm run validate` runs at scale. */
 describe('validation at small scale (real Postgres)', () => {
@@ -27,28 +29,50 @@ describe('validation at small scale (real Postgres)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('measures the score against every baseline at three cut dates in every band, and calibrates confidence', async () => {
-    const { report, backtest, calibration } = await measureCity(pool, dir, { calibrate: true });
+  it('measures expected and realized AUC of the score, every baseline, the reference and the Bayes ranking at the truth file\'s cut dates', async () => {
+    const truth = readTruth(path.join(dir, 'truth.csv'));
+    const cuts = Object.keys([...truth.values()][0].probabilityAfter ?? {}).sort();
+    expect(cuts).toEqual(['2023-11-02', '2024-11-01', '2025-11-01']);
+    const { report, backtest } = await measureCity(pool, { truth, asOf: '2026-11-01', cuts });
     expect(report.buildings).toBeGreaterThan(300);
-    // public housing is counted apart, found by the scorer's rule on the loaded facts as the generator marked it
     expect(report.public_housing.buildings).toBe(report.public_housing.truth_marked);
-    for (const cut of backtest.cuts) expect(cut.public_housing).toBeLessThanOrEqual(report.public_housing.buildings);
-    expect(backtest.cuts.map((c) => c.cut)).toEqual(['2023-11-02', '2024-11-01', '2025-11-01']);
-    for (const { bands } of backtest.cuts) {
+    expect(backtest.cuts.map((c) => c.cut)).toEqual(cuts);
+    for (const { bands, pooled_precision: pooled } of backtest.cuts) {
       expect(bands.map((b) => b.band)).toEqual(UNIT_BANDS.map((b) => b.key));
       for (const band of bands) {
-        expect(Object.keys(band.auc).sort()).toEqual(['score', ...BASELINES].sort());
-        for (const value of [...Object.values(band.auc), ...Object.values(band.precision_at_k)]) {
-          if (Number.isFinite(value)) expect(value).toBeGreaterThanOrEqual(0);
-          if (Number.isFinite(value)) expect(value).toBeLessThanOrEqual(1);
-        }
-        expect(band.k).toBeGreaterThanOrEqual(1);
+        expect(Object.keys(band.expected_auc ?? {}).sort()).toEqual([...RANKINGS].sort());
+        const expected = band.expected_auc as Record<string, number>;
+        // the Bayes ranking is the best any ranking can expect
+        for (const name of ['score', ...BASELINES]) if (Number.isFinite(expected[name])) expect(expected[name]).toBeLessThanOrEqual(expected.bayes + 1e-9);
+        expect(expected.bayes).toBeGreaterThan(0.5);
+        expect(band.expected_positives).toBeGreaterThan(0);
+        expect(Number.isFinite(band.headroom_closed?.score)).toBe(true);
+        if (band.positives > 0 && band.positives < band.buildings) expect(band.realized_auc_se).toBeGreaterThanOrEqual(0);
       }
+      expect(pooled.k).toBeGreaterThanOrEqual(50);
+      expect(pooled.expected?.bayes).toBeGreaterThanOrEqual(pooled.expected?.score ?? 1);
     }
-    const tiers = backtest.calibration.map((c) => c.tier);
-    expect(tiers.length).toBeGreaterThan(0);
+    expect(backtest.grade_outcomes.length).toBeGreaterThan(4);
+    expect(backtest.grade_tiers.length).toBeGreaterThan(4);
+    for (const row of backtest.calibration) expect(row.interval_covers_next_cut).toBeGreaterThanOrEqual(0);
     expect(backtest.calibration.reduce((n, c) => n + c.buildings, 0)).toBeGreaterThan(3 * 300);
-    expect(calibration?.fitted_on).toBe('2023-11-02');
-    expect(calibration?.by_cut.map((c) => c.cut)).toEqual(['2023-11-02', '2024-11-01', '2025-11-01']);
-  }, 600_000);
+    const text = renderValidation([{ seed: 'ci-validation', buildings: report.buildings, synthetic: true, report, backtest }], { command: 'x', seconds: 1 });
+    expect(text).toContain('Expected AUC by unit band and cut date');
+    expect(goalOf(backtest).cells).toBe(12);
+  }, 900_000);
+
+  it('fits the constants on the earliest cut date, from the truth file or from the events alone', async () => {
+    const truth = readTruth(path.join(dir, 'truth.csv'));
+    const fromTruth = await fitOnCity(pool, { truth, cut: '2023-11-02' });
+    expect(fromTruth.fitted_on).toBe('2023-11-02');
+    expect(COMPONENT_KEYS.reduce((s, k) => s + fromTruth.fitted.component_weights[k], 0)).toBeCloseTo(1, 6);
+    // a loaded real city: no truth file, the cut dates and the labels come from its events
+    const dates = await datesOfLoadedCity(pool);
+    expect(dates.cuts.length).toBeGreaterThanOrEqual(3);
+    const fromEvents = await fitOnCity(pool, { cut: dates.cuts[0] });
+    expect(fromEvents.positives).toBeGreaterThan(0);
+    expect(fromEvents.fitted.size.exponent).toBeGreaterThanOrEqual(0);
+    const { backtest } = await measureCity(pool, { cuts: dates.cuts, asOf: dates.asOf });
+    for (const c of backtest.cuts) for (const band of c.bands) expect(band.expected_auc).toBeNull();
+  }, 900_000);
 });

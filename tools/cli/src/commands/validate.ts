@@ -1,6 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { parse } from 'csv-parse/sync';
@@ -9,24 +9,26 @@ import { migrate } from '@bhis/db';
 import { SCORER_ID } from '@bhis/domain';
 import { loadSource } from '@bhis/ingestion';
 import {
-  ACTIONABLE_PER_100K_UNITS,
-  BASELINE_DESCRIPTIONS,
-  BASELINES,
   BaselineBacktest,
   backtestAgainstBaselines,
   calibrate,
   CalibrationResult,
   calibrationSamples,
+  eventOutcomes,
+  runScoring,
   TruthRow,
   validateModel,
   ValidationReport,
 } from '@bhis/score-runner';
+import { FITTED_MODEL, fittedConstantsSource } from '@bhis/scoring';
 import { getSource } from '@bhis/sources';
 import { DEFAULT_AS_OF, generateCity } from '@bhis/synth';
+import { randomUUID } from 'node:crypto';
 import { config } from '../context';
 import { printJson } from '../output';
 import { recognisedFiles } from './ingest';
 import { createRun, syncSourceCatalog } from '@bhis/runs';
+import { renderValidation, SeedMeasure } from './validate-report';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -34,7 +36,9 @@ function positiveInt(value: string): number {
   return n;
 }
 
-function readTruth(file: string): Map<string, TruthRow> {
+const P_COLUMN = /^p_serious_12m_after_(\d{4}-\d{2}-\d{2})$/;
+
+export function readTruth(file: string): Map<string, TruthRow> {
   const rows = parse(readFileSync(file), { columns: true }) as Record<string, string>[];
   return new Map(
     rows.map((r) => [
@@ -45,164 +49,21 @@ function readTruth(file: string): Map<string, TruthRow> {
         seriousAfterCut: r.serious_12m_after_cut === '1',
         seriousDays: (r.serious_days ?? '').split(';').filter(Boolean),
         publicHousing: r.public_housing === '1',
-        latentByYear: Object.fromEntries(
-          Object.entries(r)
-            .filter(([key]) => /^latent_\d{4}$/.test(key))
-            .map(([key, value]) => [Number(key.slice(7)), Number(value)]),
+        probabilityAfter: Object.fromEntries(
+          Object.entries(r).flatMap(([key, value]) => {
+            const date = P_COLUMN.exec(key)?.[1];
+            return date === undefined ? [] : [[date, Number(value)]];
+          }),
         ),
       },
     ]),
   );
 }
 
-const MODELS = ['score', ...BASELINES] as const;
-
-/** Per cut date: one AUC table and one precision table, bands as rows; the best baseline and the margin. */
-function renderBaselines(backtest: BaselineBacktest): string {
-  const out: string[] = [];
-  let bandsMet = 0;
-  let ceilingMet = 0;
-  let bandsTotal = 0;
-  for (const { cut, bands, public_housing: publicHousing } of backtest.cuts) {
-    out.push(`### Cut date ${cut} (outcomes in the 12 months after it; ${publicHousing} public housing buildings left out)`, '');
-    out.push(`| Band | Buildings | Positives | k | AUC: ${MODELS.join(' | ')} | Score - best baseline | Ceiling (hidden condition) | Ceiling - best baseline |`);
-    out.push(`|${'---|'.repeat(MODELS.length + 7)}`);
-    for (const b of bands) {
-      const best = Math.max(...BASELINES.map((m) => (Number.isFinite(b.auc[m]) ? b.auc[m] : 0)));
-      const margin = b.auc.score - best;
-      bandsTotal++;
-      if (margin >= 0.05) bandsMet++;
-      if (b.ceiling.auc - best >= 0.05) ceilingMet++;
-      out.push(
-        `| ${b.band} | ${b.buildings} | ${b.positives} | ${b.k} | ${MODELS.map((m) => fmt(b.auc[m])).join(' | ')} | ${fmt(margin)} | ${fmt(b.ceiling.auc)} | ${fmt(b.ceiling.auc - best)} |`,
-      );
-    }
-    out.push('');
-    out.push(`| Band | k | Precision at k: ${MODELS.join(' | ')} | Score / best baseline | Ceiling (hidden condition) / best baseline |`);
-    out.push(`|${'---|'.repeat(MODELS.length + 4)}`);
-    for (const b of bands) {
-      const best = Math.max(...BASELINES.map((m) => (Number.isFinite(b.precision_at_k[m]) ? b.precision_at_k[m] : 0)));
-      const ratio = (x: number) => (best > 0 && Number.isFinite(x) ? (x / best).toFixed(2) : 'n/a');
-      out.push(`| ${b.band} | ${b.k} | ${MODELS.map((m) => fmt(b.precision_at_k[m])).join(' | ')} | ${ratio(b.precision_at_k.score)} | ${ratio(b.ceiling.precision_at_k)} |`);
-    }
-    out.push('');
-  }
-  out.unshift(
-    `Bands and cut dates where the score beats the best baseline's AUC by 0.05 or more: ${bandsMet} of ${bandsTotal}; where the hidden condition itself does: ${ceilingMet} of ${bandsTotal}.`,
-    '',
-  );
-  return out.join('\n');
-}
-
-function fmt(x: number): string {
-  return Number.isFinite(x) ? x.toFixed(3) : 'n/a';
-}
-
-function renderCalibration(backtest: BaselineBacktest): string {
-  const rows = backtest.calibration.map(
-    (c) => `| ${c.tier} | ${c.buildings} | ${c.mean_move_next_refresh} | ${c.share_grade_changed_next_refresh} | ${c.share_same_grade_next_cut} |`,
-  );
-  return [
-    '| Confidence tier (at the cut) | Building-cuts | Mean move of total_score at the refresh a month later | Share changing grade at that refresh | Share with the same grade 12 months later |',
-    '|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
-}
-
-const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : 'n/a');
-
-/** The measures of the one-year backtest and the anchors, and which buildings they leave out. */
-function renderResults(report: ValidationReport): string {
-  const ph = report.public_housing;
-  const phGrades = ['A', 'B', 'C', 'D', 'F'].filter((g) => ph.grade_distribution[g]).map((g) => `${g}: ${ph.grade_distribution[g]}`).join(', ') || 'none';
-  return `## Results
-
-| Measure | Value |
-|---|---|
-| Public housing (HPD ManagementProgram NYCHA or a Housing Authority owner): graded, not ranked (below) | ${ph.buildings} buildings${ph.truth_marked === null ? '' : ` (truth.csv marks ${ph.truth_marked})`}; grades ${phGrades} |
-| Spearman correlation of total_score with the latent distress (as of ${report.as_of}) | ${report.spearman_latent ?? 'n/a'} |
-| Backtest AUC: score as of the cut vs serious outcomes in the next 12 months (from events) | ${report.backtest.auc_event_outcomes} |
-| Precision in the worst 5% (events) | ${report.backtest.precision_worst_5pct} (base rate ${report.backtest.outcome_rate}) |
-| Backtest AUC against the truth file's outcomes | ${report.backtest.auc_truth_outcomes ?? 'n/a'} |
-| Precision in the worst 5% (truth) | ${report.backtest.precision_worst_5pct_truth ?? 'n/a'} |
-| Buildings meeting the HPD AEP selection criteria | ${report.anchors.aep_qualifying}, of which graded D or F: ${report.anchors.aep_qualifying_graded_d_or_f} (${pct(report.anchors.aep_qualifying_graded_d_or_f, report.anchors.aep_qualifying)}) |
-| "Clean" buildings (no open B/C violations, no complaint in a year, valid registration) | ${report.anchors.clean}, of which graded D or F: ${report.anchors.clean_graded_d_or_f} (${pct(report.anchors.clean_graded_d_or_f, report.anchors.clean)}) |
-
-Serious outcomes (from events, after the cut): an HPD, FDNY or DOB vacate order, entry into AEP or
-UCP, an emergency repair of $1,000 or more (disaster repairs excluded), or a month with at least
-max(3, 15% of units) class C violations.
-
-Public housing is graded (it is in the grade distribution below) but not ranked: HPD does not inspect or enforce there,
-so the HPD records the score is built from do not exist for it, and the scorer holds its grade between B and D at the
-lowest confidence (docs/methodology.md, Known limits). The harness finds it with the scorer's own rule on the loaded
-facts and leaves it out of the Spearman correlation, both backtests, the anchors, the baseline bands and the weight
-calibration; the confidence calibration keeps it, in the \`insufficient\` tier.`;
-}
-
-function render(
-  report: ValidationReport,
-  backtest: BaselineBacktest,
-  calibration: CalibrationResult | null,
-  command: string,
-  city: { buildings: number; seed: string },
-  seconds: number,
-): string {
-  const grades = ['A', 'B', 'C', 'D', 'F'].map((g) => `| ${g} | ${report.grade_distribution[g] ?? 0} | ${pct(report.grade_distribution[g] ?? 0, report.buildings)} |`);
-  return `# Validation of ${SCORER_ID}
-
-Reproduce with \`${command}\` (about ${Math.ceil(seconds / 60)} minutes on the machine below). The
-harness reads only the events and, for the synthetic city, its hidden \`truth.csv\`; the scorer never
-reads the truth file. On real data the same backtest runs without the truth columns.
-
-- Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}
-- Date: ${new Date().toISOString().slice(0, 10)}
-- Data: synthetic city of ${city.buildings} buildings (seed \`${city.seed}\`), snapshot as of ${report.as_of}, cut date ${report.cut}
-
-${renderResults(report)}
-
-## Grade distribution (as of ${report.as_of})
-
-| Grade | Buildings | Share |
-|---|---|---|
-${grades.join('\n')}
-
-## The score against simple rules
-
-At ${backtest.cuts.length} cut dates, within unit bands (buildings of 3+ units, public housing left out), the score as of the cut and each baseline as of
-the cut rank buildings for a serious outcome of the truth file in the next 12 months. Precision at k: k is the number of
-buildings a city program can act on, ${ACTIONABLE_PER_100K_UNITS} per 100,000 units of the band; tied values share the places at the cut-off.
-Goal: the score's AUC at least 0.05 above the best baseline in every band and cut, and its precision at k at least 1.3 times
-the best baseline's. The small bands of a small city give few positives and a small k: read the precision with that in mind.
-The ceiling columns rank by the hidden condition itself at the cut (truth.csv's yearly latent values, interpolated to the
-cut date; the harness reads them, the scorer never does): the outcomes are random draws from that condition, so no scorer
-of the records can expect to beat it, and where it is less than 0.05 above the best baseline the goal is out of reach.
-
-Baselines: ${BASELINES.map((b) => `\`${b}\` (${BASELINE_DESCRIPTIONS[b]})`).join('; ')}.
-
-${renderBaselines(backtest)}
-
-## Confidence calibration
-
-Every building at every cut date, by its confidence tier at the cut. Calibrated confidence means the high tier moves less at
-the next refresh and keeps its grade more often at the next cut date than the medium and low tiers. \`insufficient\` is not a
-lower degree of the same thing: it marks buildings with no confirmed record (mostly quiet small homes, whose A rarely moves
-because nothing is recorded) and buildings the model cannot know (public housing, unreliable unit counts: held between B
-and D); its stability says nothing about the condition of those buildings.
-
-${renderCalibration(backtest)}
-${renderCalibrationRun(calibration, command)}
-## Reading these numbers
-
-The synthetic city draws every record from a hidden latent condition through processes that share no code, threshold or rule
-with the scorer (a test guards that the generator imports nothing from it): tenants report with a propensity that is lower in
-poorer neighbourhoods, inspection intensity varies by zone, complaints follow the heat season, and size scales every rate. The
-serious outcomes of the truth file are drawn from the hidden condition too, before any record, and then leave their records
-(a vacate order, a burst of class C violations, an emergency repair, a program enrollment): the label is not a rule applied to
-what the scorer reads. The "from events" backtest above uses those records and the published AEP/UCP rules, so it is the
-optimistic one; the truth-file backtest and the baselines are the honest measures. These numbers say how well the model
-recovers the hidden condition from the kinds of records the real city publishes; they are not a claim about accuracy on New York. The backtest on real data (loaded with \`npm run bhis -- ingest\`) is
-the test that matters, and this harness runs it unchanged.
-`;
+/** The truth file's validation cut dates (its p_serious_12m_after_YYYY-MM-DD columns), oldest first. */
+function truthCuts(truth: Map<string, TruthRow>): string[] {
+  const first = truth.values().next().value as TruthRow | undefined;
+  return Object.keys(first?.probabilityAfter ?? {}).sort();
 }
 
 /** Loads every file of a generated city into a migrated database (or only the files of `sources`). */
@@ -214,82 +75,153 @@ export async function loadCity(pool: Pool, dir: string, sources?: ReadonlySet<st
   }
 }
 
-const yearsBefore = (date: string, years: number) => new Date(Date.parse(`${date}T00:00:00Z`) - years * 365 * 86_400_000).toISOString().slice(0, 10);
+const daysBefore = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
-/** The validation of a loaded city: the backtest at one year, and the baselines at three cut dates. */
-export async function measureCity(
-  pool: Pool,
-  dir: string,
-  options: { calibrate?: boolean } = {},
-): Promise<{ report: ValidationReport; backtest: BaselineBacktest; calibration: CalibrationResult | null }> {
-  const truth = readTruth(path.join(dir, 'truth.csv'));
-  const report = await validateModel(pool, { asOf: DEFAULT_AS_OF, cut: yearsBefore(DEFAULT_AS_OF, 1), truth });
-  const cuts = [1, 2, 3].map((years) => yearsBefore(DEFAULT_AS_OF, years));
-  const backtest = await backtestAgainstBaselines(pool, { cuts, asOf: DEFAULT_AS_OF, truth });
-  const calibration = options.calibrate ? calibrate(await calibrationSamples(pool, SCORER_ID, backtest.cuts.map((c) => c.cut), truth)) : null;
-  return { report, backtest, calibration };
+/**
+ * The dates of a loaded city without a truth file: the as-of date is the last day with a record, and the
+ * cut dates are 1, 2 and 3 times 365 days before it, each with a year of outcomes on file after it.
+ */
+export async function datesOfLoadedCity(pool: Pool): Promise<{ asOf: string; cuts: string[] }> {
+  const { rows } = await pool.query<{ last: string | null; first: string | null }>(
+    `SELECT to_char(max(occurred_on), 'YYYY-MM-DD') AS last, to_char(min(occurred_on), 'YYYY-MM-DD') AS first FROM events WHERE occurred_on <= now()::date`,
+  );
+  const { last, first } = rows[0];
+  if (last === null || first === null) throw new InvalidArgumentError('the database holds no events: load the city first (bhis ingest)');
+  const cuts = [1, 2, 3].map((years) => daysBefore(last, 365 * years)).filter((cut) => cut > first).sort();
+  if (cuts.length === 0) throw new InvalidArgumentError('the events on file span less than a year: no cut date has a year of outcomes after it');
+  return { asOf: last, cuts };
 }
 
-function renderCalibrationRun(result: CalibrationResult | null, command: string): string {
-  if (result === null) return '';
-  const keys = Object.keys(result.current) as (keyof CalibrationResult['current'])[];
-  return `
-## Calibration of the component weights
+/** The validation of a loaded city: the backtest at one year, and the baselines at the cut dates. */
+export async function measureCity(
+  pool: Pool,
+  options: { truth?: Map<string, TruthRow>; asOf: string; cuts: string[] },
+): Promise<{ report: ValidationReport; backtest: BaselineBacktest }> {
+  const report = await validateModel(pool, { asOf: options.asOf, cut: options.cuts[options.cuts.length - 1], truth: options.truth });
+  const backtest = await backtestAgainstBaselines(pool, { cuts: options.cuts, asOf: options.asOf, truth: options.truth });
+  return { report, backtest };
+}
 
-\`${command}\` fits the weights of the total's combination to the truth file's outcomes at the earliest cut date
-(${result.fitted_on}, coordinate ascent on the mean within-band AUC) and checks them at the later cut dates. The model keeps its
-published weights unless the fitted ones hold up on the later dates.
+/** The outcome labels of a city: the truth file's serious days, or serious outcomes from the events. */
+async function labelsOf(pool: Pool, truth: Map<string, TruthRow> | undefined, cut: string): Promise<(bbl: string) => boolean | undefined> {
+  const until = new Date(Date.parse(`${cut}T00:00:00Z`) + 365 * 86_400_000).toISOString().slice(0, 10);
+  if (truth) return (bbl) => (truth.has(bbl) ? (truth.get(bbl)?.seriousDays ?? []).some((d) => d > cut && d <= until) : undefined);
+  const outcomes = await eventOutcomes(pool, cut);
+  return (bbl) => outcomes.has(bbl);
+}
 
-| Component | Weight in the model | Fitted weight |
-|---|---|---|
-${keys.map((k) => `| ${k} | ${result.current[k]} | ${result.fitted[k]} |`).join('\n')}
+/** Fits the total's constants on the earliest cut date of a loaded city (scored there first). */
+export async function fitOnCity(pool: Pool, options: { truth?: Map<string, TruthRow>; cut: string }): Promise<CalibrationResult> {
+  await runScoring(pool, { runId: randomUUID(), kind: 'full', asOf: options.cut, writeCurrent: false });
+  const label = await labelsOf(pool, options.truth, options.cut);
+  return calibrate(await calibrationSamples(pool, SCORER_ID, [options.cut], (bbl) => label(bbl)));
+}
 
-| Cut date | Mean within-band AUC, model weights | Mean within-band AUC, fitted weights |
-|---|---|---|
-${result.by_cut.map((c) => `| ${c.cut}${c.cut === result.fitted_on ? ' (fitted on)' : ''} | ${c.current} | ${c.fitted} |`).join('\n')}
-`;
+const CONSTANTS_FILE = 'libs/scoring/src/fitted-constants.ts';
+
+interface ValidateOptions {
+  buildings: number;
+  seeds: string;
+  write?: string;
+  json?: boolean;
+  calibrate?: boolean;
+  database: string;
+  loaded?: boolean;
+}
+
+async function freshDatabase(name: string): Promise<string> {
+  const cfg = config();
+  const url = new URL(cfg.DATABASE_URL);
+  url.pathname = `/${name}`;
+  const admin = new Pool({ connectionString: cfg.DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), max: 1 });
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+  await migrate(url.toString());
+  return url.toString();
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(config().DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A synthetic city of the seed, generated once into DATA_DIR and loaded into a fresh database. */
+async function syntheticCity(options: ValidateOptions, seed: string, say: (line: string) => void): Promise<{ pool: Pool; truth: Map<string, TruthRow> }> {
+  const dir = path.resolve(config().DATA_DIR, `validation-city-${options.buildings}-${seed}`);
+  if (!existsSync(path.join(dir, 'truth.csv')) || !/p_serious_12m_after_cut/.test(readFileSync(path.join(dir, 'truth.csv'), 'utf8').slice(0, 4000))) {
+    say(`Generating a city of ${options.buildings} buildings (seed ${seed}) in ${dir}...`);
+    await generateCity({ buildings: options.buildings, seed, outDir: dir });
+  }
+  const pool = new Pool({ connectionString: await freshDatabase(options.database), max: 8 });
+  say(`Loading the city of seed ${seed}...`);
+  await loadCity(pool, dir);
+  return { pool, truth: readTruth(path.join(dir, 'truth.csv')) };
+}
+
+function commandLine(options: ValidateOptions): string {
+  return options.loaded
+    ? `npm run bhis -- validate --loaded --database ${options.database}${options.calibrate ? ' --calibrate' : ''}${options.write ? ` --write ${options.write}` : ''}`
+    : `npm run bhis -- validate --buildings ${options.buildings} --seeds ${options.seeds}${options.calibrate ? ' --calibrate' : ''}${options.write ? ` --write ${options.write}` : ''}`;
+}
+
+/** Writes the fitted constants; true when they changed (the scorer of this process still has the old ones). */
+function writeConstants(result: CalibrationResult, fittedBy: string): boolean {
+  const same = JSON.stringify(result.fitted) === JSON.stringify({ component_weights: FITTED_MODEL.component_weights, size: FITTED_MODEL.size });
+  if (same && FITTED_MODEL.fitted_by === fittedBy) return false;
+  writeFileSync(CONSTANTS_FILE, fittedConstantsSource({ fitted_by: fittedBy, ...result.fitted }));
+  return !same;
 }
 
 export function validateCommand(): Command {
   return new Command('validate')
-    .description('Measure the model on a synthetic city with its hidden truth (Spearman, backtest AUC, anchors)')
-    .option('--buildings <n>', 'size of the synthetic city', positiveInt, 4450)
-    .option('--seed <seed>', 'seed of the city', 'validation')
+    .description('Measure the model against simple rules and the Bayes ranking on synthetic cities (or a loaded city), optionally refitting its constants')
+    .option('--buildings <n>', 'size of each synthetic city', positiveInt, 4450)
+    .option('--seeds <list>', 'seeds of the synthetic cities, comma-separated; the first is the training city of --calibrate', 'validation,second')
     .option('--write <file>', 'write the report as markdown (e.g. docs/methodology-validation.md)')
     .option('--json', 'print the report as JSON')
-    .option('--calibrate', 'also fit the component weights at the earliest cut date and check them at the later ones')
-    .option('--database <name>', 'database to (re)create for the run', 'bhis_validation')
-    .action(async (options: { buildings: number; seed: string; write?: string; json?: boolean; calibrate?: boolean; database: string }) => {
+    .option('--calibrate', `fit the total's constants on the first city's earliest cut date and write ${CONSTANTS_FILE}`)
+    .option('--database <name>', 'database to (re)create for each synthetic city, or the loaded city with --loaded', 'bhis_validation')
+    .option('--loaded', 'measure (and fit on) the city already loaded in --database: no truth file, labels and cut dates from its events')
+    .action(async (options: ValidateOptions) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(options.database)) throw new InvalidArgumentError('--database: lower-case letters, digits and _');
       const started = Date.now();
       const say = (line: string) => void (!options.json && process.stdout.write(`${line}\n`));
-      const cfg = config();
-      const url = new URL(cfg.DATABASE_URL);
-      url.pathname = `/${options.database}`;
-      const dir = path.resolve(cfg.DATA_DIR, `validation-city-${options.buildings}-${options.seed}`);
-      if (!existsSync(path.join(dir, 'truth.csv'))) {
-        say(`Generating a city of ${options.buildings} buildings in ${dir}...`);
-        await generateCity({ buildings: options.buildings, seed: options.seed, outDir: dir });
-      }
-      const admin = new Pool({ connectionString: cfg.DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), max: 1 });
-      await admin.query(`DROP DATABASE IF EXISTS ${options.database} WITH (FORCE)`);
-      await admin.end();
-      await migrate(url.toString());
-      const pool = new Pool({ connectionString: url.toString(), max: 8 });
-      try {
-        say('Loading the city...');
-        await loadCity(pool, dir);
-        say('Scoring at the cut dates and measuring...');
-        const { report, backtest, calibration } = await measureCity(pool, dir, { calibrate: options.calibrate });
-        const seconds = (Date.now() - started) / 1000;
-        if (options.write) {
-          const command = `npm run bhis -- validate --buildings ${options.buildings} --seed ${options.seed}${options.calibrate ? ' --calibrate' : ''} --write ${options.write}`;
-          writeFileSync(options.write, render(report, backtest, calibration, command, { buildings: options.buildings, seed: options.seed }, seconds));
+      const seeds = options.loaded ? ['loaded'] : options.seeds.split(',').map((s) => s.trim()).filter(Boolean);
+      const measures: SeedMeasure[] = [];
+      let fit: CalibrationResult | null = null;
+      for (const [i, seed] of seeds.entries()) {
+        const { pool, truth } = options.loaded
+          ? { pool: new Pool({ connectionString: databaseUrl(options.database), max: 8 }), truth: undefined }
+          : await syntheticCity(options, seed, say);
+        try {
+          const dates = truth ? { asOf: DEFAULT_AS_OF, cuts: truthCuts(truth) } : await datesOfLoadedCity(pool);
+          if (options.calibrate && i === 0) {
+            say(`Fitting the total's constants at ${dates.cuts[0]} (seed ${seed})...`);
+            fit = await fitOnCity(pool, { truth, cut: dates.cuts[0] });
+            const changed = writeConstants(fit, `${commandLine(options)} (seed ${seed}, cut ${fit.fitted_on})`);
+            if (changed) {
+              say(`The fitted constants changed (${CONSTANTS_FILE}); measuring them with the rebuilt scorer...`);
+              const args = process.argv.slice(2).filter((a) => a !== '--calibrate');
+              const child = spawnSync(process.execPath, [path.resolve('tools/build/run.js'), 'cli', ...args], {
+                stdio: 'inherit',
+                env: { ...process.env, BHIS_VALIDATE_AFTER_FIT: '1' },
+              });
+              process.exitCode = child.status ?? 1;
+              return;
+            }
+          }
+          say(`Scoring seed ${seed} at ${dates.cuts.join(', ')} and ${dates.asOf}, and measuring...`);
+          const { report, backtest } = await measureCity(pool, { truth, ...dates });
+          measures.push({ seed, buildings: report.buildings, report, backtest, synthetic: truth !== undefined });
+        } finally {
+          await pool.end();
         }
-        if (options.json) printJson({ ...report, baselines: backtest, calibration });
-        else say(JSON.stringify({ ...report, baselines: backtest, calibration }, null, 2));
-      } finally {
-        await pool.end();
       }
+      const seconds = (Date.now() - started) / 1000;
+      const calibrated = options.calibrate === true || process.env.BHIS_VALIDATE_AFTER_FIT === '1';
+      if (options.write) writeFileSync(options.write, renderValidation(measures, { command: commandLine({ ...options, calibrate: calibrated }), seconds }));
+      if (options.json) printJson({ seeds: measures, fit });
+      else say(JSON.stringify(measures.map((m) => ({ seed: m.seed, cuts: m.backtest.cuts.map((c) => ({ cut: c.cut, headroom: c.bands.map((b) => [b.band, b.headroom_closed]), pooled: c.pooled_precision.headroom_closed })) })), null, 2));
     });
 }
