@@ -5,6 +5,7 @@ import { ExportController } from './export/export.controller';
 import { MonitorService } from './monitors/monitor-service';
 import { MonitorsController } from './monitors/monitors.controller';
 import { WebhookQueue } from './monitors/webhook-queue';
+import { SourceMetrics } from './sources/source-metrics';
 import { SourcesController } from './sources/sources.controller';
 import { apiPath } from '@bhis/envelope';
 
@@ -18,6 +19,6 @@ registerIndexLinks({
 /** Portfolio analysis, monitors (webhooks), CSV export and source freshness. */
 @Module({
   controllers: [AnalyzeController, MonitorsController, ExportController, SourcesController],
-  providers: [MonitorService, WebhookQueue],
+  providers: [MonitorService, WebhookQueue, SourceMetrics],
 })
 export class PortfolioApiModule {}
