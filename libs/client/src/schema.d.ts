@@ -1214,9 +1214,36 @@ export interface components {
             records: number;
             /** @example ok */
             status: string;
-            /** @description Not refreshed within the allowance of its cadence (daily 3 days, weekly 10, monthly 45, quarterly 120, yearly 400). */
+            /** @description Not refreshed within the allowance of its cadence (daily 3 days, weekly 10, monthly 45, quarterly 120, yearly 400), or never loaded. */
             is_late: boolean;
+            /**
+             * @description ok only when its last refresh succeeded within the allowance of its cadence; late past it; failing while its refreshes fail (the data kept is the last good one); never_loaded before its first successful load. The buildings' stale-source:<key> flags name the sources that are not ok, by the same rule.
+             * @enum {string}
+             */
+            state: "ok" | "late" | "failing" | "never_loaded";
+            /** @description Its newest record is older than its cadence allows (daily 30 days, weekly 45, monthly 120, quarterly 270, yearly 730): lowers the freshness of the confidence score, not the state. */
+            records_behind: boolean;
+            /**
+             * Format: date-time
+             * @description When its refreshes began to fail; null while they succeed.
+             */
+            failing_since: string | null;
+            /** @description The last failure, while the source is failing. */
+            last_error: components["schemas"]["SourceErrorDto"] | null;
             last_run?: components["schemas"]["SourceRunDto"] | null;
+        };
+        SourceErrorDto: {
+            /**
+             * @description What kind of failure: header_mismatch, soda_field_mismatch, download_refused, too_few_records, file_missing, out_of_memory, out_of_resources or load_failed.
+             * @example soda_field_mismatch
+             */
+            code: string;
+            /** @description The error of the last failed run, then what the operator should do. */
+            message: string;
+            /** @description Retrying cannot help: the daily refresh leaves the source alone until an operator acts. */
+            permanent: boolean;
+            /** Format: uuid */
+            run_id: string | null;
         };
         SourceListDto: {
             sources: components["schemas"]["SourceDto"][];

@@ -12,7 +12,20 @@ import { type DownloadPolicy, fetchChecked } from './checked-fetch';
 import { PermanentDownloadError, SocrataClient } from './socrata';
 import { sweepStaging } from './staging';
 import { describeLoadFailure } from './load-failure';
-import { emptyCounts, finishedRun, finishRun, IngestCounts, LoadProgress, markRunning, recordDatasetMetadata, recordProgress, recordRowsUpdatedAt } from '@bhis/runs';
+import { failureCode } from './failure-code';
+import {
+  emptyCounts,
+  finishedRun,
+  finishRun,
+  IngestCounts,
+  LoadProgress,
+  markRunning,
+  recordDatasetMetadata,
+  recordProgress,
+  recordRowsUpdatedAt,
+  completeInputProblem,
+  recordSourceUnchanged,
+} from '@bhis/runs';
 import { PORTFOLIO_SOURCES, rebuildPortfolios } from './portfolio-graph';
 
 /** A local file is read in chunks this large: each goes to the staging thread as one message, acknowledged once parsed (staging-thread.ts). */
@@ -41,6 +54,7 @@ export class PermanentIngestError extends Error {}
 
 function isPermanent(error: unknown): boolean {
   return (
+    error instanceof PermanentIngestError ||
     error instanceof HeaderMismatchError ||
     error instanceof PermanentDownloadError ||
     error instanceof SuspiciousDownloadError ||
@@ -146,7 +160,9 @@ export class IngestService {
     } catch (error) {
       const permanent = isPermanent(error);
       const message = describeLoadFailure(error);
-      await finishRun(this.pool, request.runId, { status: permanent || request.lastAttempt ? 'failed' : 'retrying', error: message });
+      // only a download waits for the operator: a bad file leaves the daily refresh to try the city's own
+      const failure = { code: failureCode(error), permanent: permanent && request.input.kind === 'download' };
+      await finishRun(this.pool, request.runId, { status: permanent || request.lastAttempt ? 'failed' : 'retrying', error: message, failure });
       throw permanent ? new PermanentIngestError(message) : error;
     }
   }
@@ -154,25 +170,33 @@ export class IngestService {
   private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
     const options = { runId: request.runId, observedOn: request.observedOn, onProgress, split: this.split, threadHeapMb: this.threadHeapMb };
     const { input } = request;
-    // a file or a URL is one load: the run's success commits with it
+    if (input.kind === 'download') return this.download(source, options);
+    const incomplete = completeInputProblem(source, input);
+    if (incomplete) throw new PermanentIngestError(incomplete);
+    // a file or a URL is one load: the run's success commits with it. One that is the whole data set
+    // closes what vanished from it, as a download's full export does, under the same guard against a
+    // truncated file; any other may be an extract and closes nothing
+    const whole = input.complete === true ? { closeVanished: true, enforceMinimumRows: this.enforceMinimumRows } : {};
     if (input.kind === 'file') {
       const info = await stat(input.path);
       return {
         status: 'succeeded',
-        counts: await loadSource(this.pool, source, { kind: 'csv', stream: createReadStream(input.path, { highWaterMark: READ_CHUNK_BYTES }), totalBytes: info.size }, { ...options, completesRun: true }),
+        counts: await loadSource(
+          this.pool,
+          source,
+          { kind: 'csv', stream: createReadStream(input.path, { highWaterMark: READ_CHUNK_BYTES }), totalBytes: info.size },
+          { ...options, ...whole, completesRun: true },
+        ),
       };
     }
-    if (input.kind === 'url') {
-      const res = await fetchChecked(input.url, { signal: AbortSignal.timeout(10 * 60_000) }, this.urlPolicy);
-      if (!res.ok || !res.body) {
-        throw res.status >= 400 && res.status < 500 ? new PermanentDownloadError(`${input.url} answered ${res.status}`) : new Error(`${input.url} answered ${res.status}`);
-      }
-      const length = Number(res.headers.get('content-length'));
-      const stream = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
-      const load: LoadInput = { kind: 'csv', stream, totalBytes: Number.isFinite(length) && length > 0 ? length : null };
-      return { status: 'succeeded', counts: await loadSource(this.pool, source, load, { ...options, enforceMinimumRows: this.enforceMinimumRows, completesRun: true }) };
+    const res = await fetchChecked(input.url, { signal: AbortSignal.timeout(10 * 60_000) }, this.urlPolicy);
+    if (!res.ok || !res.body) {
+      throw res.status >= 400 && res.status < 500 ? new PermanentDownloadError(`${input.url} answered ${res.status}`) : new Error(`${input.url} answered ${res.status}`);
     }
-    return this.download(source, options);
+    const length = Number(res.headers.get('content-length'));
+    const stream = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
+    const load: LoadInput = { kind: 'csv', stream, totalBytes: Number.isFinite(length) && length > 0 ? length : null };
+    return { status: 'succeeded', counts: await loadSource(this.pool, source, load, { ...options, enforceMinimumRows: this.enforceMinimumRows, ...whole, completesRun: true }) };
   }
 
   /**
@@ -212,7 +236,11 @@ export class IngestService {
       }
       total = addCounts(total, counts);
     }
-    if (!loadedAny) return { status: 'skipped', reason: 'unchanged since the last refresh (rowsUpdatedAt)' };
+    if (!loadedAny) {
+      // the check succeeded: the data held is the city's current data
+      await recordSourceUnchanged(this.pool, source.key);
+      return { status: 'skipped', reason: 'unchanged since the last refresh (rowsUpdatedAt)' };
+    }
     await recordRowsUpdatedAt(this.pool, source.key, newest || null);
     return { status: 'succeeded', counts: total };
   }

@@ -5,12 +5,12 @@ import type { DataSource } from 'typeorm';
 import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { pgPool } from '@bhis/db';
 import { IngestJob, openQueue, QUEUES, startWorker } from '@bhis/queue';
-import { SOURCES } from '@bhis/sources';
 import { downloadPolicyFor, socrataPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError } from './ingest-service';
 import { RunBusyError } from './run-lock';
 import { SocrataClient } from './socrata';
-import { createRun, enqueueScoring, syncSourceCatalog } from '@bhis/runs';
+import { enqueueScoring, syncSourceCatalog } from '@bhis/runs';
+import { refreshAllSources } from './refresh-all';
 
 type IngestSourceJob = Job<Extract<IngestJob, { name: 'ingest-source' }>['data']>;
 type RefreshJob = Job<Extract<IngestJob, { name: 'refresh-all' }>['data']>;
@@ -102,21 +102,10 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  /** Downloads every source in load order, then queues one incremental scoring run. */
+  /** The daily refresh of every source (refresh-all.ts), then one incremental scoring run. */
   private async refreshAll(job: RefreshJob) {
     const pool = pgPool(this.dataSource);
-    const observedOn = new Date().toISOString().slice(0, 10);
-    const results: Record<string, string> = {};
-    for (const source of SOURCES) {
-      const runId = await createRun(pool, { source: source.key, trigger: 'refresh', input: 'download', jobId: String(job.id) });
-      try {
-        const result = await this.service.run({ runId, source: source.key, input: { kind: 'download' }, observedOn, lastAttempt: true });
-        results[source.key] = result.status;
-      } catch (error) {
-        // one failed source never stops the others; its last good data stays in place
-        results[source.key] = `failed: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
+    const results = await refreshAllSources(pool, this.service, { jobId: String(job.id), observedOn: new Date().toISOString().slice(0, 10) });
     if (job.data.scoreAfter && this.scoringQueue) {
       await enqueueScoring(this.scoringQueue, pool, { kind: 'incremental', trigger: 'refresh' });
     }

@@ -2,4 +2,3 @@ export * from './bbl-list';
 export * from './portfolio-api.module';
 export * from './analyze/portfolio-analysis';
 export * from './export/csv-columns';
-export * from './sources/source-lateness';

@@ -6,6 +6,7 @@ import { MonitorService } from './monitors/monitor-service';
 import { MonitorsController } from './monitors/monitors.controller';
 import { MonitorWriteLimits } from './monitors/monitor-write-limits';
 import { WebhookQueue } from './monitors/webhook-queue';
+import { SourceMetrics } from './sources/source-metrics';
 import { SourcesController } from './sources/sources.controller';
 import { apiPath } from '@bhis/envelope';
 
@@ -19,6 +20,6 @@ registerIndexLinks({
 /** Portfolio analysis, monitors (webhooks), CSV export and source freshness. */
 @Module({
   controllers: [AnalyzeController, MonitorsController, ExportController, SourcesController],
-  providers: [MonitorService, MonitorWriteLimits, WebhookQueue],
+  providers: [MonitorService, MonitorWriteLimits, WebhookQueue, SourceMetrics],
 })
 export class PortfolioApiModule {}

@@ -4,7 +4,7 @@ import { SOURCES } from '@bhis/sources';
 import { createTestDatabase, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import type { PortfolioAnalysis } from './analyze/portfolio-analysis';
 import { CSV_COLUMNS } from './export/csv-columns';
-import type { SourceStatus } from './sources/source-status';
+import type { SourceStatus } from '@bhis/runs';
 import { call, createKeys, dataOf, errorOf, PortfolioTestApi, startPortfolioApi } from './testing/portfolio-test-api';
 import { seedBuildings, seedComponents, writeDocuments } from './testing/seed-buildings';
 
@@ -286,16 +286,45 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
         records: 120,
         status: 'ok',
         is_late: false,
+        state: 'ok',
+        records_behind: false,
+        failing_since: null,
+        last_error: null,
         last_run: { counts: { read: 120, inserted: 100 } },
       });
-      expect(byKey.get(otherDaily.key)).toMatchObject({ is_late: true, last_run: null });
-      expect(byKey.get(fixed.key)).toMatchObject({ is_late: false });
+      expect(byKey.get(otherDaily.key)).toMatchObject({ is_late: true, state: 'late', last_run: null });
+      expect(byKey.get(fixed.key)).toMatchObject({ is_late: false, state: 'ok' });
       const neverLoaded = sources.find((s) => !([daily.key, otherDaily.key, fixed.key] as string[]).includes(s.key) && s.cadence !== 'static')!;
-      expect(neverLoaded).toMatchObject({ status: 'never_loaded', last_refreshed_at: null, records: 0, is_late: true });
+      expect(neverLoaded).toMatchObject({ status: 'never_loaded', state: 'never_loaded', last_refreshed_at: null, records: 0, is_late: true });
     });
 
     it('needs sources:read', async () => {
       expect((await call(api.url, noPortfolioKey, 'GET', '/api/v1/sources')).status).toBe(403);
+    });
+
+    it('says a failing source is failing, with its error and since when, and so does /metrics', async () => {
+      const failing = SOURCES.filter((s) => s.cadence === 'daily')[2];
+      await pool.query(
+        `INSERT INTO sources (key, name, agency, cadence, last_refreshed_at, records, status, failing_since, last_error_code, last_error_message, failure_permanent)
+         VALUES ($1, 'Failing', 'DOB', 'daily', now() - interval '1 day', 5, 'failed', '2026-11-30T06:00:00Z', 'soda_field_mismatch', 'no field for "X". Retrying cannot help', true)`,
+        [failing.key],
+      );
+      const { sources } = dataOf<{ sources: SourceStatus[] }>(await call(api.url, key, 'GET', '/api/v1/sources'));
+      expect(sources.find((s) => s.key === failing.key)).toMatchObject({
+        state: 'failing',
+        is_late: false,
+        failing_since: '2026-11-30T06:00:00.000Z',
+        last_error: { code: 'soda_field_mismatch', message: 'no field for "X". Retrying cannot help', permanent: true, run_id: null },
+      });
+      const [{ key: scraper }] = await createKeys(db.url, [{ name: 'scraper', scopes: ['metrics:read'] }]);
+      const metrics = await fetch(`${api.url}/metrics`, { headers: { Authorization: `Bearer ${scraper}` } });
+      const text = await metrics.text();
+      expect(text).toContain(`bhis_source_state{source="${failing.key}",state="failing"} 1`);
+      expect(text).toContain(`bhis_source_state{source="${failing.key}",state="ok"} 0`);
+      expect(text).toMatch(new RegExp(`^bhis_sources\\{state="failing"\\} 1$`, 'm'));
+      expect(text).toContain(`bhis_source_failing_since_seconds{source="${failing.key}"} ${Date.parse('2026-11-30T06:00:00Z') / 1000}`);
+      expect(sources.filter((s) => s.state === 'never_loaded').length).toBeGreaterThan(0);
+      expect(text).toMatch(new RegExp(`^bhis_sources\\{state="never_loaded"\\} ${sources.filter((s) => s.state === 'never_loaded').length}$`, 'm'));
     });
   });
 });

@@ -6,9 +6,14 @@
 export const QUEUES = { ingest: 'ingest', scoring: 'scoring', webhooks: 'webhooks' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * `complete`: the file (or URL) is the source's whole data set, as a download's full export is: the
+ * stored records it no longer carries are closed as vanished. Without it a file may be an extract, and
+ * nothing is closed.
+ */
 export type IngestInput =
-  | { kind: 'file'; path: string }
-  | { kind: 'url'; url: string }
+  | { kind: 'file'; path: string; complete?: boolean }
+  | { kind: 'url'; url: string; complete?: boolean }
   | { kind: 'download' };
 
 export type IngestJob =

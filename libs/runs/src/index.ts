@@ -3,3 +3,4 @@ export * from './ingest-producer';
 export * from './ingest-runs';
 export * from './scoring-producer';
 export * from './scoring-runs';
+export * from './source-status';

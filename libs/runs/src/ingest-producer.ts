@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { ContractQueue, DEFAULT_JOB_OPTIONS, IngestInput, JobData } from '@bhis/queue';
-import { findSource } from '@bhis/sources';
+import { findSource, type SourceDefinition } from '@bhis/sources';
 import { createRun } from './ingest-runs';
 
 export class IngestRequestError extends Error {}
@@ -36,16 +36,26 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/** What makes two requests "the same run": same source, same input (file size and time), same day. */
+/** What makes two requests "the same run": same source, same input (file size and time, complete or not), same day. */
 async function fingerprint(request: EnqueueIngest, observedOn: string): Promise<string> {
   const { input } = request;
+  const complete = input.kind !== 'download' && input.complete ? '|complete' : '';
   if (input.kind === 'file') {
     const info = await stat(input.path).catch(() => null);
     if (!info?.isFile()) throw new IngestRequestError(`No such file: ${input.path}`);
-    return `file|${path.resolve(input.path)}|${info.size}|${info.mtimeMs}|${observedOn}`;
+    return `file|${path.resolve(input.path)}|${info.size}|${info.mtimeMs}|${observedOn}${complete}`;
   }
-  if (input.kind === 'url') return `url|${input.url}|${today()}|${observedOn}`;
+  if (input.kind === 'url') return `url|${input.url}|${today()}|${observedOn}${complete}`;
   return `download|${today()}|${observedOn}`;
+}
+
+/**
+ * Why a file cannot say what vanished from its source, or null: a source published in several parts
+ * (the 311 requests of 2010-2019 and since 2020) has records no single file of it carries.
+ */
+export function completeInputProblem(source: SourceDefinition, input: IngestInput): string | null {
+  if (input.kind === 'download' || !input.complete || source.parts.length === 1) return null;
+  return `${source.key} is published in ${source.parts.length} parts (${source.parts.map((p) => p.part).join(', ')}): one file is not the whole source, so it cannot be loaded as complete; load it without --complete, or refresh with --download`;
 }
 
 /**
@@ -53,7 +63,10 @@ async function fingerprint(request: EnqueueIngest, observedOn: string): Promise<
  * (a second request returns the first run). `force` gives the run a fresh id.
  */
 export async function enqueueIngest(queue: ContractQueue<'ingest'>, pool: Pool, request: EnqueueIngest): Promise<EnqueuedIngest> {
-  if (!findSource(request.source)) throw new IngestRequestError(`Unknown source "${request.source}"`);
+  const source = findSource(request.source);
+  if (!source) throw new IngestRequestError(`Unknown source "${request.source}"`);
+  const incomplete = completeInputProblem(source, request.input);
+  if (incomplete) throw new IngestRequestError(incomplete);
   if (request.input.kind === 'url' && !/^https?:\/\//.test(request.input.url)) {
     throw new IngestRequestError('The URL must be http(s)');
   }
@@ -69,12 +82,14 @@ export async function enqueueIngest(queue: ContractQueue<'ingest'>, pool: Pool, 
   if (existing) await existing.remove();
 
   const runId = randomUUID();
-  const inputText = request.input.kind === 'file' ? path.resolve(request.input.path) : request.input.kind === 'url' ? request.input.url : 'download';
+  const inputText =
+    (request.input.kind === 'file' ? path.resolve(request.input.path) : request.input.kind === 'url' ? request.input.url : 'download') +
+    (request.input.kind !== 'download' && request.input.complete ? ' (complete)' : '');
   await createRun(pool, { id: runId, source: request.source, trigger: request.trigger, input: inputText, jobId });
   const data: JobData<'ingest', 'ingest-source'> = {
     runId,
     source: request.source,
-    input: request.input.kind === 'file' ? { kind: 'file', path: path.resolve(request.input.path) } : request.input,
+    input: request.input.kind === 'file' ? { ...request.input, path: path.resolve(request.input.path) } : request.input,
     scoreAfter: request.scoreAfter ?? false,
     observedOn,
   };

@@ -74,7 +74,19 @@ export async function recordProgress(pool: Pool, id: string, progress: LoadProgr
   await pool.query(`UPDATE ingest_runs SET progress = $2 WHERE id = $1`, [id, progress]);
 }
 
-export async function finishRun(pool: Pool, id: string, outcome: { status: RunStatus; counts?: IngestCounts; error?: string }): Promise<void> {
+/** Why a run failed, for the source's status (`sources.last_error_*`). */
+export interface RunFailure {
+  /** A short stable code: `header_mismatch`, `soda_field_mismatch`, `download_refused`, ... (libs/ingestion/src/failure-code.ts). */
+  code: string;
+  /** Retrying the same input cannot help: the daily refresh waits for the operator (a download's only). */
+  permanent: boolean;
+}
+
+export async function finishRun(
+  pool: Pool,
+  id: string,
+  outcome: { status: RunStatus; counts?: IngestCounts; error?: string; failure?: RunFailure },
+): Promise<void> {
   await pool.query(
     `UPDATE ingest_runs SET status = $2, counts = COALESCE($3, counts), error = $4, finished_at = ${RUN_END_SQL},
             duration_ms = ${RUN_DURATION_MS_SQL}
@@ -82,8 +94,41 @@ export async function finishRun(pool: Pool, id: string, outcome: { status: RunSt
     [id, outcome.status, outcome.counts ? JSON.stringify(outcome.counts) : null, outcome.error?.slice(0, 2000) ?? null],
   );
   if (outcome.status === 'failed') {
-    await pool.query(`UPDATE sources SET status = 'failed' WHERE key = (SELECT source FROM ingest_runs WHERE id = $1)`, [id]);
+    await recordSourceFailed(pool, id, outcome.error ?? 'unknown error', outcome.failure ?? { code: 'load_failed', permanent: false });
   }
+}
+
+/** What the operator reads on a failing source (`GET /api/v1/sources`, `bhis ingest --status`). */
+export function failureAdvice(source: string, permanent: boolean): string {
+  return permanent
+    ? `Retrying cannot help, so the daily refresh leaves this source alone until an operator acts: fix the cause, then run \`bhis ingest --source ${source} --download\` (or load its complete export with \`--file F --complete\`).`
+    : 'The last good data is kept; the daily refresh tries again.';
+}
+
+/** A failed run leaves its source failing: since the first failure after its last success, with the last error. */
+async function recordSourceFailed(pool: Pool, runId: string, error: string, failure: RunFailure): Promise<void> {
+  const { rows } = await pool.query<{ source: string }>(`SELECT source FROM ingest_runs WHERE id = $1`, [runId]);
+  const source = rows[0]?.source;
+  if (!source) return;
+  await pool.query(
+    `UPDATE sources SET status = 'failed', last_error_code = $2, last_error_message = $3, failure_permanent = $4,
+            failing_since = COALESCE(failing_since, now()), last_failed_run_id = $5
+      WHERE key = $1`,
+    [source, failure.code, `${error.slice(0, 1800)} ${failureAdvice(source, failure.permanent)}`, failure.permanent, runId],
+  );
+}
+
+/** A refresh that found the data set unchanged since it was loaded: the source is current as of now. */
+export async function recordSourceUnchanged(pool: Pool, source: string): Promise<void> {
+  await pool.query(`UPDATE sources SET last_refreshed_at = now(), status = 'ok', ${CLEARED_FAILURE} WHERE key = $1 AND last_run_id IS NOT NULL`, [source]);
+}
+
+const CLEARED_FAILURE = `last_error_code = NULL, last_error_message = NULL, failure_permanent = false, failing_since = NULL, last_failed_run_id = NULL`;
+
+/** Sources whose last failure waits for the operator (the daily refresh skips them), with its message. */
+export async function sourcesWaitingForOperator(pool: Pool): Promise<Map<string, string>> {
+  const { rows } = await pool.query<{ key: string; message: string | null }>(`SELECT key, last_error_message AS message FROM sources WHERE failure_permanent`);
+  return new Map(rows.map((r) => [r.key, r.message ?? '']));
 }
 
 /**
@@ -151,7 +196,7 @@ export async function recordSourceLoaded(
 ): Promise<void> {
   await client.query(
     `UPDATE sources SET last_refreshed_at = now(), status = 'ok', last_run_id = $2,
-            latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4
+            latest_record_date = GREATEST(latest_record_date, $3::date), records = records + $4, ${CLEARED_FAILURE}
       WHERE key = $1`,
     [source, load.runId, load.latestRecordDate, load.recordsAdded],
   );

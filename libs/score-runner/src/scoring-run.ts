@@ -36,14 +36,19 @@ const READ_AHEAD = 2;
 const MAX_FAILED_SHARE = 0.01;
 
 async function sourceFreshness(pool: Pool): Promise<SourceFreshnessMap> {
-  const { rows } = await pool.query<{ key: string; last_refreshed_at: Date | null; latest_record_date: string | null; cadence: string }>(
-    `SELECT key, last_refreshed_at, to_char(latest_record_date, 'YYYY-MM-DD') AS latest_record_date, cadence FROM sources`,
+  const { rows } = await pool.query<{ key: string; last_refreshed_at: Date | null; latest_record_date: string | null; cadence: string; failing_since: Date | null }>(
+    `SELECT key, last_refreshed_at, to_char(latest_record_date, 'YYYY-MM-DD') AS latest_record_date, cadence, failing_since FROM sources`,
   );
   const map: SourceFreshnessMap = {};
   for (const r of rows) {
     // a source the database still lists but the registry no longer has (the worker warns at start)
     if (!isSourceKey(r.key)) continue;
-    map[r.key] = { last_refreshed_at: r.last_refreshed_at?.toISOString() ?? null, latest_record_date: r.latest_record_date, cadence: r.cadence };
+    map[r.key] = {
+      last_refreshed_at: r.last_refreshed_at?.toISOString() ?? null,
+      latest_record_date: r.latest_record_date,
+      cadence: r.cadence,
+      failing_since: r.failing_since?.toISOString() ?? null,
+    };
   }
   return map;
 }

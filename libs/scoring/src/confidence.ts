@@ -1,7 +1,7 @@
 import { clamp, round2 } from './curves';
 import { DataQuality } from './data-quality';
 import { BuildingFeatures, popcount } from './features';
-import { freshnessBySource } from './freshness';
+import { freshnessBySource, staleBySource } from './freshness';
 import { BuildingInput } from './input';
 import {
   DIRECTIONAL_FAMILIES,
@@ -64,7 +64,7 @@ export const PERMITS_EXPECTED_FROM_UNITS = 20;
 
 export const CONFIDENCE_FLAG_RULES: readonly { key: string; rule: string }[] = [
   { key: 'sparse-data-small-building', rule: 'up to 5 units and data quality sparse or minimal' },
-  { key: 'stale-source', rule: 'one or more sources of the families considered are past their cadence allowance (or never loaded)' },
+  { key: 'stale-source', rule: 'one or more sources of the families considered are not `ok` by the rule of `GET /api/v1/sources`: not refreshed within their cadence allowance, failing, or never loaded' },
   { key: 'stale-source:<key>', rule: 'one per such source, by source key' },
   { key: 'multi-building-lot', rule: `more than one building on the lot (num_buildings > 1): the score is multiplied by ${MULTI_BUILDING_FACTOR}` },
   { key: 'no-registration', rule: 'the building must register with HPD and has no registration' },
@@ -156,6 +156,7 @@ export function assessConfidence(input: BuildingInput, features: BuildingFeature
   // Freshness and coverage look at the sources that apply to the building, never at its own records,
   // so a new record (a single complaint) cannot raise them.
   const bySource = freshnessBySource(input.sources, input.as_of);
+  const notOk = staleBySource(input.sources, input.as_of);
   const stale: SourceKey[] = [];
   let freshnessSum = 0;
   for (const family of expected) {
@@ -163,13 +164,13 @@ export function assessConfidence(input: BuildingInput, features: BuildingFeature
     let sum = 0;
     for (const key of keys) {
       sum += bySource[key];
-      if (bySource[key] < 1) stale.push(key);
+      if (notOk[key]) stale.push(key);
     }
     freshnessSum += sum / keys.length;
   }
   for (const family of EVIDENCE_FAMILIES) {
     if (expected.includes(family) || !has(features.family_mask, family)) continue;
-    for (const key of SOURCES_OF_FAMILY[family]) if (bySource[key] < 1) stale.push(key);
+    for (const key of SOURCES_OF_FAMILY[family]) if (notOk[key]) stale.push(key);
   }
   const freshness = freshnessSum / expected.length;
   // the spread in points at the bottom of the scale, where a point of total is 0.01 of log-health

@@ -59,6 +59,8 @@ export interface SourceFreshness {
   latest_record_date: string | null;
   /** `sources.cadence`: daily, weekly, monthly, quarterly, yearly, per_sale, static (others read as monthly). */
   cadence: string;
+  /** When its refreshes started failing (ISO timestamp), null or absent while they succeed. */
+  failing_since?: string | null;
 }
 
 export type SourceFreshnessMap = Partial<Record<SourceKey, SourceFreshness>>;
@@ -130,6 +132,7 @@ export const sourceFreshnessSchema = z.object({
   last_refreshed_at: z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'must start with YYYY-MM-DD').nullable(),
   latest_record_date: isoDate.nullable(),
   cadence: z.string(),
+  failing_since: z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'must start with YYYY-MM-DD').nullable().optional(),
 });
 
 export const buildingInputSchema = z.object({

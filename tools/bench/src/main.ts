@@ -18,6 +18,7 @@ import { measureLargestFileAlone } from './largest-file-alone';
 import { BenchmarkFile, BenchmarkRun, CitySummary, LargestFileAlone } from './results';
 import { ensureRefresh, refreshCity } from './refresh';
 import { measureScaleOut } from './scale-out';
+import { measureReingest } from './reingest';
 
 interface BenchOptions {
   renderOnly: boolean;
@@ -158,7 +159,7 @@ interface RunSetup {
 }
 
 /** What a full run measures, in the order it measures it. */
-type Measurements = Pick<BenchmarkRun, 'ingest' | 'scoring' | 'refresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'largestFileAlone' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
+type Measurements = Pick<BenchmarkRun, 'ingest' | 'reingest' | 'scoring' | 'refresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'largestFileAlone' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
 
 /** What describes a full run besides its measurements. */
 type RunHeader = Pick<BenchmarkRun, 'startedAt' | 'command' | 'commit' | 'machine' | 'loadAverageAtStart' | 'database' | 'city'>;
@@ -215,7 +216,7 @@ async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<voi
     }
     const header: RunHeader = { startedAt, command: `npm run bench -- ${argv.join(' ')}`.trim(), commit: headCommit(root), machine, loadAverageAtStart, database, city: citySummary(city) };
     // a long run (the whole city takes hours) is written as each step ends, marked incomplete until the last
-    let measured: Measurements = { ingest: null, scoring: null, refresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, largestFileAlone: null, copyCeiling: null, tables: [], storage: null, http: null };
+    let measured: Measurements = { ingest: null, reingest: null, scoring: null, refresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, largestFileAlone: null, copyCeiling: null, tables: [], storage: null, http: null };
     const progress: Progress = (step) => {
       measured = { ...measured, ...step };
       recordRun(root, options.scale, header, measured, true);
@@ -263,7 +264,7 @@ function citySummary(city: City): CitySummary {
 type Progress = (step: Partial<Measurements>) => void;
 
 async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool, progress: Progress): Promise<Measurements> {
-  const { ingest, scoring, refresh } = await ingestAndScore(options, setup, pool, progress);
+  const { ingest, reingest, scoring, refresh } = await ingestAndScore(options, setup, pool, progress);
   const { csvCeiling, largestFileToCsvCopyRatio } = await measureLargestFileCeiling(setup, ingest);
   const largestFileAlone = await loadLargestFileAlone(options, setup, ingest, csvCeiling?.rowsPerSecond ?? null);
   progress({ csvCeiling, largestFileToCsvCopyRatio, largestFileAlone });
@@ -273,7 +274,7 @@ async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool, p
   const storage = await eventStorage(pool);
   log(`storage: ${storage.eventBytesPerRow} bytes per event all-in; database ${storage.databaseBytesPerEvent} bytes per event`);
   const http = options.http ? await measureHttp(options, setup, pool) : null;
-  return { ingest, scoring, refresh, csvCeiling, largestFileToCsvCopyRatio, largestFileAlone, copyCeiling, tables, storage, http };
+  return { ingest, reingest, scoring, refresh, csvCeiling, largestFileToCsvCopyRatio, largestFileAlone, copyCeiling, tables, storage, http };
 }
 
 /** Loads of the largest file alone take ~25 min on the whole city: measured up to 10%. */
@@ -301,10 +302,10 @@ async function loadLargestFileAlone(options: BenchOptions, { database, cityDir, 
  */
 async function ingestAndScore(
   options: BenchOptions,
-  { cityDir, city, env }: RunSetup,
+  { url, cityDir, city, env }: RunSetup,
   pool: Pool,
   progress: Progress,
-): Promise<Pick<Measurements, 'ingest' | 'scoring' | 'refresh'> & { ingest: IngestResult }> {
+): Promise<Pick<Measurements, 'ingest' | 'reingest' | 'scoring' | 'refresh'> & { ingest: IngestResult }> {
   const ingestWorker = startWorker('ingest', env);
   const scoringWorker = startWorker('scoring', env);
   try {
@@ -320,6 +321,10 @@ async function ingestAndScore(
     }
     log(`ingest: ${ingest.rows} rows in ${ingest.wallSeconds.toFixed(1)} s = ${ingest.rowsPerSecond} rows/s, ${ingest.megabytesPerSecond} MB/s`);
     progress({ ingest });
+    // the city's unchanged file loaded again whole changes no record: the scoring that follows is the same
+    const reingest = options.reuseData ? null : await measureReingest({ url, cityDir, env, worker: ingestWorker });
+    if (reingest) log(`re-ingest of the unchanged ${reingest.file}: ${reingest.rows} rows in ${reingest.seconds} s = ${reingest.rowsPerSecond} rows/s = ${reingest.ratio} of its raw COPY (${reingest.ceiling.rowsPerSecond} rows/s)`);
+    progress({ reingest });
     log('scoring: full');
     const full = await scoreFull(env, scoringWorker);
     log(`scoring full: ${full.buildings} buildings in ${full.seconds} s`);
@@ -329,7 +334,7 @@ async function ingestAndScore(
     const refresh = options.refresh && !options.reuseData ? await refreshCity(pool, { dir: cityDir, ...city }, env, { ingest: ingestWorker, scoring: scoringWorker }) : null;
     if (refresh) log(`refresh: ${refresh.rows} rows ingested in ${refresh.ingestSeconds} s, ${refresh.scoring.buildings} buildings rescored in ${refresh.scoring.seconds} s`);
     progress({ refresh });
-    return { ingest, scoring: { full, incremental }, refresh };
+    return { ingest, reingest, scoring: { full, incremental }, refresh };
   } finally {
     await ingestWorker.stop();
     await scoringWorker.stop();
@@ -380,6 +385,7 @@ function recordRun(root: string, scale: number, header: RunHeader, m: Measuremen
     database: header.database,
     city: header.city,
     ingest: m.ingest,
+    reingest: m.reingest,
     copyCeiling: m.copyCeiling,
     ingestToCopyRatio: null,
     csvCeiling: m.csvCeiling,

@@ -3,6 +3,7 @@ import type { IngestResult, ScoringResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
 import type { MachineInfo } from './machine';
 import type { RefreshResult } from './refresh';
+import type { Reingest } from './reingest';
 import type { ScaleOutResult } from './scale-out';
 
 export interface CitySummary {
@@ -33,6 +34,8 @@ export interface BenchmarkRun {
   database: string;
   city: CitySummary;
   ingest: IngestResult | null;
+  /** the city's unchanged file of one source loaded again whole, with the raw COPY of it in the same run (absent in older results) */
+  reingest?: Reingest | null;
   copyCeiling: CopyCeiling | null;
   /** ingest rows/s divided by the raw COPY rows/s */
   ingestToCopyRatio: number | null;

@@ -7,11 +7,19 @@ import { baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis
 import { poolGetter } from '@bhis/db';
 import { API_BASE_PATH, apiPath, successEnvelope } from '@bhis/envelope';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
-import { sourceStatuses } from './source-status';
+import { sourceStatuses } from '@bhis/runs';
 
 class SourceRunDto {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Counts of the last ingest run (rows read, inserted, updated, rejected...).' })
   counts!: Record<string, unknown>;
+}
+
+class SourceErrorDto {
+  @ApiProperty({ example: 'soda_field_mismatch', description: 'What kind of failure: header_mismatch, soda_field_mismatch, download_refused, too_few_records, file_missing, out_of_memory, out_of_resources or load_failed.' })
+  code!: string;
+  @ApiProperty({ description: 'The error of the last failed run, then what the operator should do.' }) message!: string;
+  @ApiProperty({ description: 'Retrying cannot help: the daily refresh leaves the source alone until an operator acts.' }) permanent!: boolean;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' }) run_id!: string | null;
 }
 
 class SourceDto {
@@ -25,8 +33,19 @@ class SourceDto {
   @ApiProperty({ type: String, nullable: true, format: 'date' }) latest_record_date!: string | null;
   @ApiProperty() records!: number;
   @ApiProperty({ example: 'ok' }) status!: string;
-  @ApiProperty({ description: 'Not refreshed within the allowance of its cadence (daily 3 days, weekly 10, monthly 45, quarterly 120, yearly 400).' })
+  @ApiProperty({ description: 'Not refreshed within the allowance of its cadence (daily 3 days, weekly 10, monthly 45, quarterly 120, yearly 400), or never loaded.' })
   is_late!: boolean;
+  @ApiProperty({
+    enum: ['ok', 'late', 'failing', 'never_loaded'],
+    description:
+      'ok only when its last refresh succeeded within the allowance of its cadence; late past it; failing while its refreshes fail (the data kept is the last good one); never_loaded before its first successful load. The buildings\' stale-source:<key> flags name the sources that are not ok, by the same rule.',
+  })
+  state!: string;
+  @ApiProperty({ description: 'Its newest record is older than its cadence allows (daily 30 days, weekly 45, monthly 120, quarterly 270, yearly 730): lowers the freshness of the confidence score, not the state.' })
+  records_behind!: boolean;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'When its refreshes began to fail; null while they succeed.' })
+  failing_since!: string | null;
+  @ApiProperty({ type: SourceErrorDto, nullable: true, description: 'The last failure, while the source is failing.' }) last_error!: SourceErrorDto | null;
   @ApiPropertyOptional({ type: SourceRunDto, nullable: true }) last_run!: SourceRunDto | null;
 }
 

@@ -5823,8 +5823,41 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "string"
           },
           "is_late": {
-            "description": "Not refreshed within the allowance of its cadence (daily 3 days, weekly 10, monthly 45, quarterly 120, yearly 400).",
+            "description": "Not refreshed within the allowance of its cadence (daily 3 days, weekly 10, monthly 45, quarterly 120, yearly 400), or never loaded.",
             "type": "boolean"
+          },
+          "state": {
+            "description": "ok only when its last refresh succeeded within the allowance of its cadence; late past it; failing while its refreshes fail (the data kept is the last good one); never_loaded before its first successful load. The buildings' stale-source:<key> flags name the sources that are not ok, by the same rule.",
+            "enum": [
+              "ok",
+              "late",
+              "failing",
+              "never_loaded"
+            ],
+            "type": "string"
+          },
+          "records_behind": {
+            "description": "Its newest record is older than its cadence allows (daily 30 days, weekly 45, monthly 120, quarterly 270, yearly 730): lowers the freshness of the confidence score, not the state.",
+            "type": "boolean"
+          },
+          "failing_since": {
+            "description": "When its refreshes began to fail; null while they succeed.",
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "last_error": {
+            "description": "The last failure, while the source is failing.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/SourceErrorDto"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "last_run": {
             "oneOf": [
@@ -5848,7 +5881,44 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "latest_record_date",
           "records",
           "status",
-          "is_late"
+          "is_late",
+          "state",
+          "records_behind",
+          "failing_since",
+          "last_error"
+        ],
+        "type": "object"
+      },
+      "SourceErrorDto": {
+        "properties": {
+          "code": {
+            "description": "What kind of failure: header_mismatch, soda_field_mismatch, download_refused, too_few_records, file_missing, out_of_memory, out_of_resources or load_failed.",
+            "examples": [
+              "soda_field_mismatch"
+            ],
+            "type": "string"
+          },
+          "message": {
+            "description": "The error of the last failed run, then what the operator should do.",
+            "type": "string"
+          },
+          "permanent": {
+            "description": "Retrying cannot help: the daily refresh leaves the source alone until an operator acts.",
+            "type": "boolean"
+          },
+          "run_id": {
+            "format": "uuid",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "code",
+          "message",
+          "permanent",
+          "run_id"
         ],
         "type": "object"
       },

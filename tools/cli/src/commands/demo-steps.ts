@@ -20,17 +20,30 @@ function cityDir(): string {
   return path.resolve(config().DATA_DIR, 'demo-city');
 }
 
+/**
+ * The demo city, dated the day it is generated: its newest records are of that day, as the city's
+ * are on the day they are downloaded, so a fresh demo is not late by the cadences of its sources
+ * (a city of a fixed older date would be, by the record allowances of libs/scoring/src/freshness.ts).
+ * A city generated before (same size and seed) is reused as it is, dated the day it was made.
+ */
+export async function generateDemoCity(dir: string, today: string = new Date().toISOString().slice(0, 10)): Promise<{ asOf: string; report: Awaited<ReturnType<typeof generateCity>> | null }> {
+  const marker = path.join(dir, '.complete');
+  const made = existsSync(marker) ? (JSON.parse(readFileSync(marker, 'utf8')) as { buildings?: number; seed?: string; asOf?: string }) : null;
+  if (made?.buildings === DEMO_CITY.buildings && made.seed === DEMO_CITY.seed && made.asOf) return { asOf: made.asOf, report: null };
+  const report = await generateCity({ buildings: DEMO_CITY.buildings, seed: DEMO_CITY.seed, outDir: dir, asOf: today });
+  writeFileSync(marker, JSON.stringify({ ...DEMO_CITY, asOf: today }));
+  return { asOf: today, report };
+}
+
 async function generate(): Promise<void> {
   const dir = cityDir();
-  const marker = path.join(dir, '.complete');
-  const wanted = JSON.stringify(DEMO_CITY);
-  if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) {
-    say(`already generated in ${dir}`);
+  const city = await generateDemoCity(dir);
+  if (!city.report) {
+    say(`already generated in ${dir} (as of ${city.asOf})`);
     return;
   }
-  const report = await generateCity({ buildings: DEMO_CITY.buildings, seed: DEMO_CITY.seed, outDir: dir });
-  writeFileSync(marker, wanted);
-  say(`${report.buildings} buildings, ${report.eventRows.toLocaleString('en-US')} event rows in ${report.files.length} files (${(report.elapsedMs / 1000).toFixed(1)} s)`);
+  const { report } = city;
+  say(`${report.buildings} buildings, ${report.eventRows.toLocaleString('en-US')} event rows in ${report.files.length} files, as of ${city.asOf} (${(report.elapsedMs / 1000).toFixed(1)} s)`);
 }
 
 async function ingest(): Promise<void> {

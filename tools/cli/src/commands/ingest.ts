@@ -18,13 +18,14 @@ import { CliError, withDataSource } from '../context';
 import { printJson, printRows } from '../output';
 import { isInteractive, ProgressDisplay } from '../progress';
 import { warnWithoutWorkers, withQueue } from '../queues';
-import { enqueueIngest, enqueueScoring, getRun, IngestRequestError, IngestRunRow, latestRuns } from '@bhis/runs';
+import { enqueueIngest, enqueueScoring, getRun, IngestRequestError, IngestRunRow, latestRuns, sourceStatuses } from '@bhis/runs';
 
 interface IngestOptions {
   source?: string;
   file?: string;
   url?: string;
   download?: boolean;
+  complete?: boolean;
   dir?: string;
   status?: boolean;
   wait?: boolean;
@@ -79,8 +80,10 @@ function summarize(run: IngestRunRow): Record<string, unknown> {
 function inputOf(options: IngestOptions): IngestInput {
   const given = [options.file, options.url, options.download].filter(Boolean).length;
   if (given !== 1) throw new CliError('Give exactly one of --file, --url or --download with --source');
-  if (options.file) return { kind: 'file', path: path.resolve(options.file) };
-  if (options.url) return { kind: 'url', url: options.url };
+  const complete = options.complete === true;
+  if (options.file) return { kind: 'file', path: path.resolve(options.file), complete };
+  if (options.url) return { kind: 'url', url: options.url, complete };
+  if (complete) throw new CliError('--complete goes with --file or --url: a download knows by itself what it brings');
   return { kind: 'download' };
 }
 
@@ -113,6 +116,7 @@ export function ingestCommand(): Command {
     .option('--file <path>', 'a local file in the source\'s published CSV format')
     .option('--url <url>', 'a URL serving the source\'s CSV export')
     .option('--download', 'download from NYC Open Data (skipped when unchanged; incremental when loaded before)')
+    .option('--complete', 'the --file or --url is the source\'s whole data set (its full export): records missing from it are closed as vanished; without it nothing is closed')
     .option('--dir <dir>', 'every recognised file of a directory (.csv or .csv.gz): building files in load order, then the event files (waits for all)')
     .option('--status', 'show every source with its last run')
     .option('--wait', 'wait for the run to finish (progress bar on a terminal)')
@@ -122,7 +126,10 @@ export function ingestCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (options: IngestOptions) => {
       if (options.status) return showStatus(Boolean(options.json));
-      if (options.dir) return ingestDirectory(options.dir, options);
+      if (options.dir) {
+        if (options.complete) throw new CliError('--complete goes with --source and --file or --url (one file that is a whole source)');
+        return ingestDirectory(options.dir, options);
+      }
       const source = options.source;
       if (!source) throw new CliError('Give --source KEY (with --file, --url or --download), --dir DIR, or --status');
       const input = inputOf(options);
@@ -154,20 +161,32 @@ export function ingestCommand(): Command {
     });
 }
 
+/**
+ * Every source with its state (the rule of `GET /api/v1/sources` and of the buildings' stale flags)
+ * and its last run; a failing source shows its last error, with what to do.
+ */
 async function showStatus(json: boolean): Promise<void> {
   await withDataSource(async (ds) => {
-    const rows = await latestRuns(pgPool(ds));
+    const pool = pgPool(ds);
+    const runs = new Map((await latestRuns(pool)).map((r) => [r.source, r]));
     printRows(
-      rows.map((r) => ({
-        source: r.source,
-        last_refreshed_at: r.last_refreshed_at,
-        records: Number(r.records),
-        last_run: r.id ?? null,
-        status: r.status ?? 'never_run',
-        read: r.counts?.read ?? null,
-        quarantined: r.counts?.quarantined ?? null,
-        error: r.error ?? null,
-      })),
+      (await sourceStatuses(pool)).map((s) => {
+        const r = runs.get(s.key);
+        return {
+          source: s.key,
+          state: s.state,
+          records_behind: s.records_behind,
+          last_refreshed_at: s.last_refreshed_at,
+          records: s.records,
+          last_run: r?.id ?? null,
+          status: r?.status ?? 'never_run',
+          read: r?.counts?.read ?? null,
+          quarantined: r?.counts?.quarantined ?? null,
+          failing_since: s.failing_since,
+          error_code: s.last_error?.code ?? null,
+          error: s.last_error?.message ?? r?.error ?? null,
+        };
+      }),
       json,
     );
   });

@@ -66,12 +66,12 @@ function truthCuts(truth: Map<string, TruthRow>): string[] {
   return Object.keys(first?.probabilityAfter ?? {}).sort();
 }
 
-/** Loads every file of a generated city into a migrated database (or only the files of `sources`). */
-export async function loadCity(pool: Pool, dir: string, sources?: ReadonlySet<string>): Promise<void> {
+/** Loads every file of a generated city into a migrated database (or only the files of `sources`), observed on `observedOn`. */
+export async function loadCity(pool: Pool, dir: string, sources?: ReadonlySet<string>, observedOn: string = DEFAULT_AS_OF): Promise<void> {
   await syncSourceCatalog(pool);
   for (const { file, source } of recognisedFiles(dir).filter((f) => sources === undefined || sources.has(f.source))) {
     const runId = await createRun(pool, { source, trigger: 'cli', input: file });
-    await loadSource(pool, getSource(source), { kind: 'csv', stream: createReadStream(file), totalBytes: (await stat(file)).size }, { runId, observedOn: DEFAULT_AS_OF });
+    await loadSource(pool, getSource(source), { kind: 'csv', stream: createReadStream(file), totalBytes: (await stat(file)).size }, { runId, observedOn });
   }
 }
 
