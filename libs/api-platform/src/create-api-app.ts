@@ -55,6 +55,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),
     shortcuts: app.get(RouteShortcuts),
     onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
+    onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
   });
 
   hardenHttpServer(app.getHttpServer());

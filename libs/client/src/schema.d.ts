@@ -702,7 +702,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -1312,7 +1312,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `payload_too_large`: The request body is over 1 MiB (10 MiB for portfolio and export). */
+        /** @description `payload_too_large`: The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest. */
         Error_payload_too_large: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1330,6 +1330,20 @@ export interface components {
         Error_rate_limit_exceeded: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `request_timeout`: The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request). */
+        Error_request_timeout: {
+            headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1462,6 +1476,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -1528,6 +1543,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -1596,6 +1612,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -1866,6 +1883,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -2001,6 +2019,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -2087,6 +2106,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];

@@ -104,6 +104,6 @@ export function errorResponse(codes: ErrorCode[]): JsonObject {
 /** Errors any operation that needs a key can answer with. */
 export const AUTHENTICATED_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'rate_limit_exceeded', 'internal_error', 'service_unavailable'];
 /** Errors any operation with a JSON body can answer with. */
-export const BODY_ERRORS: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
+export const BODY_ERRORS: ErrorCode[] = ['invalid_request', 'request_timeout', 'payload_too_large', 'unsupported_media_type'];
 /** Errors every operation can answer with. */
 export const ANY_ERRORS: ErrorCode[] = ['rate_limit_exceeded', 'internal_error'];
