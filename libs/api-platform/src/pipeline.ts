@@ -13,6 +13,7 @@ import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 import { noteResponse, REQUEST_TIMEOUT_MS } from './http-server-limits';
 import { applyPlatformHeaders } from './response-head';
+import { refusedTransferCoding } from './transfer-coding';
 
 export interface PipelineDeps {
   keys: ApiKeyStore;
@@ -241,6 +242,13 @@ function bodyParsing(deps: PipelineDeps): RequestHandler {
   };
 }
 
+/** Refuses a request whose body length cannot be known (an unknown transfer coding) before anything else is done with it. */
+const transferCoding: RequestHandler = (req, res, next) => {
+  const refused = refusedTransferCoding(req);
+  if (refused) return sendError(req, res, refused);
+  next();
+};
+
 /**
  * Compresses responses of clients that accept a content encoding. Without an `Accept-Encoding`
  * header nothing would be compressed, so the response is not wrapped at all.
@@ -252,13 +260,14 @@ function compressionWhenAccepted(): RequestHandler {
 
 /**
  * The pipeline up to the shortcuts runs on the server's `request` event, ahead of Express's router
- * (docs/adr/0010-request-pipeline-order.md): request id and security headers, compression, the key
+ * (docs/adr/0010-request-pipeline-order.md): request id and security headers, the transfer coding
+ * check, compression, the key
  * check and the rate-limit charge, then a shortcut answer or the Express app. A lookup answered from
  * memory, a 401 and a 429 never walk the router; they use Express's request and response helpers all
  * the same (the prototypes are set here, as Express would set them).
  */
 export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), compressionWhenAccepted(), authenticateAndLimit(deps)];
+  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), transferCoding, compressionWhenAccepted(), authenticateAndLimit(deps)];
   return (incoming, outgoing) => {
     const req = Object.setPrototypeOf(incoming, app.request) as Request;
     const res = Object.setPrototypeOf(outgoing, app.response) as Response;
