@@ -19,12 +19,12 @@ describe('rate-limit cost table', () => {
     expect(routeCostOf('GET', '/api/v1/portfolio/analyze')).toBeUndefined();
   });
 
-  it('charges batch 1 per 50 BBLs, portfolio and export 1 per 100 (at least 5), monitors 1', () => {
+  it('charges batch 1 per 50 BBLs, portfolio and export 1 per 100 (at least 5), monitors 1 per 100 (at least 1)', () => {
     const bbls = (n: number) => ({ bbls: Array.from({ length: n }, () => '1000010001') });
     const cost = (p: string, n: number) => requestCost(routeCostOf('POST', p), bbls(n));
     expect([cost('/api/v1/buildings/batch', 1), cost('/api/v1/buildings/batch', 51), cost('/api/v1/buildings/batch', 500)]).toEqual([1, 2, 10]);
     expect([cost('/api/v1/portfolio/analyze', 10), cost('/api/v1/portfolio/analyze', 501), cost('/api/v1/export/csv', 10_000)]).toEqual([5, 6, 100]);
-    expect(cost('/api/v1/portfolio/monitor', 10_000)).toBe(1);
+    expect([cost('/api/v1/portfolio/monitor', 1), cost('/api/v1/portfolio/monitor', 101), cost('/api/v1/portfolio/monitor', 10_000)]).toEqual([1, 2, 100]);
     expect(requestCost(undefined, bbls(10_000))).toBe(1);
   });
 

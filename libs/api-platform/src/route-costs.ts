@@ -1,7 +1,8 @@
 import { apiPath } from '@bhis/envelope';
 /**
  * The routes whose rate-limit cost or body limit differ from the default (docs/api-decisions.md, "Rate limits"):
- * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5).
+ * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5),
+ * creating a monitor 1 per 100 BBLs (at least 1).
  * Every other request costs 1 unit; any body also costs 1 unit per BODY_BYTES_PER_UNIT inflated
  * (charged while it streams in, pipeline.ts), so the largest body of a 1-unit route costs 4.
  *
@@ -57,8 +58,9 @@ export const ROUTE_COSTS: readonly RouteCost[] = [
   { method: 'POST', path: apiPath('/buildings/batch'), minimum: 1, bblsPerUnit: 50, maxBodyBytes: DEFAULT_MAX_BODY_BYTES },
   { method: 'POST', path: apiPath('/portfolio/analyze'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
   { method: 'POST', path: apiPath('/export/csv'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
-  // monitors carry up to 10,000 BBLs too; creating one costs 1 unit (and its body's bytes)
-  { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: Infinity, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
+  // creating a monitor writes a row per BBL: at 1 unit for its body's bytes alone a unit bought 50
+  // cached lookups' CPU (docs/benchmarks.md, "What one unit buys"); priced as an analysis of its BBLs
+  { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
 ];
 
 const POST_ROUTES = new Map(ROUTE_COSTS.map((route) => [route.path, route]));

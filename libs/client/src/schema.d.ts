@@ -1389,7 +1389,7 @@ export interface components {
     headers: {
         /** @description Whole seconds until the window frees enough units for the request. */
         "Retry-After": number;
-        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5). */
+        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression). */
         "X-RateLimit-Cost": number;
         /** @description Units per 60-second window for this key (or client address without a key). */
         "X-RateLimit-Limit": number;

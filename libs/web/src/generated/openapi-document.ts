@@ -2527,7 +2527,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         }
       },
       "X-RateLimit-Cost": {
-        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5).",
+        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression).",
         "schema": {
           "format": "int32",
           "maximum": 10000,
