@@ -199,7 +199,8 @@ function timeLeftMs(state: PlatformRequestState): number {
  * minimum cost are known before a byte is read: without a valid key, for a route that takes no body
  * (or no route) and for a key that lacks the route's scope, the body is read and thrown away without
  * being inflated (the route answers 401 or 404, or 403 here). A body without
- * `Content-Type: application/json` is refused.
+ * `Content-Type: application/json` is refused. Public routes take no body (none does today): a
+ * body sent to one is thrown away like any other.
  */
 function bodyParsing(deps: PipelineDeps): RequestHandler {
   return async (req, res, next) => {
