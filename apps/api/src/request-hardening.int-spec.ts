@@ -60,6 +60,17 @@ function exchange(url: string, bytes: string): Promise<string> {
   });
 }
 
+/** The server's count of body bytes read for parsing (after decompression), from /metrics. */
+async function bodyBytesRead(api: TestApi, metricsKey: string): Promise<number> {
+  const text = await (await fetch(`${api.url}/metrics`, { headers: { Authorization: `Bearer ${metricsKey}` } })).text();
+  const line = /^bhis_request_body_bytes_read_total (\S+)$/m.exec(text);
+  if (!line) throw new Error('no bhis_request_body_bytes_read_total in /metrics');
+  return Number(line[1]);
+}
+
+/** `{"bbls":[{},{},...]}` of 10 MiB: about 10 KB once compressed. */
+const EMPTY_OBJECTS = Buffer.from(`{"bbls":[${'{},'.repeat((10 * 1024 * 1024) / 3 - 4)}{}]}`);
+
 /** ~10 MiB of nested arrays: a few hundred bytes once compressed. */
 const NESTED = Buffer.from(`${'['.repeat(5 * 1024 * 1024)}${']'.repeat(5 * 1024 * 1024)}`);
 
@@ -67,12 +78,14 @@ describe('request hardening: authentication before the body, body limits, costs 
   let db: TestDatabase;
   let api: TestApi;
   let key: string;
+  let metricsKey: string;
   let bbls: string[];
 
   beforeAll(async () => {
     db = await createTestDatabase();
     api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix() });
     key = (await createTestKey(db.url, { scopes: ['buildings:read', 'portfolio:read', 'portfolio:write'] })).key;
+    metricsKey = (await createTestKey(db.url, { scopes: ['metrics:read'] })).key;
     bbls = Array.from({ length: 10_000 }, (_, i) => `1${String(1000 + i).padStart(5, '0')}0001`);
   });
 
@@ -89,6 +102,35 @@ describe('request hardening: authentication before the body, body limits, costs 
     expect(res.code).toBe('missing_api_key');
     const gz = await post(api, '/api/v1/export/csv', gzipSync(NESTED), { 'Content-Encoding': 'gzip', Authorization: 'Bearer sk_live_nope' });
     expect(gz.code).toBe('invalid_api_key');
+  });
+
+  it('refuses a body for a route its key lacks the scope of (403) without inflating a byte of it', async () => {
+    const bomb = gzipSync(EMPTY_OBJECTS, { level: 9 });
+    expect(bomb.length).toBeLessThan(12 * 1024);
+    const reader = (await createTestKey(db.url, { scopes: ['buildings:read', 'portfolio:read'] })).key;
+    const before = await bodyBytesRead(api, metricsKey);
+    const res = await post(api, '/api/v1/portfolio/monitor', bomb, { 'Content-Encoding': 'gzip', Authorization: `Bearer ${reader}` });
+    expect([res.status, res.code]).toEqual([403, 'insufficient_scope']);
+    expect(res.message).toContain('portfolio:write');
+    // nor is a body read where no route takes one
+    const none = await post(api, '/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000000', bomb, { 'Content-Encoding': 'gzip', Authorization: `Bearer ${key}` });
+    expect([none.status, none.code]).toEqual([405, 'method_not_allowed']);
+    expect(await bodyBytesRead(api, metricsKey)).toBe(before);
+  });
+
+  it('cuts a gzip bomb off at its route\'s limit while inflating it (413), and charges the bytes inflated', async () => {
+    const before = await bodyBytesRead(api, metricsKey);
+    const res = await post(api, '/api/v1/portfolio/monitor', gzipSync(EMPTY_OBJECTS, { level: 9 }), { 'Content-Encoding': 'gzip', Authorization: `Bearer ${key}` });
+    expect([res.status, res.code]).toEqual([413, 'payload_too_large']);
+    expect(res.message).toContain('256384 bytes');
+    const read = (await bodyBytesRead(api, metricsKey)) - before;
+    // the limit (256,384 bytes) and at most one more chunk of the gunzip stream (16 KiB)
+    expect(read).toBeGreaterThan(256_384);
+    expect(read).toBeLessThanOrEqual(256_384 + 16 * 1024);
+    // 256,384 bytes of body cost 4 units (1 per 64 KiB inflated) where the route's minimum is 1
+    expect(res.headers.get('x-ratelimit-cost')).toBe('4');
+    const batch = await post(api, '/api/v1/buildings/batch', JSON.stringify({ bbls: Array.from({ length: 501 }, () => '1000010001 '.repeat(6)) }), { Authorization: `Bearer ${key}` });
+    expect([batch.status, batch.code]).toEqual([413, 'payload_too_large']);
   });
 
   it('refuses encodings other than gzip with 415 unsupported_media_type, in the error envelope', async () => {

@@ -27,4 +27,15 @@ describe('rate-limit cost table', () => {
     expect([cost('/api/v1/portfolio/monitor', 1), cost('/api/v1/portfolio/monitor', 101), cost('/api/v1/portfolio/monitor', 10_000)]).toEqual([1, 2, 100]);
     expect(requestCost(undefined, bbls(10_000))).toBe(1);
   });
+
+  it('charges a body at least 1 unit per 64 KiB inflated, and sizes each limit to the largest valid body', () => {
+    const monitor = routeCostOf('POST', '/api/v1/portfolio/monitor');
+    expect([requestCost(monitor, {}, 64 * 1024), requestCost(monitor, {}, 64 * 1024 + 1), requestCost(monitor, {}, 256_384)]).toEqual([1, 2, 4]);
+    // the byte charge never raises a valid analysis above its BBL charge
+    expect(requestCost(routeCostOf('POST', '/api/v1/portfolio/analyze'), {}, 256_384)).toBe(5);
+    // 10,000 BBLs pretty-printed (four spaces a level, so eight before each BBL) and the longest other fields fit
+    const longest = JSON.stringify({ name: 'n'.repeat(100), webhook_url: `https://${'h'.repeat(2040)}`, grades: ['A', 'B', 'C', 'D', 'F'], bbls: Array.from({ length: 10_000 }, () => '1000010001') }, null, 4);
+    expect(Buffer.byteLength(longest)).toBeLessThanOrEqual(monitor?.maxBodyBytes ?? 0);
+    expect(routeCostOf('POST', '/api/v1/buildings/batch')?.maxBodyBytes).toBe(28_384);
+  });
 });

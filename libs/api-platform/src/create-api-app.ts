@@ -11,6 +11,7 @@ import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
 import { hardenHttpServer } from './http-server-limits';
+import { SOCKET_POLICY } from './socket-policy';
 import { installPipeline } from './pipeline';
 import { PlatformExpressAdapter } from './platform-http-server';
 import { KeyedRoutes } from './keyed-routes';
@@ -59,9 +60,13 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),
     shortcuts: app.get(RouteShortcuts),
     onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
+    onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
   });
 
-  hardenHttpServer(app.getHttpServer());
+  // a trusted proxy carries many clients' connections: the per-address cap is not applied to it
+  // (with a hop count as TRUST_PROXY every address is trusted, and the proxy must cap connections)
+  const trusted = express.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));

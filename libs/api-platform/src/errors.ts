@@ -43,6 +43,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   403: 'insufficient_scope',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limit_exceeded',

@@ -1,5 +1,5 @@
 import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { AddressInfo, connect } from 'node:net';
 import express from 'express';
 import { ApiError } from '@bhis/envelope';
 import type { ApiKeyStore } from './api-key-store';
@@ -97,6 +97,32 @@ describe('front door', () => {
       expect(res.headers.get('x-ratelimit-cost')).toBe('1');
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(finished).toEqual([200]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers a request with a transfer coding other than chunked 400 and closes the connection, without dispatching it (RFC 9112 section 6.1)', async () => {
+    const dispatched: string[] = [];
+    const server = await serve(async (req) => void dispatched.push(req.path));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // codings Node's parser lets through (it refuses `chunked, identity` itself)
+      for (const coding of ['xchunked', 'gzip, chunked']) {
+        const received = await new Promise<string>((resolve) => {
+          let text = '';
+          const socket = connect(port, '127.0.0.1', () => socket.write(`POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${coding}\r\n\r\n5\r\nhello\r\n`));
+          socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+          socket.on('close', () => resolve(text));
+          socket.on('error', () => undefined);
+        });
+        expect([coding, received.slice(0, 12)]).toEqual([coding, 'HTTP/1.1 400']);
+        expect(received).toMatch(/Connection: close/i);
+        expect(received).toContain('"code":"invalid_request"');
+      }
+      expect(dispatched).toEqual([]);
+      const chunked = await fetch(`http://127.0.0.1:${port}/ok`, { method: 'POST', body: new Blob(['{}']).stream(), duplex: 'half' } as RequestInit);
+      expect(chunked.status).toBe(404);
     } finally {
       server.close();
     }

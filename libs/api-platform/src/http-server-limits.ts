@@ -3,16 +3,26 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ERROR_CODES, ErrorCode, errorEnvelope, newRequestId } from '@bhis/envelope';
 import { docUrlFor } from './errors';
+import { applySocketPolicy, SOCKET_POLICY, SocketPolicy } from './socket-policy';
 
-/** Headers must arrive within this time, a whole request (body included) within the second. */
+/**
+ * Headers must arrive within this time, a whole request (body included) within the second: the body
+ * reader answers 408 at REQUEST_TIMEOUT_MS (body-reader.ts); Node's own request timeout, a little
+ * later, ends what no reader waits for. Node checks its timeouts every CONNECTIONS_CHECK_MS
+ * (its default, 30 s, would enforce a 20 s deadline at 20-50 s).
+ */
 export const HEADERS_TIMEOUT_MS = 20_000;
 export const REQUEST_TIMEOUT_MS = 60_000;
+const NODE_REQUEST_TIMEOUT_MS = REQUEST_TIMEOUT_MS + 5_000;
+export const CONNECTIONS_CHECK_MS = 1_000;
+/** A TLS handshake must be done within this time (Node's default: 120 s). */
+export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
 /** After a refused request the socket reads and discards at most this much, this long, before it is closed. */
 const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
 const DISCARD_MAX_MS = 30_000;
 const LINGER_IDLE_MS = 5_000;
 
-const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 405: 'Method Not Allowed' };
+const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout' };
 
 /** The error envelope as a raw HTTP/1.1 answer, for requests that never reach Express. */
 function rawAnswer(code: ErrorCode, message: string, head = false): string {
@@ -82,6 +92,14 @@ function afterLatestResponse(socket: Duplex, answer: string): void {
     answerAndClose(socket, answer);
     return;
   }
+  if (!latest.writableEnded && !latest.destroyed && !latest.req.complete) {
+    // the request under way can never be completed (its client hung up mid-body, or it is past its
+    // deadline) and is not answered yet: waiting for its answer would keep the socket, half closed,
+    // and its memory for good
+    if (latest.headersSent) socket.destroy();
+    else answerAndClose(socket, answer);
+    return;
+  }
   socket.removeAllListeners('data'); // nothing more is parsed on this socket
   // answerAndClose acts once per socket: 'finish' and 'close' may both come
   const close = (): void => answerAndClose(socket, latest.shouldKeepAlive && !latest.destroyed ? answer : null);
@@ -94,12 +112,15 @@ function afterLatestResponse(socket: Duplex, answer: string): void {
 
 /**
  * Limits and answers of the HTTP server itself: header and request timeouts against slow clients,
- * and error envelopes instead of bare resets for what Node's parser refuses (headers over 16 KiB,
- * malformed requests, timeouts: 400 invalid_request) and for CONNECT (405), which no route serves.
+ * the socket policy (idle connections, connections per address; socket-policy.ts), and error
+ * envelopes instead of bare resets for what Node's parser refuses (headers over 16 KiB, malformed
+ * requests: 400 invalid_request; timeouts: 408 request_timeout) and for CONNECT (405), which no
+ * route serves. `exempt`: addresses the per-address connection cap does not apply to.
  */
-export function hardenHttpServer(server: Server): void {
+export function hardenHttpServer(server: Server, policy: SocketPolicy = SOCKET_POLICY, exempt?: (address: string) => boolean): void {
   server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.requestTimeout = NODE_REQUEST_TIMEOUT_MS;
+  applySocketPolicy(server, policy, exempt);
   // Node destroys a connection as soon as a `Connection: close` answer is written (its only call of
   // destroySoon); the connection is closed gracefully instead, as after a refused request
   server.on('connection', (socket: Socket) => {
@@ -113,14 +134,14 @@ export function hardenHttpServer(server: Server): void {
       socket.destroy();
       return;
     }
-    const message =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? 'The request headers are larger than 16 KiB.'
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? `The request was not received within ${REQUEST_TIMEOUT_MS / 1000} s.`
-          : 'The request is not valid HTTP/1.1.';
     // the answer to a HEAD request has no body (the client would read it as garbage)
     const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      const message = `The request was not received in time: headers within ${HEADERS_TIMEOUT_MS / 1000} s, the whole request within ${REQUEST_TIMEOUT_MS / 1000} s.`;
+      afterLatestResponse(socket, rawAnswer('request_timeout', message, head));
+      return;
+    }
+    const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are larger than 16 KiB.' : 'The request is not valid HTTP/1.1.';
     afterLatestResponse(socket, rawAnswer('invalid_request', message, head));
   });
   server.on('connect', (_req: unknown, socket: Duplex) => {

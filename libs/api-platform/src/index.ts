@@ -22,3 +22,6 @@ export * from './validation';
 export * from './logger';
 export * from './openapi';
 export * from './json-depth';
+export * from './http-server-limits';
+export * from './socket-policy';
+export * from './platform-http-server';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { Injectable } from '@nestjs/common';
-import { Gauge, Metric, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import { ChangeListener } from '@bhis/db';
 import { platformState, ResponseFinished } from './request-context';
 
@@ -55,6 +55,7 @@ export class ApiMetrics {
   readonly registry = new Registry();
   /** One per method, route and status; the key is `method status route`. */
   private readonly series = new Map<string, RequestSeries>();
+  private readonly bodyBytes: Counter;
 
   constructor(changes: ChangeListener) {
     collectDefaultMetrics({ register: this.registry });
@@ -66,6 +67,11 @@ export class ApiMetrics {
     this.registry.registerMetric(
       scrapedMetric('http_request_duration_seconds', 'HTTP request latency by method, route and status', 'histogram', () => all().flatMap(histogramValues), reset),
     );
+    this.bodyBytes = new Counter({
+      name: 'bhis_request_body_bytes_read_total',
+      help: 'Request body bytes read for parsing, after decompression (a body refused before its read adds nothing)',
+      registers: [this.registry],
+    });
     new Gauge({
       name: 'bhis_change_notifications_up',
       help: '1 while the API receives change notifications from Postgres (in-memory caches in use), else 0',
@@ -75,6 +81,9 @@ export class ApiMetrics {
       },
     });
   }
+
+  /** Counts the bytes of a body chunk read for parsing (called by the body reader as it inflates). */
+  recordBodyBytes = (bytes: number): void => this.bodyBytes.inc(bytes);
 
   /** Counts a finished request (called by the pipeline once the response is sent). */
   recordRequest: ResponseFinished = (req, res) => {

@@ -4,21 +4,27 @@ import compression from 'compression';
 import { ApiError, newRequestId } from '@bhis/envelope';
 import type { ApiKeyStore, KeyCheck } from './api-key-store';
 import type { KeyedRoutes } from './keyed-routes';
-import { authError } from './scope.guard';
+import { authError, scopeError } from './scope.guard';
 import { drainRequest, hasBody, readJsonBody } from './body-reader';
 import { sendError, toApiError } from './errors';
 import { AuthState, PlatformRequest, PlatformRequestState, ResponseFinished } from './request-context';
 import type { RequestCharges } from './request-charges';
 import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
-import { noteResponse } from './http-server-limits';
+import { noteResponse, REQUEST_TIMEOUT_MS } from './http-server-limits';
 import { applyPlatformHeaders } from './response-head';
+import { refusedTransferCoding } from './transfer-coding';
 
 export interface PipelineDeps {
   keys: ApiKeyStore;
   charges: RequestCharges;
-  /** Routes that need a key: a request without a valid key for one is answered 401 here, not behind the router. */
+  /**
+   * Routes that need a key: a request without a valid key for one is answered 401 here, not behind
+   * the router; a body is read only for a route that takes one, once its scope is checked.
+   */
   keyedRoutes?: KeyedRoutes;
+  /** Told of the bytes of every body chunk read for parsing, after decompression (a metric). */
+  onBodyBytes?: (chunkBytes: number) => void;
   /** GET answers given from memory right after the key check, ahead of the router. */
   shortcuts?: RouteShortcuts;
   /** What runs once each response is sent (access log, metrics), from a single listener. */
@@ -185,40 +191,67 @@ function authenticateAndLimit(deps: PipelineDeps): RequestHandler {
   };
 }
 
+/** What is left of the request's deadline (REQUEST_TIMEOUT_MS from its start) for its body. */
+function timeLeftMs(state: PlatformRequestState): number {
+  return REQUEST_TIMEOUT_MS - Number(process.hrtime.bigint() - state.startedAt) / 1e6;
+}
+
 /**
- * Reads the JSON body of an authenticated request within its route's limits, then charges what the
- * body adds to the cost. Without a valid key the body is never read (the route answers 401 or 404);
- * a body without `Content-Type: application/json` is refused.
+ * Reads the JSON body of an authenticated request within its route's limits, charging its inflated
+ * bytes as they arrive, then charges what the body adds to the cost. The route, its scope and its
+ * minimum cost are known before a byte is read: without a valid key, for a route that takes no body
+ * (or no route) and for a key that lacks the route's scope, the body is read and thrown away without
+ * being inflated (the route answers 401 or 404, or 403 here). A body without
+ * `Content-Type: application/json` is refused. Public routes take no body (none does today): a
+ * body sent to one is thrown away like any other.
  */
 function bodyParsing(deps: PipelineDeps): RequestHandler {
   return async (req, res, next) => {
     if (!hasBody(req)) return next();
     const state = (req as PlatformRequest).platform;
-    if (state.auth.state !== 'valid') {
-      await drainRequest(req);
+    const timeoutMs = timeLeftMs(state);
+    const route = state.auth.state === 'valid' ? deps.keyedRoutes?.keyedRoute(req.method, req.path) : null;
+    if (state.auth.state !== 'valid' || !route?.takesBody) {
+      await drainRequest(req, timeoutMs);
       return next();
     }
     try {
+      if (route.scope && !state.auth.key.scopes.includes(route.scope)) {
+        await drainRequest(req, timeoutMs);
+        throw scopeError(route.scope, state.auth.key);
+      }
       if (!req.is('application/json')) {
-        await drainRequest(req);
+        await drainRequest(req, timeoutMs);
         throw new ApiError('invalid_request', 'The request body must be JSON with Content-Type: application/json.');
       }
       const charset = (req.get('content-type') ?? '').match(/charset\s*=\s*"?([^";\s]+)/i)?.[1]?.toLowerCase();
       if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-        await drainRequest(req);
+        await drainRequest(req, timeoutMs);
         throw new ApiError('invalid_request', 'The request body must be UTF-8 encoded JSON.');
       }
-      const route = routeCostOf(req.method, req.path);
-      const outcome = await readJsonBody(req, maxBodyBytes(route));
+      const cost = routeCostOf(req.method, req.path);
+      const outcome = await readJsonBody(req, {
+        maxBytes: maxBodyBytes(cost),
+        timeoutMs,
+        onBytes: deps.onBodyBytes,
+        charge: deps.charges.chargeAsInflated(req, res),
+      });
       if (!outcome.ok) throw outcome.error;
       req.body = outcome.body;
-      await deps.charges.charge(req, res, requestCost(route, outcome.body) - (route?.minimum ?? 1));
+      await deps.charges.charge(req, res, requestCost(cost, outcome.body, outcome.bytes) - state.cost);
       next();
     } catch (error) {
       sendError(req, res, toApiError(error));
     }
   };
 }
+
+/** Refuses a request whose body length cannot be known (an unknown transfer coding) before anything else is done with it. */
+const transferCoding: RequestHandler = (req, res, next) => {
+  const refused = refusedTransferCoding(req);
+  if (refused) return sendError(req, res, refused);
+  next();
+};
 
 /**
  * Compresses responses of clients that accept a content encoding. Without an `Accept-Encoding`
@@ -231,13 +264,14 @@ function compressionWhenAccepted(): RequestHandler {
 
 /**
  * The pipeline up to the shortcuts runs on the server's `request` event, ahead of Express's router
- * (docs/adr/0010-request-pipeline-order.md): request id and security headers, compression, the key
+ * (docs/adr/0010-request-pipeline-order.md): request id and security headers, the transfer coding
+ * check, compression, the key
  * check and the rate-limit charge, then a shortcut answer or the Express app. A lookup answered from
  * memory, a 401 and a 429 never walk the router; they use Express's request and response helpers all
  * the same (the prototypes are set here, as Express would set them).
  */
 export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), compressionWhenAccepted(), authenticateAndLimit(deps)];
+  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), transferCoding, compressionWhenAccepted(), authenticateAndLimit(deps)];
   return (incoming, outgoing) => {
     const req = Object.setPrototypeOf(incoming, app.request) as Request;
     const res = Object.setPrototypeOf(outgoing, app.response) as Response;

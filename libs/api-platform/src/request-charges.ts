@@ -4,6 +4,7 @@ import { ApiError } from '@bhis/envelope';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 import { writeRateLimitHeaders } from './response-head';
 import { platformState } from './request-context';
+import { costOfBodyBytes } from './route-costs';
 
 const REMEMBERED_REFUSALS = 1000;
 
@@ -57,6 +58,21 @@ export class RequestCharges {
     const decision = this.limiter.consumeFromMemory(identity, limit, units);
     if (!decision) return 'undecided';
     return this.settle(req, res, units, limit, decision) ?? 'charged';
+  }
+
+  /**
+   * The charge of a body by its bytes as they are inflated (body-reader.ts `charge`): each started
+   * BODY_BYTES_PER_UNIT that the units charged so far do not cover is charged before reading goes
+   * on; a refusal (429) ends the read.
+   */
+  chargeAsInflated(req: Request, res: Response): (totalBytes: number) => Promise<void> | void {
+    return (totalBytes) => {
+      const due = costOfBodyBytes(totalBytes) - platformState(req).cost;
+      if (due <= 0) return;
+      const charged = this.chargeFromMemory(req, res, due);
+      if (charged === 'charged') return;
+      return charged === 'undecided' ? this.charge(req, res, due) : Promise.reject(charged);
+    };
   }
 
   /** Records the charge on the request; the refusal when the units are not available. */

@@ -2,8 +2,9 @@ import { apiPath } from '@bhis/envelope';
 /**
  * The routes whose rate-limit cost or body limit differ from the default (docs/api-decisions.md, "Rate limits"):
  * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5),
- * monitor creation 1 per 100 BBLs (at least 1).
- * Every other request costs 1 unit and may carry at most 1 MiB.
+ * creating or deleting a monitor 1 per 100 of its BBLs (at least 1; the delete in monitors.controller.ts).
+ * Every other request costs 1 unit; any body also costs 1 unit per BODY_BYTES_PER_UNIT inflated
+ * (charged while it streams in, pipeline.ts), so the largest body of a 1-unit route costs 4.
  *
  * The router is case-sensitive and strict about trailing slashes (create-api-app.ts), so a request
  * reaches one of these handlers only with exactly this method and path; any variant is a 404 that
@@ -20,15 +21,46 @@ export interface RouteCost {
   maxBodyBytes: number;
 }
 
-const MIB = 1024 * 1024;
-export const DEFAULT_MAX_BODY_BYTES = 1 * MIB;
+/**
+ * The bytes one BBL takes in the longest usual spelling of a valid body: `"1000010001",` (13) on a
+ * line of its own (CR LF) indented by up to nine spaces (`JSON.stringify(body, null, 4)` puts eight
+ * before each BBL of `{"bbls": [...]}`).
+ */
+const BYTES_PER_BBL = 24;
+/**
+ * Every field of a body besides its BBL list, with room for whitespace: the longest are a monitor's
+ * webhook URL (2,048, webhook-url.ts) and name (100), an export's filters (200 each, export.dto.ts)
+ * and an admin ingest URL (2,000, admin.dto.ts).
+ */
+const OTHER_FIELDS_BYTES = 16 * 1024;
+
+/** The largest valid body of a route that takes up to `bbls` BBLs. */
+export function bodyLimitForBbls(bbls: number): number {
+  return bbls * BYTES_PER_BBL + OTHER_FIELDS_BYTES;
+}
+
+/**
+ * Any other route with a body takes at most 500 BBLs (an admin scoring run, admin.dto.ts) or none:
+ * 500 x 24 + 16 KiB = 28,384 bytes.
+ */
+export const DEFAULT_MAX_BODY_BYTES = bodyLimitForBbls(500);
+/** 10,000 BBLs (bbl-list.ts, PORTFOLIO_BBL_LIMIT): 10,000 x 24 + 16 KiB = 256,384 bytes. */
+const PORTFOLIO_MAX_BODY_BYTES = bodyLimitForBbls(10_000);
+
+/**
+ * Inflated body bytes one unit pays for (a convention: the largest 10,000-BBL body, 256,384 bytes,
+ * costs 4 units even where its route charges less). The bench reports what a unit of each route
+ * buys against a cached lookup (docs/benchmarks.md, "What one unit buys").
+ */
+export const BODY_BYTES_PER_UNIT = 64 * 1024;
 
 export const ROUTE_COSTS: readonly RouteCost[] = [
-  { method: 'POST', path: apiPath('/buildings/batch'), minimum: 1, bblsPerUnit: 50, maxBodyBytes: 1 * MIB },
-  { method: 'POST', path: apiPath('/portfolio/analyze'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
-  { method: 'POST', path: apiPath('/export/csv'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
-  // monitors carry up to 10,000 BBLs too: 1 unit per 100, as an analysis of them (deleting one costs the same, monitors.controller.ts)
-  { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: 100, maxBodyBytes: 10 * MIB },
+  { method: 'POST', path: apiPath('/buildings/batch'), minimum: 1, bblsPerUnit: 50, maxBodyBytes: DEFAULT_MAX_BODY_BYTES },
+  { method: 'POST', path: apiPath('/portfolio/analyze'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
+  { method: 'POST', path: apiPath('/export/csv'), minimum: 5, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
+  // creating a monitor writes a row per BBL: at 1 unit for its body's bytes alone a unit bought 50
+  // cached lookups' CPU (docs/benchmarks.md, "What one unit buys"); priced as an analysis of its BBLs
+  { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
 ];
 
 const POST_ROUTES = new Map(ROUTE_COSTS.map((route) => [route.path, route]));
@@ -39,10 +71,15 @@ export function routeCostOf(method: string, path: string): RouteCost | undefined
   return method === 'POST' ? POST_ROUTES.get(path) : undefined;
 }
 
-/** Units a request costs once its body is known. */
-export function requestCost(route: RouteCost | undefined, body: unknown): number {
+/** Units a request costs once its body is known: by its BBLs, and at least by its inflated bytes. */
+export function requestCost(route: RouteCost | undefined, body: unknown, inflatedBytes = 0): number {
   const list = (body as { bbls?: unknown } | undefined)?.bbls;
-  return costOfBbls(route, Array.isArray(list) ? list.length : 0);
+  return Math.max(costOfBbls(route, Array.isArray(list) ? list.length : 0), costOfBodyBytes(inflatedBytes));
+}
+
+/** Units `bytes` of inflated body cost (1 per BODY_BYTES_PER_UNIT, started units count). */
+export function costOfBodyBytes(bytes: number): number {
+  return Math.ceil(bytes / BODY_BYTES_PER_UNIT);
 }
 
 /** Units for a request of the route over `count` BBLs (or rows). */

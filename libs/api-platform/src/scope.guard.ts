@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import type { Scope } from '@bhis/domain';
 import { ApiError } from '@bhis/envelope';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './decorators';
+import type { AuthenticatedKey } from './api-key-store';
 import { AuthState, platformState } from './request-context';
 
 const MISSING_KEY = new ApiError('missing_api_key', 'An API key is required: send "Authorization: Bearer <API_KEY>" or "X-API-Key".');
@@ -22,6 +23,11 @@ export function authError(auth: Exclude<AuthState, { state: 'valid' }>): ApiErro
   return error;
 }
 
+/** The refusal of a valid key that lacks the route's scope (403), from the guard or, before the body is read, from the pipeline. */
+export function scopeError(scope: Scope, key: AuthenticatedKey): ApiError {
+  return new ApiError('insufficient_scope', `This endpoint requires the scope "${scope}"; the key has: ${key.scopes.join(', ') || 'none'}.`);
+}
+
 /** Enforces the API key and its scope on every route (global guard). */
 @Injectable()
 export class ScopeGuard implements CanActivate {
@@ -33,9 +39,7 @@ export class ScopeGuard implements CanActivate {
     const { auth } = platformState(context.switchToHttp().getRequest<Request>());
     if (auth.state !== 'valid') throw authError(auth);
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
-    if (scope && !auth.key.scopes.includes(scope)) {
-      throw new ApiError('insufficient_scope', `This endpoint requires the scope "${scope}"; the key has: ${auth.key.scopes.join(', ') || 'none'}.`);
-    }
+    if (scope && !auth.key.scopes.includes(scope)) throw scopeError(scope, auth.key);
     return true;
   }
 }

@@ -742,7 +742,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -1509,7 +1509,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `payload_too_large`: The request body is over 1 MiB (10 MiB for portfolio and export). */
+        /** @description `payload_too_large`: The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest. */
         Error_payload_too_large: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1527,6 +1527,20 @@ export interface components {
         Error_rate_limit_exceeded: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `request_timeout`: The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request). */
+        Error_request_timeout: {
+            headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1572,7 +1586,7 @@ export interface components {
     headers: {
         /** @description Whole seconds until the window frees enough units for the request. */
         "Retry-After": number;
-        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5). */
+        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression). */
         "X-RateLimit-Cost": number;
         /** @description Units per 60-second window for this key (or client address without a key). */
         "X-RateLimit-Limit": number;
@@ -1659,6 +1673,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -1725,6 +1740,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -1793,6 +1809,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -2115,6 +2132,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -2250,6 +2268,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
@@ -2336,6 +2355,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            408: components["responses"]["Error_request_timeout"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];

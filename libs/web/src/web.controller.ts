@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
@@ -9,6 +8,7 @@ import { renderMethodology } from '@bhis/scoring';
 import { docsScriptSource, pageScriptSource } from './browser/page-script';
 import { OPENAPI_DOCUMENT } from './generated/openapi-document';
 import { PAGE_CSP } from './pages/html';
+import { PrecompressedAssets } from './precompressed-assets';
 import { buildingPage, docsPage, homePage, methodologyPage, notFoundPage } from './pages/pages';
 import { SITE_CSS } from './pages/site-css';
 import { renderApiDocs } from './reference/api-docs-markdown';
@@ -39,7 +39,10 @@ export class WebController {
   private readonly methodology = renderMethodology();
   private readonly pages = new Map<string, string>();
 
-  constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly assets: PrecompressedAssets,
+  ) {}
 
   @Get(apiPath('/openapi.json'))
   openApi(@Res() res: Response): void {
@@ -95,12 +98,11 @@ export class WebController {
   }
 
   @Get('assets/swagger-ui/:file')
-  swaggerUiAsset(@Param('file') file: string, @Res() res: Response): void {
+  async swaggerUiAsset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const type = Object.prototype.hasOwnProperty.call(SWAGGER_UI_FILES, file) ? SWAGGER_UI_FILES[file] : undefined;
     if (!type) return void this.sendText(res.status(404), 'text/plain; charset=utf-8', 'Not found.\n');
-    res.setHeader('Content-Type', type);
     res.setHeader('Cache-Control', 'public, max-age=86400');
-    createReadStream(join(SWAGGER_UI_DIR, file)).pipe(res);
+    await this.assets.send(req, res, join(SWAGGER_UI_DIR, file), type);
   }
 
   private siteUrl(req: Request): string {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { PrecompressedAssets } from './precompressed-assets';
 import { WebController } from './web.controller';
 
 /** The reference files (/llms.txt, /api-docs.md, /methodology.md, the OpenAPI document) and the pages. */
-@Module({ controllers: [WebController] })
+@Module({ controllers: [WebController], providers: [PrecompressedAssets] })
 export class WebModule {}

@@ -111,6 +111,7 @@ async function rerunHttp(options: BenchOptions, argv: string[]): Promise<void> {
       // the scenarios not run again keep their earlier figures
       const fresh = new Set(run.http.scenarios.map((r) => r.name));
       run.http.scenarios = [...run.http.scenarios, ...earlier.scenarios.filter((r) => !fresh.has(r.name))];
+      run.http.unitCosts ??= earlier.unitCosts;
     }
     run.httpCommand = `npm run bench -- ${argv.join(' ')}`;
     run.httpAt = new Date().toISOString();

@@ -2,6 +2,7 @@ import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './dat
 import type { IngestResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
 import { CURRENT_FIGURES, provenance } from './current-figures';
+import type { UnitCosts } from './http/unit-costs';
 import type { BenchmarkFile, BenchmarkRun, LargestFileAlone } from './results';
 import type { RefreshResult } from './refresh';
 import type { Reingest } from './reingest';
@@ -192,6 +193,30 @@ function httpParts(run: BenchmarkRun, h: HttpBenchmark): string[] {
         ]
       : []),
     `Lookup / bare node:http ratio: **${h.lookupToCeilingRatio}**. API peak RSS over the whole HTTP run (VmHWM): ${mb(h.apiPeakRssBytes)} MB; RSS after: ${mb(h.apiRssAfterBytes)} MB.`,
+    ...(h.unitCosts ? unitCostParts(h.unitCosts) : []),
+  ];
+}
+
+function unitCostParts(u: UnitCosts): string[] {
+  const over = u.rows.filter((r) => r.toCachedLookup > u.target);
+  return [
+    `#### What one unit buys`,
+    `Each route's requests sent one at a time for ${u.secondsPerRoute} s on the API above (tools/bench/src/http/unit-costs.ts); CPU of the API process and of the database's Postgres backends (/proc), ` +
+      `divided by the units charged (\`X-RateLimit-Cost\`; a 429 names the units it would have cost and charges none). Target: no route above **${u.target}x** a cached lookup per unit` +
+      (over.length === 0 ? ': met.' : `: **not met** by ${over.map((r) => r.route).join('; ')}.`),
+    table(
+      ['route', 'requests', 'units', 'API CPU ms', 'Postgres CPU ms', 'CPU ms per unit', 'x cached lookup', 'statuses'],
+      u.rows.map((r) => [
+        r.route,
+        num(r.requests),
+        num(r.units),
+        Math.round(r.apiCpuMs),
+        Math.round(r.postgresCpuMs),
+        r.cpuMsPerUnit.toFixed(3),
+        r.toCachedLookup,
+        Object.entries(r.statuses).map(([code, n]) => `${code}: ${num(n)}`).join(', '),
+      ]),
+    ),
   ];
 }
 

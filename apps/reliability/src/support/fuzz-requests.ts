@@ -78,8 +78,9 @@ function jsonBodies(ctx: FuzzContext): fc.Arbitrary<string> {
     { weight: 10, arbitrary: nastyText },
     { weight: 10, arbitrary: fc.constantFrom('{', '{"bbls":', '{"bbls":[1,2', '[[[[[[[[[[', '['.repeat(10_000) + ']'.repeat(10_000), '{"__proto__":{"polluted":true},"bbls":["1000010001"]}', '\u0000', '{"bbls":"1000010001"}') },
     { weight: 1, arbitrary: fc.integer({ min: 1_000_000, max: 12_000_000 }).map((n) => JSON.stringify({ bbls: ['x'.repeat(n)] })) },
-    // just over the 1 MiB and 10 MiB limits, up to the 16 MiB the server still reads and discards
-    { weight: 1, arbitrary: fc.constantFrom(1024 * 1024 + 1, 10 * 1024 * 1024 + 1, 15 * 1024 * 1024).map((n) => `{"bbls":["${'y'.repeat(n - 12)}"]}`) },
+    // just over the body limits (28,384 and 256,384 bytes, libs/api-platform/src/route-costs.ts), over
+    // the limits of earlier versions (1 and 10 MiB), up to the 16 MiB the server still reads and discards
+    { weight: 1, arbitrary: fc.constantFrom(28_384 + 1, 256_384 + 1, 1024 * 1024 + 1, 10 * 1024 * 1024 + 1, 15 * 1024 * 1024).map((n) => `{"bbls":["${'y'.repeat(n - 12)}"]}`) },
   );
 }
 
@@ -150,14 +151,15 @@ const pathVariant = fc.constantFrom<(path: string) => string>(
 const bodyEncoding = fc.oneof(
   { weight: 12, arbitrary: fc.constant('identity') },
   fc.constantFrom('gzip', 'br', 'deflate', 'x-unknown', 'gzip, br', 'GZIP'),
-  fc.constantFrom('gzip-bomb', 'br-bomb', 'gzip-deep'),
+  fc.constantFrom('gzip-bomb', 'br-bomb', 'gzip-deep', 'gzip-objects'),
 );
 
-/** ~11 MiB of zeros and ~10 MiB of nested arrays, compressed once (a few KiB each). */
+/** ~11 MiB of zeros, ~10 MiB of nested arrays and 10 MiB of `{"bbls":[{},{},...]}`, compressed once (a few KiB each). */
 const BOMBS = {
   gzip: gzipSync(Buffer.alloc(11 * 1024 * 1024, 0x30)),
   br: brotliCompressSync(Buffer.from(`{"bbls":[${'['.repeat(5 * 1024 * 1024)}${']'.repeat(5 * 1024 * 1024)}]}`)),
   deep: gzipSync(Buffer.from(`{"bbls":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)),
+  objects: gzipSync(Buffer.from(`{"bbls":[${'{},'.repeat(3_495_250)}{}]}`), { level: 9 }),
 };
 
 function encodeBody(body: string, encoding: string): { body: string | Buffer; header?: string } {
@@ -175,6 +177,8 @@ function encodeBody(body: string, encoding: string): { body: string | Buffer; he
       return { body: BOMBS.gzip, header: 'gzip' };
     case 'br-bomb':
       return { body: BOMBS.br, header: 'br' };
+    case 'gzip-objects':
+      return { body: BOMBS.objects, header: 'gzip' };
     case 'gzip-deep':
       return { body: BOMBS.deep, header: 'gzip' };
     default:

@@ -220,6 +220,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
           },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
@@ -346,6 +349,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
@@ -480,6 +486,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
@@ -1311,6 +1320,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
           },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
@@ -1621,6 +1633,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
           },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
@@ -1819,6 +1834,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
@@ -2613,12 +2631,33 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
+      "error_request_timeout": {
+        "summary": "The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).",
+        "value": {
+          "error": {
+            "code": "request_timeout",
+            "message": "The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).",
+            "status": 408,
+            "doc_url": "/api-docs.md#error-request-timeout"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
       "error_payload_too_large": {
-        "summary": "The request body is over 1 MiB (10 MiB for portfolio and export).",
+        "summary": "The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest.",
         "value": {
           "error": {
             "code": "payload_too_large",
-            "message": "The request body is over 1 MiB (10 MiB for portfolio and export).",
+            "message": "The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest.",
             "status": 413,
             "doc_url": "/api-docs.md#error-payload-too-large"
           },
@@ -2751,7 +2790,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         }
       },
       "X-RateLimit-Cost": {
-        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5).",
+        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression).",
         "schema": {
           "format": "int32",
           "maximum": 10000,
@@ -3146,7 +3185,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         },
-        "description": "`payload_too_large`: The request body is over 1 MiB (10 MiB for portfolio and export).",
+        "description": "`payload_too_large`: The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -3183,6 +3222,38 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
           },
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_request_timeout": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "request_timeout": {
+                "$ref": "#/components/examples/error_request_timeout"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`request_timeout`: The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).",
+        "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
           },
@@ -4314,6 +4385,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "not_found",
               "building_not_found",
               "method_not_allowed",
+              "request_timeout",
               "payload_too_large",
               "unsupported_media_type",
               "rate_limit_exceeded",

@@ -36,7 +36,7 @@ export const RESPONSE_HEADERS: JsonObject = {
     schema: { type: 'string', format: 'date-time', maxLength: 24 },
   },
   'X-RateLimit-Cost': {
-    description: 'Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5).',
+    description: 'Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression).',
     schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 10_000 },
   },
   'Retry-After': {
@@ -104,6 +104,6 @@ export function errorResponse(codes: ErrorCode[]): JsonObject {
 /** Errors any operation that needs a key can answer with. */
 export const AUTHENTICATED_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'rate_limit_exceeded', 'internal_error', 'service_unavailable'];
 /** Errors any operation with a JSON body can answer with. */
-export const BODY_ERRORS: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
+export const BODY_ERRORS: ErrorCode[] = ['invalid_request', 'request_timeout', 'payload_too_large', 'unsupported_media_type'];
 /** Errors every operation can answer with. */
 export const ANY_ERRORS: ErrorCode[] = ['rate_limit_exceeded', 'internal_error'];

@@ -5,6 +5,7 @@ import { freePort, NodeProcess, readProcessMemory, waitForHealth } from '@bhis/t
 import { LoadRequest, LoadResult, runLoad } from './load';
 import { PairedRounds, PairedTarget, pairedRounds } from './paired-rounds';
 import { HttpTargets } from './targets';
+import { measureUnitCosts, UnitCosts } from './unit-costs';
 
 export interface HttpBenchmark {
   connections: number;
@@ -26,6 +27,8 @@ export interface HttpBenchmark {
   toExpressRounds?: { lookup: PairedRounds; unauthorized: PairedRounds; rateLimited: PairedRounds };
   apiPeakRssBytes: number;
   apiRssAfterBytes: number;
+  /** what one rate-limit unit buys on each route (unit-costs.ts); absent with --lookup-only */
+  unitCosts?: UnitCosts;
 }
 
 export interface HttpBenchmarkOptions {
@@ -39,11 +42,11 @@ export interface HttpBenchmarkOptions {
   log: (line: string) => void;
 }
 
-async function createBenchKey(databaseUrl: string, rateLimitPerMin: number): Promise<string> {
+async function createBenchKey(databaseUrl: string, rateLimitPerMin: number, scopes?: string[]): Promise<string> {
   const ds = createDataSource({ url: databaseUrl, poolSize: 1 });
   await ds.initialize();
   try {
-    const created = await createApiKey(ds, { name: 'benchmark', kind: 'live', rateLimitPerMin });
+    const created = await createApiKey(ds, { name: 'benchmark', kind: 'live', rateLimitPerMin, scopes });
     return created.key;
   } finally {
     await ds.destroy();
@@ -98,6 +101,8 @@ const WITHOUT_CACHES = ['lookup', 'events page, heaviest building', 'batch of 50
 const NO_CACHE_ENV = { DOCUMENT_CACHE_MB: '0', EVENTS_CACHE_MB: '0' };
 /** Requests without a key are charged to the client address: raised so the 401 scenario stays 401. */
 const API_ENV = { RATE_LIMIT_ANONYMOUS_PER_MIN: '10000000' };
+/** Seconds of one-at-a-time requests per route for "what one unit buys" (at least ~1 s of CPU on the lookup at 10 ms ticks). */
+const UNIT_COST_SECONDS = 4;
 /** The access log is written (one line per request, as in production) to a file, not to the load generator. */
 const ACCESS_LOG = path.join(os.tmpdir(), `bhis-bench-api-${process.pid}.log`);
 
@@ -236,6 +241,21 @@ async function loadCeiling(options: HttpBenchmarkOptions, bodyBytes: number): Pr
   }
 }
 
+/** "What one unit buys" on every route, on the API the scenarios ran on (a key without portfolio:write for the 403). */
+async function whatUnitsBuy(options: HttpBenchmarkOptions, api: { api: NodeProcess; baseUrl: string }, keys: { bench: string; limited: string }): Promise<UnitCosts> {
+  options.log('what one unit buys (API + Postgres CPU per unit charged, one request at a time):');
+  const reader = await createBenchKey(options.databaseUrl, 1_000_000_000, ['buildings:read', 'events:read', 'portfolio:read', 'sources:read']);
+  return measureUnitCosts({
+    baseUrl: api.baseUrl,
+    apiPid: api.api.pid,
+    databaseUrl: options.databaseUrl,
+    targets: options.targets,
+    keys: { ...keys, reader },
+    secondsPerRoute: UNIT_COST_SECONDS,
+    log: options.log,
+  });
+}
+
 /**
  * Starts the built API as a process and loads each scenario in turn, then the lookup answered 401 and
  * 429, each of these three followed by the same load on a bare Express app; then the scenarios the
@@ -250,7 +270,7 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
   let memory: ReturnType<typeof readProcessMemory>;
   let express: BareServer | undefined;
   let rounds: NonNullable<HttpBenchmark['toExpressRounds']>;
-
+  let unitCosts: UnitCosts | undefined;
   const expressRuns: Partial<Record<'lookup' | 'unauthorized' | 'rateLimited', LoadResult>> = {};
   const cached = await startApi(options, {});
   try {
@@ -271,6 +291,7 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
       expressRuns[scenario.name.includes('401') ? 'unauthorized' : 'rateLimited'] = await express.load(options);
     }
     rounds = await roundsAgainstExpress(context, express, limitedKey);
+    if (!options.lookupOnly) unitCosts = await whatUnitsBuy(options, cached, { bench: key, limited: limitedKey });
     memory = readProcessMemory(cached.api.pid);
   } finally {
     await cached.api.stop();
@@ -317,5 +338,6 @@ export async function runHttpBenchmark(options: HttpBenchmarkOptions): Promise<H
     toExpressRounds: rounds,
     apiPeakRssBytes: memory.peakRssBytes,
     apiRssAfterBytes: memory.rssBytes,
+    unitCosts,
   };
 }
