@@ -1029,7 +1029,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/{bbl}/portfolio": {
       "get": {
-        "description": "The buildings held by the same owner, joined through HPD registrations that share an owner company, an owner or head officer, or an owner office (docs/methodology.md, \"Landlord portfolios\"), with their grades and scores. Cursor pagination of its buildings. Scope `buildings:read`.",
+        "description": "The buildings held by the same owner: current HPD registrations joined when they share an owner company, an owner or head officer (name and ZIP code) or an owner office; agents and managing agents never join two owners. With the grades and scores of its buildings, its worst buildings and a `caution` when it is too large to be one owner. Cursor pagination of its buildings. Scope `buildings:read`.",
         "operationId": "portfolios_ofBuilding",
         "parameters": [
           {
