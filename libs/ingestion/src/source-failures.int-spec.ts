@@ -6,7 +6,7 @@ import { IngestService } from './ingest-service';
 import { refreshAllSources } from './refresh-all';
 import { SocrataClient } from './socrata';
 import { FakeDataset, FakeOpenData, LOCAL_DOWNLOADS } from './testing/fake-open-data';
-import { seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
+import { publishedColumns, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { createRun, sourceStatuses, syncSourceCatalog } from '@bhis/runs';
 
 const SOURCE = getSource('hpd_litigations');
@@ -18,7 +18,7 @@ describe('a failing source', () => {
   let db: TestDatabase;
   let pool: Pool;
   const openData = new FakeOpenData();
-  const litigations: FakeDataset = { rowsUpdatedAt: 1_700_000_000, csvFile: FIXTURE, columns: [], sodaRows: [] };
+  const litigations: FakeDataset = { rowsUpdatedAt: 1_700_000_000, csvFile: FIXTURE, columns: publishedColumns(DATASET), sodaRows: [] };
   openData.datasets.set(DATASET, litigations);
   let service: IngestService;
 
