@@ -41,7 +41,7 @@ describe('Heartbeat', () => {
     const heartbeat = new Heartbeat(file, 100, [() => pool.query('SELECT 1')]);
     heartbeat.start();
     await new Promise((r) => setTimeout(r, 350));
-    heartbeat.stop();
+    await heartbeat.stop();
     const last = statSync(file).mtimeMs;
     await new Promise((r) => setTimeout(r, 300));
     expect(statSync(file).mtimeMs).toBe(last);

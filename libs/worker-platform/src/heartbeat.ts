@@ -9,6 +9,8 @@ export class Heartbeat {
   private timer: NodeJS.Timeout | undefined;
   /** Set by stop(): a round still waiting on its checks then leaves the file alone. */
   private stopped = false;
+  /** The round under way, which stop() waits for (its write may have begun). */
+  private round: Promise<boolean> | undefined;
 
   constructor(
     private readonly file: string,
@@ -19,7 +21,8 @@ export class Heartbeat {
   start(): void {
     this.stopped = false;
     const beat = (): void => {
-      void this.beat().finally(() => {
+      this.round = this.beat();
+      void this.round.finally(() => {
         if (this.timer) this.timer = setTimeout(beat, this.intervalMs).unref();
       });
     };
@@ -39,9 +42,11 @@ export class Heartbeat {
     }
   }
 
-  stop(): void {
+  /** Stops beating; resolves once a round under way has ended, so the file is not touched after. */
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    await this.round;
   }
 }

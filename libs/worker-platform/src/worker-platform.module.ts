@@ -54,7 +54,7 @@ export class WorkerPlatformModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.heartbeat?.stop();
+    await this.heartbeat?.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     this.redis.disconnect();
   }

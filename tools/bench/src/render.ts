@@ -201,7 +201,7 @@ function unitCostParts(u: UnitCosts): string[] {
   const over = u.rows.filter((r) => r.toCachedLookup > u.target);
   return [
     `#### What one unit buys`,
-    `Each route's requests sent one at a time for ${u.secondsPerRoute} s on the API above (tools/bench/src/http/unit-costs.ts); CPU of the API process and of the database's Postgres backends (/proc), ` +
+    `Each route's requests sent one at a time for ${u.secondsPerRoute} s ${u.measured ? `on the API of \`${u.measured.command}\` (${u.measured.at}; its cached lookup is the unit's yardstick, so the ratios are of one run)` : 'on the API above'} (tools/bench/src/http/unit-costs.ts); CPU of the API process and of the database's Postgres backends (/proc), ` +
       `divided by the units charged (\`X-RateLimit-Cost\`; a 429 names the units it would have cost and charges none). Target: no route above **${u.target}x** a cached lookup per unit` +
       (over.length === 0 ? ': met.' : `: **not met** by ${over.map((r) => r.route).join('; ')}.`),
     table(

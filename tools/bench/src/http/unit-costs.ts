@@ -23,6 +23,8 @@ export interface UnitCosts {
   /** no route may buy more than this many cached lookups' CPU per unit */
   target: number;
   rows: UnitCost[];
+  /** set when the table was measured by another run than the figures around it: when, and by which command */
+  measured?: { at: string; command: string };
 }
 
 /** The target of docs/security.md ("Cost before work"): no unit buys more than 20 cached lookups. */
