@@ -1,18 +1,36 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { MIGRATIONS, migrate } from '@bhis/db';
 import { generateCity } from '@bhis/synth';
 import { SEED_CITY_BUILDINGS } from './mode';
-import { cloneDatabase, NodeProcess, runCliJson, TestDatabase } from '@bhis/testing';
+import { cloneDatabase, NodeProcess, repoRoot, runCliJson, TestDatabase } from '@bhis/testing';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const CITY_AS_OF = '2026-11-01';
 /** The as-of date of the scores the seeded database already holds ("the previous scores"). */
 export const PREVIOUS_AS_OF = '2026-10-01';
 const SEED = 'reliability';
+
+/**
+ * What the generator writes depends on its code: the city's files are kept per version of it (a hash of
+ * libs/synth/src), so a change to a format or a record never meets files an older generator wrote.
+ */
+function generatorVersion(): string {
+  const root = path.join(repoRoot(), 'libs/synth/src');
+  const hash = createHash('sha1');
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) hash.update(`${path.relative(root, full)}\n`).update(readFileSync(full));
+    }
+  };
+  walk(root);
+  return hash.digest('hex').slice(0, 10);
+}
 
 export function databaseUrl(database: string): string {
   const url = new URL(ADMIN_URL);
@@ -37,9 +55,9 @@ export interface CityFile {
   bytes: number;
 }
 
-/** The synthetic city's files (generated once per machine into the temp folder). */
+/** The synthetic city's files (generated once per machine and generator version into the temp folder). */
 export async function seedCityFiles(): Promise<{ dir: string; files: CityFile[] }> {
-  const dir = path.join(tmpdir(), 'bhis-reliability', `city-${SEED_CITY_BUILDINGS}`);
+  const dir = path.join(tmpdir(), 'bhis-reliability', `city-${SEED_CITY_BUILDINGS}-${generatorVersion()}`);
   const reportFile = `${dir}.json`;
   if (existsSync(reportFile)) {
     const files = JSON.parse(readFileSync(reportFile, 'utf8')) as CityFile[];
@@ -54,7 +72,7 @@ export async function seedCityFiles(): Promise<{ dir: string; files: CityFile[] 
 
 function templateName(): string {
   const fingerprint = createHash('sha1')
-    .update([MIGRATIONS.map((m) => `${m.name}\n${m.prototype.up.toString()}`).join('\n'), SEED_CITY_BUILDINGS, SEED, CITY_AS_OF, PREVIOUS_AS_OF].join('|'))
+    .update([MIGRATIONS.map((m) => `${m.name}\n${m.prototype.up.toString()}`).join('\n'), SEED_CITY_BUILDINGS, SEED, CITY_AS_OF, PREVIOUS_AS_OF, generatorVersion()].join('|'))
     .digest('hex')
     .slice(0, 10);
   return `bhis_rel_tpl_${fingerprint}`;
