@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Pool } from 'pg';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
 
@@ -86,6 +87,76 @@ describe('admin endpoints and the queue dashboard', () => {
     expect((await get('/api/v1/admin/score/00000000-0000-4000-8000-000000000000', admin)).status).toBe(404);
     expect((await get('/api/v1/admin/score/not-a-uuid', admin)).status).toBe(400);
     expect((await post('/api/v1/admin/score', admin, { bbls: ['123'] })).status).toBe(400);
+  });
+
+  it('lists the runs newest first, by source and status, a page at a time with a Link header', async () => {
+    for (const force of [true, true, true]) await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv', force });
+    const first = await get('/api/v1/admin/ingest?source=hpd_litigations&status=queued&limit=2', admin);
+    expect(first.status).toBe(200);
+    const page = (await first.json()) as { data: { id: string; source: string; status: string; queued_at: string }[]; pagination: { has_more: boolean; next_cursor: string }; _links: { next: string } };
+    expect(page.data).toHaveLength(2);
+    expect(page.data.every((r) => r.source === 'hpd_litigations' && r.status === 'queued')).toBe(true);
+    expect(page.pagination.has_more).toBe(true);
+    expect(first.headers.get('link')).toBe(`<${page._links.next}>; rel="next"`);
+    const second = (await (await get(page._links.next.replace(api.url, ''), admin)).json()) as typeof page;
+    const ids = [...page.data, ...second.data].map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const times = [...page.data, ...second.data].map((r) => r.queued_at);
+    expect([...times].sort().reverse()).toEqual(times);
+    // a cursor is bound to its filters, and checked
+    expect((await get(`/api/v1/admin/ingest?status=failed&cursor=${page.pagination.next_cursor}`, admin)).status).toBe(400);
+    expect((await json(await get('/api/v1/admin/ingest?cursor=bm90IGEgY3Vyc29y', admin))).error.code).toBe('invalid_request');
+    expect((await json(await get('/api/v1/admin/ingest?status=exploded', admin))).error.message).toMatch(/"status" must be one of queued, .*cancelled/);
+    expect((await get('/api/v1/admin/ingest', live)).status).toBe(403);
+  });
+
+  it('cancels a queued run and removes its job; an ended run is a conflict, an unknown one not found', async () => {
+    const queued = await json(await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv', force: true }));
+    const cancel = await post(`/api/v1/admin/ingest/${queued.data.run_id}/cancel`, admin, {});
+    expect(cancel.status).toBe(200);
+    expect((await json(cancel)).data).toEqual(expect.objectContaining({ run_id: queued.data.run_id, status: 'cancelled' }));
+    const run = await json(await get(`/api/v1/admin/ingest/${queued.data.run_id}`, admin));
+    expect(run.data).toEqual(expect.objectContaining({ status: 'cancelled', progress: { phase: 'done' } }));
+    const jobs = await fetch(`${api.url}/admin/queues/api/queues?activeQueue=ingest&status=waiting`, { headers: { Authorization: `Bearer ${admin}` } });
+    expect(await jobs.text()).not.toContain(queued.data.run_id);
+    const again = await post(`/api/v1/admin/ingest/${queued.data.run_id}/cancel`, admin, {});
+    expect(again.status).toBe(409);
+    expect((await json(again)).error).toEqual(expect.objectContaining({ code: 'conflict', message: expect.stringContaining('cancelled') }));
+    expect((await post('/api/v1/admin/ingest/00000000-0000-4000-8000-000000000000/cancel', admin, {})).status).toBe(404);
+    expect((await post(`/api/v1/admin/ingest/${queued.data.run_id}/cancel`, live, {})).status).toBe(403);
+  });
+
+  it("lists a run's quarantined rows in file order, by reason", async () => {
+    const queued = await json(await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv', force: true }));
+    const pool = new Pool({ connectionString: db.url, max: 1 });
+    try {
+      await pool.query(
+        `INSERT INTO rejected_rows (run_id, source, line_number, reason, raw)
+         SELECT $1, 'hpd_litigations', n, CASE WHEN n % 2 = 0 THEN 'missing_record_key' ELSE 'wrong_column_count' END, 'raw line ' || n FROM generate_series(2, 8) n`,
+        [queued.data.run_id],
+      );
+    } finally {
+      await pool.end();
+    }
+    const first = await get(`/api/v1/admin/ingest/${queued.data.run_id}/rejected?reason=missing_record_key&limit=2`, admin);
+    const page = (await first.json()) as { data: { line_number: number; reason: string; raw: string }[]; _links: { next: string } };
+    expect(page.data).toEqual([
+      expect.objectContaining({ line_number: 2, reason: 'missing_record_key', raw: 'raw line 2' }),
+      expect.objectContaining({ line_number: 4, reason: 'missing_record_key' }),
+    ]);
+    const rest = (await (await get(page._links.next.replace(api.url, ''), admin)).json()) as typeof page;
+    expect(rest.data.map((r) => r.line_number)).toEqual([6, 8]);
+    expect((await get(`/api/v1/admin/ingest/${queued.data.run_id}/rejected?cursor=abc`, admin)).status).toBe(400);
+  });
+
+  it('queues a file as the whole data set with "complete", never a download', async () => {
+    const res = await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv', complete: true });
+    expect(res.status).toBe(202);
+    const run = await json(await get(`/api/v1/admin/ingest/${(await json(res)).data.run_id}`, admin));
+    expect(run.data.input).toMatch(/\(complete\)$/);
+    const download = await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', download: true, complete: true });
+    expect(download.status).toBe(400);
+    expect((await json(download)).error.message).toMatch(/"complete" goes with "url" or "file"/);
   });
 
   it('refuses a source host whose address is not public', async () => {

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
@@ -10,10 +10,32 @@ import { API_BASE_PATH, ApiError, apiPath, successEnvelope } from '@bhis/envelop
 import type { IngestInput } from '@bhis/queue';
 import { checkWebhookTarget } from '@bhis/webhooks';
 import { AdminQueues } from './admin-queues';
-import { TriggerIngestDto, TriggerScoringDto } from './admin.dto';
-import { enqueueBackfill, enqueueIngest, enqueueScoring, getRun, getScoringRun, IngestRequestError } from '@bhis/runs';
+import { ListRunsQuery, RejectedRowsQuery, TriggerIngestDto, TriggerScoringDto } from './admin.dto';
+import { decodeRunCursor, encodeRunCursor } from './run-cursor';
+import {
+  enqueueBackfill,
+  enqueueIngest,
+  enqueueScoring,
+  getRun,
+  getScoringRun,
+  IngestRequestError,
+  listRuns,
+  rejectedRows,
+  requestCancel,
+  type RunStatus,
+} from '@bhis/runs';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new ApiError('invalid_request', 'The run id must be a UUID.') });
+
+/** The link to a list's next page (and its RFC 8288 Link header), with the filters of this one; none on the last page. */
+function nextPage(res: Response, url: string, cursor: string | null, params: Record<string, string | number | undefined>): { next?: string } {
+  if (!cursor) return {};
+  const next = new URL(url);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) next.searchParams.set(name, String(value));
+  next.searchParams.set('cursor', cursor);
+  res.setHeader('Link', `<${next.toString()}>; rel="next"`);
+  return { next: next.toString() };
+}
 
 /** Operator endpoints (scope `admin`): trigger and watch ingest and scoring runs. */
 @ApiTags('admin')
@@ -52,14 +74,35 @@ export class AdminController {
   private async input(body: TriggerIngestDto): Promise<IngestInput> {
     const given = [body.url, body.file, body.download].filter((v) => v !== undefined && v !== false).length;
     if (given !== 1) throw new ApiError('invalid_request', 'Give exactly one of "url", "file" or "download": true.');
-    if (body.url) return { kind: 'url', url: await this.checkUrl(body.url) };
+    const complete = body.complete === true;
+    if (body.url) return { kind: 'url', url: await this.checkUrl(body.url), complete };
     if (body.file) {
       const root = path.resolve(this.config.DATA_DIR);
       const file = path.resolve(root, body.file);
       if (!file.startsWith(`${root}${path.sep}`)) throw new ApiError('invalid_request', '"file" must be a path inside the server\'s data directory.');
-      return { kind: 'file', path: file };
+      return { kind: 'file', path: file, complete };
     }
+    if (complete) throw new ApiError('invalid_request', '"complete" goes with "url" or "file": a download knows by itself what it brings.');
     return { kind: 'download' };
+  }
+
+  private runUrl(req: Request, id: string, tail = ''): string {
+    return `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/admin/ingest/${id}${tail}`;
+  }
+
+  @ApiOperation({ summary: 'Ingest runs, newest first, by source and status' })
+  @Get('ingest')
+  async listIngestRuns(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() query: ListRunsQuery) {
+    const limit = query.limit ?? 25;
+    const filters = `${query.source ?? ''}|${query.status ?? ''}`;
+    const before = query.cursor === undefined ? undefined : decodeRunCursor(query.cursor, filters);
+    const rows = await listRuns(this.pool(), { source: query.source, status: query.status as RunStatus | undefined, limit: limit + 1, before });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last ? encodeRunCursor(last, filters) : null;
+    const links = nextPage(res, `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/admin/ingest`, nextCursor, { source: query.source, status: query.status, limit });
+    const data = page.map((run) => ({ ...run, _links: { self: this.runUrl(req, run.id) } }));
+    return successEnvelope(platformState(req), data, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
   }
 
   @ApiOperation({ summary: 'Queue an ingest run of one source' })
@@ -87,7 +130,42 @@ export class AdminController {
   async ingestRun(@Req() req: Request, @Param('id', uuid) id: string) {
     const run = await getRun(this.pool(), id);
     if (!run) throw new ApiError('not_found', `No ingest run ${id}.`);
-    return successEnvelope(platformState(req), run);
+    return successEnvelope(platformState(req), run, {
+      links: { self: this.runUrl(req, id), rejected: this.runUrl(req, id, '/rejected'), cancel: this.runUrl(req, id, '/cancel') },
+    });
+  }
+
+  @ApiOperation({
+    summary: 'Cancel an ingest run',
+    description:
+      'A queued run is cancelled at once (200). A running one stops before its merge transaction, so its source keeps the data it had (202, status `running` until it stops, then `cancelled`); a run in its merge finishes as one transaction. A run that has ended answers 409 `conflict`.',
+  })
+  @Post('ingest/:id/cancel')
+  async cancelIngestRun(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id', uuid) id: string) {
+    const outcome = await requestCancel(this.pool(), id);
+    if (outcome.kind === 'not_found') throw new ApiError('not_found', `No ingest run ${id}.`);
+    if (outcome.kind === 'finished') throw new ApiError('conflict', `Ingest run ${id} has already ended (${outcome.run.status}).`);
+    if (outcome.kind === 'cancelled' && outcome.run.job_id) {
+      // the queued job goes too; one already taken by a worker finds its run cancelled and stops (ingest-service.ts)
+      await this.queues.get('ingest').getJob(outcome.run.job_id).then((job) => job?.remove()).catch(() => undefined);
+    }
+    res.status(outcome.kind === 'cancelled' ? 200 : 202);
+    return successEnvelope(platformState(req), { run_id: id, status: outcome.run.status, cancel_requested_at: outcome.run.cancel_requested_at }, {
+      links: { run: this.runUrl(req, id) },
+    });
+  }
+
+  @ApiOperation({ summary: 'The rows an ingest run quarantined, with their reasons and raw text, in file order' })
+  @Get('ingest/:id/rejected')
+  async rejected(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id', uuid) id: string, @Query() query: RejectedRowsQuery) {
+    const run = await getRun(this.pool(), id);
+    if (!run) throw new ApiError('not_found', `No ingest run ${id}.`);
+    const limit = query.limit ?? 100;
+    const rows = await rejectedRows(this.pool(), id, { limit: limit + 1, afterId: query.cursor, reason: query.reason });
+    const page = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? page[page.length - 1].id : null;
+    const links = { run: this.runUrl(req, id), ...nextPage(res, this.runUrl(req, id, '/rejected'), nextCursor, { reason: query.reason, limit }) };
+    return successEnvelope(platformState(req), page, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
   }
 
   @ApiOperation({ summary: 'Queue a scoring run (incremental, full, selected BBLs, or a history backfill)' })

@@ -1,5 +1,7 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { FINAL_RUN_STATUSES } from '@bhis/runs';
 
 export class TriggerIngestDto {
   @ApiProperty({ description: 'Source key, e.g. hpd_violations (see GET /api/v1/sources)' })
@@ -22,6 +24,14 @@ export class TriggerIngestDto {
   @IsOptional()
   @IsBoolean()
   download?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'The "url" or "file" is the source\'s whole data set (its full export): records missing from it are closed as vanished; without it nothing is closed. Not with "download", which knows by itself what it brings.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  complete?: boolean;
 
   @ApiPropertyOptional({ description: 'Queue again even if the same input was ingested today' })
   @IsOptional()
@@ -59,4 +69,51 @@ export class TriggerScoringDto {
   @Min(1)
   @Max(120)
   backfill_months?: number;
+}
+
+const RUN_STATUSES = ['queued', 'running', 'retrying', ...FINAL_RUN_STATUSES];
+
+export class ListRunsQuery {
+  @ApiPropertyOptional({ description: 'Only the runs of this source key' })
+  @IsOptional()
+  @Matches(/^[a-z0-9_]{1,60}$/, { message: 'source must be a source key such as hpd_violations' })
+  source?: string;
+
+  @ApiPropertyOptional({ enum: RUN_STATUSES, description: 'Only the runs in this status' })
+  @IsOptional()
+  @IsIn(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` })
+  status?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer from 1 to 100' })
+  @Min(1, { message: 'limit must be an integer from 1 to 100' })
+  @Max(100, { message: 'limit must be an integer from 1 to 100' })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The next_cursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
+export class RejectedRowsQuery {
+  @ApiPropertyOptional({ description: 'Only the rows quarantined for this reason (e.g. missing_record_key)' })
+  @IsOptional()
+  @Matches(/^[a-z0-9_]{1,80}$/, { message: 'reason must be a quarantine reason such as missing_record_key' })
+  reason?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer from 1 to 500' })
+  @Min(1, { message: 'limit must be an integer from 1 to 500' })
+  @Max(500, { message: 'limit must be an integer from 1 to 500' })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The next_cursor of the previous page' })
+  @IsOptional()
+  @Matches(/^\d{1,18}$/, { message: 'cursor must be the next_cursor of the previous page' })
+  cursor?: string;
 }

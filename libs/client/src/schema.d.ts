@@ -31,7 +31,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Ingest runs, newest first, by source and status
+         * @description Ingest runs, newest first, by source and status.
+         */
+        get: operations["admin_listIngestRuns"];
         put?: never;
         /**
          * Queue an ingest run of one source
@@ -56,6 +60,46 @@ export interface paths {
          * @description Progress and counts of an ingest run.
          */
         get: operations["admin_ingestRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/ingest/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an ingest run
+         * @description A queued run is cancelled at once (200). A running one stops before its merge transaction, so its source keeps the data it had (202, status `running` until it stops, then `cancelled`); a run in its merge finishes as one transaction. A run that has ended answers 409 `conflict`.
+         */
+        post: operations["admin_cancelIngestRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/ingest/{id}/rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rows an ingest run quarantined, with their reasons and raw text, in file order
+         * @description The rows an ingest run quarantined, with their reasons and raw text, in file order.
+         */
+        get: operations["admin_rejected"];
         put?: never;
         post?: never;
         delete?: never;
@@ -742,7 +786,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -1319,6 +1363,8 @@ export interface components {
             file?: string;
             /** @description Download from NYC Open Data (skipped when unchanged; incremental when loaded before) */
             download?: boolean;
+            /** @description The "url" or "file" is the source's whole data set (its full export): records missing from it are closed as vanished; without it nothing is closed. Not with "download", which knows by itself what it brings. */
+            complete?: boolean;
             /** @description Queue again even if the same input was ingested today */
             force?: boolean;
             /** @description Queue an incremental scoring run when the ingest succeeds */
@@ -1645,6 +1691,43 @@ export interface operations {
             503: components["responses"]["Error_service_unavailable"];
         };
     };
+    admin_listIngestRuns: {
+        parameters: {
+            query?: {
+                /** @description Only the runs of this source key */
+                source?: string;
+                /** @description Only the runs in this status */
+                status?: "queued" | "running" | "retrying" | "succeeded" | "failed" | "skipped" | "cancelled";
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
     admin_triggerIngest: {
         parameters: {
             query?: never;
@@ -1684,6 +1767,74 @@ export interface operations {
     admin_ingestRun: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
+    admin_cancelIngestRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
+    admin_rejected: {
+        parameters: {
+            query?: {
+                /** @description Only the rows quarantined for this reason (e.g. missing_record_key) */
+                reason?: string;
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;

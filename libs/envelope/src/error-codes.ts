@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   building_not_found: { status: 404, summary: 'The BBL is valid but not in the data set.' },
   method_not_allowed: { status: 405, summary: 'The route exists but not with this HTTP method (see the Allow header).' },
   request_timeout: { status: 408, summary: 'The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).' },
+  conflict: { status: 409, summary: 'The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.' },
   payload_too_large: { status: 413, summary: "The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest." },
   unsupported_media_type: { status: 415, summary: 'The request body uses a Content-Encoding other than none or gzip.' },
   rate_limit_exceeded: { status: 429, summary: 'Rate limit exceeded; wait the seconds given in Retry-After.' },

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
-import { getSource, HeaderMismatchError, SodaFieldMismatchError, sodaFieldMap, SourceDefinition } from '@bhis/sources';
+import { type ClosestSource, closestSource, getSource, HeaderMismatchError, SodaFieldMismatchError, sodaFieldMap, SourceDefinition } from '@bhis/sources';
 import { LoadInput, loadSource, type SplitStaging, SuspiciousDownloadError } from './load-source';
 import { fieldNameMap } from './dataset-metadata';
 import { lockRun } from './run-lock';
@@ -14,8 +14,10 @@ import { sweepStaging } from './staging';
 import { describeLoadFailure } from './load-failure';
 import { failureCode } from './failure-code';
 import {
+  cancelRequested,
   emptyCounts,
   finishedRun,
+  getRun,
   finishRun,
   IngestCounts,
   LoadProgress,
@@ -51,6 +53,34 @@ export type RunResult = { status: 'succeeded'; counts: IngestCounts } | { status
  * retried: a proxy or the city's own update may serve a good one minutes later.
  */
 export class PermanentIngestError extends Error {}
+
+/** An operator cancelled the run (`POST /admin/ingest/{id}/cancel`); it is not retried. */
+export class RunCancelledError extends Error {
+  constructor() {
+    super('cancelled by an operator; the source keeps the data it had before the run');
+  }
+}
+
+/** What a failure is, as data beside its message: a wrong file's columns and the source its header matches best. */
+function failureDetail(error: unknown): Record<string, unknown> | undefined {
+  if (!(error instanceof HeaderMismatchError)) return undefined;
+  const closest = error.header.length > 0 ? closestSource(error.header) : null;
+  return {
+    source: error.source,
+    part: error.part,
+    missing_columns: error.missing,
+    unexpected_columns: error.unexpected,
+    closest_source: closest && closest.source !== error.source ? closest : null,
+  };
+}
+
+/** The message of a failure, with the source a wrong file's header matches best when that is another source. */
+function failureMessage(error: unknown, detail: Record<string, unknown> | undefined): string {
+  const message = describeLoadFailure(error);
+  const closest = detail?.closest_source as ClosestSource | null | undefined;
+  if (!closest) return message;
+  return `${message}. The file looks like one of ${closest.source} (${closest.part}: ${closest.matched} of its ${closest.columns} columns); load it with --source ${closest.source}`;
+}
 
 function isPermanent(error: unknown): boolean {
   return (
@@ -131,7 +161,10 @@ export class IngestService {
     const source = getSource(request.source);
     const lock = await lockRun(this.pool, request.runId, source.key, { wait: request.waitForRun ?? true });
     try {
-      return (await finishedRun(this.pool, request.runId)) ?? (await this.runLocked(source, request));
+      const done = await finishedRun(this.pool, request.runId);
+      if (done) return done;
+      if ((await getRun(this.pool, request.runId))?.status === 'cancelled') throw new RunCancelledError();
+      return await this.runLocked(source, request);
     } finally {
       await lock.release();
     }
@@ -158,17 +191,23 @@ export class IngestService {
       }
       return result;
     } catch (error) {
+      if (error instanceof RunCancelledError) {
+        await finishRun(this.pool, request.runId, { status: 'cancelled', error: error.message });
+        throw error;
+      }
       const permanent = isPermanent(error);
-      const message = describeLoadFailure(error);
+      const detail = failureDetail(error);
+      const message = failureMessage(error, detail);
       // only a download waits for the operator: a bad file leaves the daily refresh to try the city's own
       const failure = { code: failureCode(error), permanent: permanent && request.input.kind === 'download' };
-      await finishRun(this.pool, request.runId, { status: permanent || request.lastAttempt ? 'failed' : 'retrying', error: message, failure });
+      await finishRun(this.pool, request.runId, { status: permanent || request.lastAttempt ? 'failed' : 'retrying', error: message, failure, detail });
       throw permanent ? new PermanentIngestError(message) : error;
     }
   }
 
   private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
-    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, split: this.split, threadHeapMb: this.threadHeapMb };
+    const beforeMerge = () => this.stopIfCancelled(request.runId);
+    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, beforeMerge, split: this.split, threadHeapMb: this.threadHeapMb };
     const { input } = request;
     if (input.kind === 'download') return this.download(source, options);
     const incomplete = completeInputProblem(source, input);
@@ -205,7 +244,15 @@ export class IngestService {
    * otherwise the whole CSV export is loaded. Sets the city replaces whole are always read whole, and
    * their records missing from the export are closed as vanished.
    */
-  private async download(source: SourceDefinition, options: { runId: string; observedOn: string; onProgress: (p: LoadProgress) => void }): Promise<RunResult> {
+  /** A run an operator cancelled stops here: before each merge, and before each part of a download. */
+  private async stopIfCancelled(runId: string): Promise<void> {
+    if (await cancelRequested(this.pool, runId)) throw new RunCancelledError();
+  }
+
+  private async download(
+    source: SourceDefinition,
+    options: { runId: string; observedOn: string; onProgress: (p: LoadProgress) => void; beforeMerge: () => Promise<void> },
+  ): Promise<RunResult> {
     const state = await this.pool.query<{ rows_updated_at: string | null; last_refreshed_at: Date | null }>(
       `SELECT rows_updated_at, last_refreshed_at FROM sources WHERE key = $1`,
       [source.key],
@@ -217,6 +264,7 @@ export class IngestService {
     let newest = 0;
     let loadedAny = false;
     for (const part of parts) {
+      await options.beforeMerge();
       const meta = await this.socrata.metadata(part);
       const updatedAt = meta.rowsUpdatedAt;
       newest = Math.max(newest, updatedAt ?? 0);

@@ -6,7 +6,7 @@ import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
 import { pgPool } from '@bhis/db';
 import { IngestJob, openQueue, QUEUES, startWorker } from '@bhis/queue';
 import { downloadPolicyFor, socrataPolicyFor } from './checked-fetch';
-import { IngestService, PermanentIngestError } from './ingest-service';
+import { IngestService, PermanentIngestError, RunCancelledError } from './ingest-service';
 import { RunBusyError } from './run-lock';
 import { SocrataClient } from './socrata';
 import { enqueueScoring, syncSourceCatalog } from '@bhis/runs';
@@ -91,7 +91,7 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
       }
       return result;
     } catch (error) {
-      if (error instanceof PermanentIngestError) throw new UnrecoverableError(error.message);
+      if (error instanceof PermanentIngestError || error instanceof RunCancelledError) throw new UnrecoverableError(error.message);
       // a worker that only stalled still executes this run: once it ends, the retry finds its outcome
       // (ingest-service.ts); meanwhile this job waits without taking a worker slot or an attempt
       if (error instanceof RunBusyError && token) {

@@ -33,6 +33,8 @@ export interface LoadOptions {
   /** The old-generation heap a staging thread may grow to, in MB (INGEST_THREAD_HEAP_MB); V8's default without it. */
   threadHeapMb?: number;
   onProgress?: (progress: LoadProgress) => void;
+  /** Called once the input is staged, before the merge transaction: a throw stops the load with the data as it was. */
+  beforeMerge?: () => Promise<void>;
 }
 
 /**
@@ -76,8 +78,9 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
   }
   const mergeAfter = MERGES_AFTER[source.key];
   if (mergeAfter) await waitForSourceLoad(pool, mergeAfter);
-  options.onProgress?.({ phase: 'merging', rows: counters.read, bytes: parsed.bytes, total_bytes: totalBytes });
   try {
+    await options.beforeMerge?.();
+    options.onProgress?.({ phase: 'merging', rows: counters.read, bytes: parsed.bytes, total_bytes: totalBytes });
     return await inTransaction(pool, (client) => mergeStaged(client, source, staged, parsed, options));
   } finally {
     // a failed merge leaves its staging tables behind: they go here (a successful one dropped them in its transaction)

@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool, type PoolConfig } from 'pg';
 import type { ParseCounters } from '@bhis/sources';
-import { getSource } from '@bhis/sources';
+import { getSource, HeaderMismatchError } from '@bhis/sources';
+import type { ThreadFailure } from './thread-failure';
 import type { StagingKind } from './staging';
 import { type IdSegment, openReading, stageRecords } from './stage-records';
 import { type ChunkPlace, ReceivedChunks } from './staged-chunks';
@@ -31,7 +32,8 @@ export type FromStagingThread =
   | { ack: true }
   | { progress: { rows: number; bytes: number } }
   | { staged: [StagingKind, string][]; eventIdsDistinct: boolean; idSegments?: IdSegment[]; counters: ParseCounters; bytes: number }
-  | { failed: { message: string; code?: string } };
+  | { failed: ThreadFailure };
+
 
 /** The CSV reader takes its text this many bytes at a time, however large the chunks it is sent. */
 const PIECE_BYTES = 1 << 18;
@@ -76,7 +78,11 @@ async function stage(data: StagingThreadData, port: NonNullable<typeof parentPor
     send({ staged: [...staged.tables], eventIdsDistinct: staged.eventIdsDistinct, idSegments: staged.idSegments, counters: reading.parse.counters, bytes: reading.bytes() });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    send({ failed: { message: error instanceof Error ? error.message : String(error), code: typeof code === 'string' ? code : undefined } });
+    const header =
+      error instanceof HeaderMismatchError
+        ? { source: error.source, part: error.part, missing: [...error.missing], unexpected: [...error.unexpected], header: [...error.header] }
+        : undefined;
+    send({ failed: { message: error instanceof Error ? error.message : String(error), code: typeof code === 'string' ? code : undefined, header } });
   } finally {
     await pool.end();
     // the message listener keeps the thread alive: nothing more is coming

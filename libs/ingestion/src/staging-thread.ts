@@ -9,6 +9,7 @@ import type { IdSegment, Staged } from './stage-records';
 import { idsAcrossChunks, sumCounters } from './staged-chunks';
 import { createStaging, dropStaging, type StagingKind } from './staging';
 import type { FromStagingThread, StagingThreadData, ToStagingThread } from './staging-thread-worker';
+import { threadError } from './thread-failure';
 import { uncompressed } from './uncompressed';
 
 /** The staging thread's script, next to this one in a build (tests that run the TypeScript sources have none: their loads stage in this thread). */
@@ -101,7 +102,7 @@ export function stageInThread(
         settled = true;
         resolve({ staged: { tables: new Map(message.staged), eventIdsDistinct: message.eventIdsDistinct }, parsed: { counters: message.counters, bytes: message.bytes } });
       } else {
-        fail(Object.assign(new Error(message.failed.message), message.failed.code ? { code: message.failed.code } : {}));
+        fail(threadError(message.failed));
       }
     });
     worker.on('error', fail);
@@ -186,7 +187,7 @@ async function stageOnThreads(
             resolve(combine(results, bytesRead));
           }
         } else {
-          fail(Object.assign(new Error(message.failed.message), message.failed.code ? { code: message.failed.code } : {}));
+          fail(threadError(message.failed));
         }
       });
       worker.on('error', fail);

@@ -5,13 +5,17 @@ import { RUN_DURATION_MS_SQL, RUN_END_SQL } from './run-duration';
 
 /** How far a running load is (ingest_runs.progress). */
 export interface LoadProgress {
-  phase: 'parsing' | 'merging';
+  /** `done` once the run has ended, whatever its outcome. */
+  phase: 'parsing' | 'merging' | 'done';
   rows: number;
   bytes: number;
   total_bytes: number | null;
 }
 
-export type RunStatus = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
+export type RunStatus = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+
+/** Statuses a run does not leave. */
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'skipped', 'cancelled'];
 
 export interface IngestRunRow {
   id: string;
@@ -24,6 +28,9 @@ export interface IngestRunRow {
   counts: Partial<IngestCounts>;
   progress: Partial<LoadProgress>;
   error: string | null;
+  /** A failure's parts as data (a wrong file's columns and the source it matches best), or null. */
+  error_detail: Record<string, unknown> | null;
+  cancel_requested_at: Date | null;
   queued_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -65,7 +72,7 @@ export async function markRunning(pool: Pool, id: string): Promise<void> {
   await pool.query('DELETE FROM rejected_rows WHERE run_id = $1', [id]);
   await pool.query(
     `UPDATE ingest_runs SET status = 'running', attempt = CASE WHEN started_at IS NULL THEN 1 ELSE attempt + 1 END,
-            started_at = now(), finished_at = NULL, error = NULL, progress = '{}' WHERE id = $1`,
+            started_at = now(), finished_at = NULL, error = NULL, error_detail = NULL, progress = '{}' WHERE id = $1`,
     [id],
   );
 }
@@ -85,13 +92,15 @@ export interface RunFailure {
 export async function finishRun(
   pool: Pool,
   id: string,
-  outcome: { status: RunStatus; counts?: IngestCounts; error?: string; failure?: RunFailure },
+  outcome: { status: RunStatus; counts?: IngestCounts; error?: string; failure?: RunFailure; detail?: Record<string, unknown> },
 ): Promise<void> {
+  const ended = FINAL_RUN_STATUSES.includes(outcome.status);
   await pool.query(
-    `UPDATE ingest_runs SET status = $2, counts = COALESCE($3, counts), error = $4, finished_at = ${RUN_END_SQL},
-            duration_ms = ${RUN_DURATION_MS_SQL}
+    `UPDATE ingest_runs SET status = $2, counts = COALESCE($3, counts), error = $4, error_detail = $5,
+            progress = CASE WHEN $6 THEN progress || '{"phase": "done"}' ELSE progress END,
+            finished_at = ${RUN_END_SQL}, duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1`,
-    [id, outcome.status, outcome.counts ? JSON.stringify(outcome.counts) : null, outcome.error?.slice(0, 2000) ?? null],
+    [id, outcome.status, outcome.counts ? JSON.stringify(outcome.counts) : null, outcome.error?.slice(0, 2000) ?? null, outcome.detail ?? null, ended],
   );
   if (outcome.status === 'failed') {
     await recordSourceFailed(pool, id, outcome.error ?? 'unknown error', outcome.failure ?? { code: 'load_failed', permanent: false });
@@ -137,7 +146,8 @@ export async function sourcesWaitingForOperator(pool: Pool): Promise<Map<string,
  */
 export async function recordRunSucceeded(client: PoolClient, id: string, counts: IngestCounts): Promise<void> {
   await client.query(
-    `UPDATE ingest_runs SET status = 'succeeded', counts = $2, error = NULL, finished_at = ${RUN_END_SQL},
+    `UPDATE ingest_runs SET status = 'succeeded', counts = $2, error = NULL, error_detail = NULL,
+            progress = progress || '{"phase": "done"}', finished_at = ${RUN_END_SQL},
             duration_ms = ${RUN_DURATION_MS_SQL}
       WHERE id = $1`,
     [id, JSON.stringify(counts)],
@@ -205,4 +215,64 @@ export async function recordSourceLoaded(
 /** The publisher's last-update stamp of the data set as loaded (unchanged data sets are skipped next time). */
 export async function recordRowsUpdatedAt(pool: Pool, source: string, rowsUpdatedAt: number | null): Promise<void> {
   await pool.query(`UPDATE sources SET rows_updated_at = $2 WHERE key = $1`, [source, rowsUpdatedAt]);
+}
+
+/** One page of runs, newest first (the admin API's list and `bhis ingest --runs`). */
+export async function listRuns(
+  pool: Pool,
+  filter: { source?: string; status?: RunStatus; limit: number; before?: { queuedAt: string; id: string } },
+): Promise<IngestRunRow[]> {
+  const { rows } = await pool.query<IngestRunRow>(
+    `SELECT * FROM ingest_runs
+      WHERE ($1::text IS NULL OR source = $1) AND ($2::text IS NULL OR status = $2)
+        AND ($3::timestamptz IS NULL OR (queued_at, id) < ($3::timestamptz, $4::uuid))
+      ORDER BY queued_at DESC, id DESC LIMIT $5`,
+    [filter.source ?? null, filter.status ?? null, filter.before?.queuedAt ?? null, filter.before?.id ?? null, filter.limit],
+  );
+  return rows;
+}
+
+/** What a cancel request did: a run that had not started is cancelled at once; a running one stops at its next checkpoint. */
+export type CancelOutcome = { kind: 'cancelled' | 'cancelling'; run: IngestRunRow } | { kind: 'finished'; run: IngestRunRow } | { kind: 'not_found' };
+
+/**
+ * Cancels a queued (or retrying) run, or asks a running one to stop: it stops before its merge
+ * transaction begins, so the data stays as it was (ingest-service.ts). A run that has ended is left as it is.
+ */
+export async function requestCancel(pool: Pool, id: string): Promise<CancelOutcome> {
+  const { rows } = await pool.query<IngestRunRow>(
+    `UPDATE ingest_runs SET
+            status = CASE WHEN status IN ('queued', 'retrying') THEN 'cancelled' ELSE status END,
+            error = CASE WHEN status IN ('queued', 'retrying') THEN 'cancelled by an operator before it started' ELSE error END,
+            finished_at = CASE WHEN status IN ('queued', 'retrying') THEN now() ELSE finished_at END,
+            progress = CASE WHEN status IN ('queued', 'retrying') THEN progress || '{"phase": "done"}' ELSE progress END,
+            cancel_requested_at = COALESCE(cancel_requested_at, now())
+      WHERE id = $1 AND status NOT IN ('succeeded', 'failed', 'skipped', 'cancelled')
+      RETURNING *`,
+    [id],
+  );
+  if (rows[0]) return { kind: rows[0].status === 'cancelled' ? 'cancelled' : 'cancelling', run: rows[0] };
+  const run = await getRun(pool, id);
+  return run ? { kind: 'finished', run } : { kind: 'not_found' };
+}
+
+/** True once an operator asked the run to stop. */
+export async function cancelRequested(pool: Pool, id: string): Promise<boolean> {
+  const { rows } = await pool.query<{ asked: boolean }>(`SELECT cancel_requested_at IS NOT NULL AS asked FROM ingest_runs WHERE id = $1`, [id]);
+  return rows[0]?.asked ?? false;
+}
+
+/** A run's quarantined rows, in file order (`bhis rejected --run ID`). */
+export async function rejectedRows(
+  pool: Pool,
+  runId: string,
+  page: { limit: number; afterId?: string; reason?: string },
+): Promise<{ id: string; line_number: number | null; reason: string; raw: string }[]> {
+  const { rows } = await pool.query(
+    `SELECT id::text, line_number, reason, raw FROM rejected_rows
+      WHERE run_id = $1 AND ($2::bigint IS NULL OR id > $2::bigint) AND ($3::text IS NULL OR reason = $3)
+      ORDER BY id LIMIT $4`,
+    [runId, page.afterId ?? null, page.reason ?? null, page.limit],
+  );
+  return rows;
 }

@@ -91,6 +91,8 @@ export class HeaderMismatchError extends Error {
     readonly part: string,
     readonly missing: readonly string[],
     readonly unexpected: readonly string[],
+    /** The file's own header, when it had one (a wrong file is matched against the other sources with it). */
+    readonly header: readonly string[] = [],
   ) {
     super(
       `header of ${source} (${part}) does not match its definition: ` +

@@ -1,5 +1,6 @@
 export * from './casts';
 export * from './classification';
+export * from './closest-source';
 export * from './definition';
 export * from './facts';
 export * from './header';

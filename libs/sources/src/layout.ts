@@ -120,7 +120,7 @@ function metadataLayout(source: SourceDefinition, part: SourcePart, header: read
   const missing = required.filter((column) => !present.has(column));
   const repeated = columns.filter((column, i) => column !== null && columns.indexOf(column) !== i) as string[];
   if (missing.length > 0 || repeated.length > 0) {
-    throw new HeaderMismatchError(source.key, part.part, missing, repeated.length > 0 ? repeated.map((c) => `(two columns for ${c})`) : ignored);
+    throw new HeaderMismatchError(source.key, part.part, missing, repeated.length > 0 ? repeated.map((c) => `(two columns for ${c})`) : ignored, header);
   }
   return layoutOf(part, 'metadata', columns, ignored);
 }
@@ -163,5 +163,5 @@ export function selectLayout(source: SourceDefinition, header: readonly string[]
   const closest = candidates
     .flatMap((part) => [part.header, ...part.headerVariants].map((expected) => ({ part, diff: diffHeader(expected, header) })))
     .sort((a, b) => a.diff.missing.length + a.diff.unexpected.length - (b.diff.missing.length + b.diff.unexpected.length))[0];
-  throw new HeaderMismatchError(source.key, closest.part.part, closest.diff.missing, closest.diff.unexpected);
+  throw new HeaderMismatchError(source.key, closest.part.part, closest.diff.missing, closest.diff.unexpected, header);
 }

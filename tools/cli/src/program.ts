@@ -3,6 +3,7 @@ import { dbCommand } from './commands/db';
 import { demoCommand } from './commands/demo';
 import { demoSteps } from './commands/demo-steps';
 import { ingestCommand } from './commands/ingest';
+import { rejectedCommand } from './commands/rejected';
 import { keysCommand } from './commands/keys';
 import { scoreCommand } from './commands/score';
 import { synthCommand } from './commands/synth';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   program.addCommand(keysCommand());
   program.addCommand(demoCommand(demoSteps));
   program.addCommand(ingestCommand());
+  program.addCommand(rejectedCommand());
   program.addCommand(scoreCommand());
   program.addCommand(synthCommand());
   program.addCommand(validateCommand());

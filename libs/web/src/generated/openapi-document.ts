@@ -176,6 +176,103 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       }
     },
     "/admin/ingest": {
+      "get": {
+        "description": "Ingest runs, newest first, by source and status.",
+        "operationId": "admin_listIngestRuns",
+        "parameters": [
+          {
+            "description": "Only the runs of this source key",
+            "in": "query",
+            "name": "source",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "description": "Only the runs in this status",
+            "in": "query",
+            "name": "status",
+            "required": false,
+            "schema": {
+              "enum": [
+                "queued",
+                "running",
+                "retrying",
+                "succeeded",
+                "failed",
+                "skipped",
+                "cancelled"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "schema": {
+              "default": 25,
+              "maximum": 100,
+              "minimum": 1,
+              "type": "number"
+            }
+          },
+          {
+            "description": "The next_cursor of the previous page",
+            "in": "query",
+            "name": "cursor",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "Ingest runs, newest first, by source and status",
+        "tags": [
+          "Admin"
+        ]
+      },
       "post": {
         "description": "Queue an ingest run of one source.",
         "operationId": "admin_triggerIngest",
@@ -300,6 +397,155 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "summary": "Progress and counts of an ingest run",
+        "tags": [
+          "Admin"
+        ]
+      }
+    },
+    "/admin/ingest/{id}/cancel": {
+      "post": {
+        "description": "A queued run is cancelled at once (200). A running one stops before its merge transaction, so its source keeps the data it had (202, status `running` until it stops, then `cancelled`); a run in its merge finishes as one transaction. A run that has ended answers 409 `conflict`.",
+        "operationId": "admin_cancelIngestRun",
+        "parameters": [
+          {
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "Created.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "Cancel an ingest run",
+        "tags": [
+          "Admin"
+        ]
+      }
+    },
+    "/admin/ingest/{id}/rejected": {
+      "get": {
+        "description": "The rows an ingest run quarantined, with their reasons and raw text, in file order.",
+        "operationId": "admin_rejected",
+        "parameters": [
+          {
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "description": "Only the rows quarantined for this reason (e.g. missing_record_key)",
+            "in": "query",
+            "name": "reason",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "schema": {
+              "default": 100,
+              "maximum": 500,
+              "minimum": 1,
+              "type": "number"
+            }
+          },
+          {
+            "description": "The next_cursor of the previous page",
+            "in": "query",
+            "name": "cursor",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "The rows an ingest run quarantined, with their reasons and raw text, in file order",
         "tags": [
           "Admin"
         ]
@@ -4386,6 +4632,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "building_not_found",
               "method_not_allowed",
               "request_timeout",
+              "conflict",
               "payload_too_large",
               "unsupported_media_type",
               "rate_limit_exceeded",
@@ -6191,6 +6438,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "download": {
             "description": "Download from NYC Open Data (skipped when unchanged; incremental when loaded before)",
+            "type": "boolean"
+          },
+          "complete": {
+            "description": "The \"url\" or \"file\" is the source's whole data set (its full export): records missing from it are closed as vanished; without it nothing is closed. Not with \"download\", which knows by itself what it brings.",
             "type": "boolean"
           },
           "force": {

@@ -18,7 +18,19 @@ import { CliError, withDataSource } from '../context';
 import { printJson, printRows } from '../output';
 import { isInteractive, ProgressDisplay } from '../progress';
 import { warnWithoutWorkers, withQueue } from '../queues';
-import { enqueueIngest, enqueueScoring, getRun, IngestRequestError, IngestRunRow, latestRuns, sourceStatuses } from '@bhis/runs';
+import {
+  enqueueIngest,
+  enqueueScoring,
+  FINAL_RUN_STATUSES,
+  getRun,
+  IngestRequestError,
+  IngestRunRow,
+  latestRuns,
+  type RunStatus,
+  requestCancel,
+  sourceStatuses,
+} from '@bhis/runs';
+import { runFailureText } from '../run-failure';
 
 interface IngestOptions {
   source?: string;
@@ -28,6 +40,7 @@ interface IngestOptions {
   complete?: boolean;
   dir?: string;
   status?: boolean;
+  cancel?: string;
   wait?: boolean;
   force?: boolean;
   score?: boolean;
@@ -40,7 +53,7 @@ function isoDay(value: string): string {
   return value;
 }
 
-const FINAL = new Set(['succeeded', 'failed', 'skipped']);
+const FINAL = new Set<RunStatus>(FINAL_RUN_STATUSES);
 
 /** Polls a run until it ends, showing progress on a terminal. */
 export async function waitForRun(pool: Pool, runId: string, label: string, interactive: boolean): Promise<IngestRunRow> {
@@ -50,7 +63,9 @@ export async function waitForRun(pool: Pool, runId: string, label: string, inter
       const run = await getRun(pool, runId);
       if (!run) throw new CliError(`Run ${runId} disappeared`);
       const p = run.progress;
-      if (p.bytes !== undefined) display.update({ done: Math.round(p.bytes / 1e4) / 100, total: p.total_bytes ? Math.round(p.total_bytes / 1e4) / 100 : null, unit: 'MB', bytes: p.bytes });
+      if (p.bytes !== undefined) {
+        display.update({ done: Math.round(p.bytes / 1e4) / 100, total: p.total_bytes ? Math.round(p.total_bytes / 1e4) / 100 : null, unit: 'MB', bytes: p.bytes, phase: p.phase });
+      }
       if (FINAL.has(run.status)) return run;
       await new Promise((r) => setTimeout(r, 400));
     }
@@ -73,8 +88,19 @@ function summarize(run: IngestRunRow): Record<string, unknown> {
     updated: c.events && c.facts ? c.events.updated + c.facts.updated : null,
     status_changes: c.events?.status_changes ?? null,
     seconds: run.duration_ms !== null ? Math.round(run.duration_ms / 100) / 10 : null,
-    error: run.error,
   };
+}
+
+/** A failed run's error, on stderr, as a block people can read (the table keeps to one line a run). */
+function reportFailures(runs: readonly IngestRunRow[]): void {
+  for (const run of runs) if (run.status === 'failed' || run.status === 'cancelled') process.stderr.write(`\n${runFailureText(run)}\n`);
+}
+
+/** Says that nothing new was queued: the same input was already loaded (or is loading) as this run. */
+function reportAlreadyLoaded(run: IngestRunRow | null, runId: string): void {
+  const state = run ? `${run.status}${run.finished_at ? ` at ${run.finished_at.toISOString()}` : ''}` : 'unknown';
+  const what = run && FINAL.has(run.status) ? 'Already loaded' : 'Already queued';
+  process.stderr.write(`${what}: this input is run ${runId} (${state}); nothing new was queued. Use --force to load it again.\n`);
 }
 
 function inputOf(options: IngestOptions): IngestInput {
@@ -119,6 +145,7 @@ export function ingestCommand(): Command {
     .option('--complete', 'the --file or --url is the source\'s whole data set (its full export): records missing from it are closed as vanished; without it nothing is closed')
     .option('--dir <dir>', 'every recognised file of a directory (.csv or .csv.gz): building files in load order, then the event files (waits for all)')
     .option('--status', 'show every source with its last run')
+    .option('--cancel <run>', 'cancel a run: a queued one at once, a running one before its merge (its source keeps its data)')
     .option('--wait', 'wait for the run to finish (progress bar on a terminal)')
     .option('--force', 'queue again even if the same input was already ingested today')
     .option('--score', 'queue an incremental scoring run when the ingest succeeds')
@@ -126,6 +153,7 @@ export function ingestCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (options: IngestOptions) => {
       if (options.status) return showStatus(Boolean(options.json));
+      if (options.cancel) return cancelRun(options.cancel, Boolean(options.json));
       if (options.dir) {
         if (options.complete) throw new CliError('--complete goes with --source and --file or --url (one file that is a whole source)');
         return ingestDirectory(options.dir, options);
@@ -147,14 +175,16 @@ export function ingestCommand(): Command {
           }).catch((error: unknown) => {
             throw error instanceof IngestRequestError ? new CliError(error.message) : error;
           });
+          if (!queued.created && !options.json) reportAlreadyLoaded(await getRun(pool, queued.runId), queued.runId);
           if (!options.wait) {
             if (options.json) return printJson({ run_id: queued.runId, job_id: queued.jobId, created: queued.created });
-            process.stdout.write(`${queued.created ? 'Queued' : 'Already queued or done today:'} run ${queued.runId} (job ${queued.jobId}).\n`);
+            if (queued.created) process.stdout.write(`Queued run ${queued.runId} (job ${queued.jobId}).\n`);
             return;
           }
           const run = await waitForRun(pool, queued.runId, source, isInteractive(options.json));
-          if (options.json) printJson({ ...summarize(run), counts: run.counts });
-          else printRows([summarize(run)], false);
+          if (options.json) printJson({ ...summarize(run), created: queued.created, error: run.error, error_detail: run.error_detail, counts: run.counts });
+          else if (queued.created) printRows([summarize(run)], false);
+          if (!options.json) reportFailures([run]);
           if (run.status === 'failed') process.exitCode = 1;
         }),
       );
@@ -165,6 +195,27 @@ export function ingestCommand(): Command {
  * Every source with its state (the rule of `GET /api/v1/sources` and of the buildings' stale flags)
  * and its last run; a failing source shows its last error, with what to do.
  */
+async function cancelRun(runId: string, json: boolean): Promise<void> {
+  if (!/^[0-9a-f-]{36}$/i.test(runId)) throw new CliError(`--cancel takes a run id (a UUID), not "${runId}"`);
+  await withDataSource(async (ds) => {
+    const pool = pgPool(ds);
+    const outcome = await requestCancel(pool, runId);
+    if (outcome.kind === 'not_found') throw new CliError(`No ingest run ${runId}`);
+    if (outcome.kind === 'finished') throw new CliError(`Run ${runId} has already ended (${outcome.run.status})`);
+    if (outcome.kind === 'cancelled' && outcome.run.job_id) {
+      await withQueue('ingest', async (queue) => {
+        await (await queue.getJob(outcome.run.job_id as string))?.remove().catch(() => undefined);
+      });
+    }
+    if (json) return printJson({ run_id: runId, status: outcome.run.status, cancel_requested_at: outcome.run.cancel_requested_at });
+    process.stdout.write(
+      outcome.kind === 'cancelled'
+        ? `Cancelled run ${runId} before it started.\n`
+        : `Asked run ${runId} to stop: it stops before its merge, and its source keeps its data (a run already merging finishes).\n`,
+    );
+  });
+}
+
 async function showStatus(json: boolean): Promise<void> {
   await withDataSource(async (ds) => {
     const pool = pgPool(ds);
@@ -221,23 +272,26 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
       // a first load of the city writes events without their secondary indexes, built once at the end
       if (firstLoad) await deferEventIndexes(pool);
       const summaries: Record<string, unknown>[] = [];
+      const failures: IngestRunRow[] = [];
       try {
         const enqueue = (file: string, source: string, priority?: number) =>
           enqueueIngest(queue, pool, { source, input: { kind: 'file', path: file }, trigger: 'cli', force: options.force, observedOn: options.observedOn, priority });
-        const finish = async (runId: string, file: string, source: string) => {
-          const run = await waitForRun(pool, runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
-          summaries.push({ file: path.basename(file), ...summarize(run) });
+        const finish = async (queued: { runId: string; created: boolean }, file: string, source: string) => {
+          const run = await waitForRun(pool, queued.runId, `${source} (${path.basename(file)})`, isInteractive(options.json));
+          summaries.push({ file: path.basename(file), queued: queued.created ? 'new' : 'already loaded', ...summarize(run), ...(options.json ? { error: run.error } : {}) });
+          if (run.status === 'failed' || run.status === 'cancelled') failures.push(run);
           if (run.status === 'failed') process.exitCode = 1;
         };
         // buildings and the BIN/registration maps first, one by one: the event files are read against them
         const buildingFacts = files.filter(({ source }) => getSource(source).produces.facts.length > 0);
-        for (const { file, source } of buildingFacts) await finish((await enqueue(file, source)).runId, file, source);
+        for (const { file, source } of buildingFacts) await finish(await enqueue(file, source), file, source);
         // then every event file at once: a worker reads the next file while it merges one (merges take
         // turns), the two files of a source (the 311 requests) too
         const rest = largestFirst(files.filter((f) => !buildingFacts.includes(f)));
         const queued = [];
-        for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, runId: (await enqueue(file, source, i + 1)).runId });
-        for (const { file, source, runId } of queued) await finish(runId, file, source);
+        for (const [i, { file, source }] of rest.entries()) queued.push({ file, source, run: await enqueue(file, source, i + 1) });
+        for (const { file, source, run } of queued) await finish(run, file, source);
+
         // a first load writes the events in building order once they are all in (docs/adr/0017-events-in-building-order.md)
         if (firstLoad && process.exitCode !== 1) reportRebuild(await rebuildEventIndexes(pool, { cluster: true }));
         // what is read next (the scoring run's pages of buildings) is read from tidy tables; the files
@@ -248,6 +302,12 @@ async function ingestDirectory(dir: string, options: IngestOptions): Promise<voi
         reportBuilt(await buildDeferredEventIndexes(pool));
       }
       printRows(summaries, Boolean(options.json));
+      if (!options.json) {
+        reportFailures(failures);
+        if (summaries.some((s) => s.queued === 'already loaded')) {
+          process.stderr.write('Files marked "already loaded" were loaded before with the same content: nothing new was queued for them (use --force to load them again).\n');
+        }
+      }
       if (options.score) {
         await withQueue('scoring', async (scoring) => {
           const run = await enqueueScoring(scoring, pool, { kind: 'incremental', trigger: 'cli' });
