@@ -93,15 +93,15 @@ describe('admin endpoints and the queue dashboard', () => {
     for (const force of [true, true, true]) await post('/api/v1/admin/ingest', admin, { source: 'hpd_litigations', file: 'hpd_litigations.csv', force });
     const first = await get('/api/v1/admin/ingest?source=hpd_litigations&status=queued&limit=2', admin);
     expect(first.status).toBe(200);
-    const page = (await first.json()) as { data: { id: string; source: string; status: string; queued_at: string }[]; pagination: { has_more: boolean; next_cursor: string }; _links: { next: string } };
-    expect(page.data).toHaveLength(2);
-    expect(page.data.every((r) => r.source === 'hpd_litigations' && r.status === 'queued')).toBe(true);
+    const page = (await first.json()) as { data: { runs: { id: string; source: string; status: string; queued_at: string }[] }; pagination: { has_more: boolean; next_cursor: string }; _links: { next: string } };
+    expect(page.data.runs).toHaveLength(2);
+    expect(page.data.runs.every((r) => r.source === 'hpd_litigations' && r.status === 'queued')).toBe(true);
     expect(page.pagination.has_more).toBe(true);
     expect(first.headers.get('link')).toBe(`<${page._links.next}>; rel="next"`);
     const second = (await (await get(page._links.next.replace(api.url, ''), admin)).json()) as typeof page;
-    const ids = [...page.data, ...second.data].map((r) => r.id);
+    const ids = [...page.data.runs, ...second.data.runs].map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const times = [...page.data, ...second.data].map((r) => r.queued_at);
+    const times = [...page.data.runs, ...second.data.runs].map((r) => r.queued_at);
     expect([...times].sort().reverse()).toEqual(times);
     // a cursor is bound to its filters, and checked
     expect((await get(`/api/v1/admin/ingest?status=failed&cursor=${page.pagination.next_cursor}`, admin)).status).toBe(400);
@@ -139,13 +139,13 @@ describe('admin endpoints and the queue dashboard', () => {
       await pool.end();
     }
     const first = await get(`/api/v1/admin/ingest/${queued.data.run_id}/rejected?reason=missing_record_key&limit=2`, admin);
-    const page = (await first.json()) as { data: { line_number: number; reason: string; raw: string }[]; _links: { next: string } };
-    expect(page.data).toEqual([
+    const page = (await first.json()) as { data: { rows: { line_number: number; reason: string; raw: string }[] }; _links: { next: string } };
+    expect(page.data.rows).toEqual([
       expect.objectContaining({ line_number: 2, reason: 'missing_record_key', raw: 'raw line 2' }),
       expect.objectContaining({ line_number: 4, reason: 'missing_record_key' }),
     ]);
     const rest = (await (await get(page._links.next.replace(api.url, ''), admin)).json()) as typeof page;
-    expect(rest.data.map((r) => r.line_number)).toEqual([6, 8]);
+    expect(rest.data.rows.map((r) => r.line_number)).toEqual([6, 8]);
     expect((await get(`/api/v1/admin/ingest/${queued.data.run_id}/rejected?cursor=abc`, admin)).status).toBe(400);
   });
 

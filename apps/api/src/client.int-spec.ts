@@ -59,7 +59,7 @@ describe('typed client against the API', () => {
     const { error, response } = await client.GET('/buildings/{bbl}', { params: { path: { bbl: '1234' } } });
     expect(response.status).toBe(400);
     expect(error?.error.code).toBe('invalid_bbl');
-    expect(error?.error.doc_url).toBe('/api-docs.md#error-invalid-bbl');
+    expect(error?.error.doc_url).toBe(`${api.url}/api-docs.md#error-invalid-bbl`);
   });
 
   it('looks up a batch', async () => {
@@ -138,6 +138,14 @@ describe('reference files', () => {
     expect(text).toContain(`- [API reference (Markdown)](${api.url}/api-docs.md): `);
     expect(text).toContain(`(${api.url}/methodology.md)`);
     for (const line of lines.filter((l) => l.startsWith('- '))) expect(line).toMatch(/^- \[[^\]]+\]\(http[^)]+\): .+/);
+    // every operation of the OpenAPI document, and every webhook, is listed
+    const document = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>>; webhooks: Record<string, unknown> };
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of Object.keys(item).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))) {
+        expect(text).toContain(`- [${method.toUpperCase()} ${path}](${api.url}/api/v1${path === '/' ? '' : path}): `);
+      }
+    }
+    for (const name of Object.keys(document.webhooks)) expect(text).toContain(`- [${name}](${api.url}/api-docs.md#webhooks): `);
   });
 
   it('/api-docs.md documents every endpoint with curl and has the anchor of every error code', async () => {
@@ -149,6 +157,14 @@ describe('reference files', () => {
     }
     expect(text).toContain(`curl -s '${api.url}/api/v1/buildings/1000010001'`);
     for (const code of Object.keys(ERROR_CODES)) expect(text).toContain(`<a id="error-${code.replace(/_/g, '-')}"></a>`);
+    // every operation of the document has its section, and every webhook its body
+    const document = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of Object.keys(item).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))) expect(text).toContain(`### ${method.toUpperCase()} ${path}\n`);
+    }
+    expect(text).toContain('## Webhooks');
+    expect(text).toContain('### `building.grade_changed`');
+    expect(text).toContain('"type": "building.grade_changed"');
   });
 
   it('/methodology.md is docs/methodology.md', async () => {

@@ -54,7 +54,8 @@ function expectErrorEnvelope(res: Awaited<ReturnType<typeof call>>, status: numb
   expect(error).toEqual(expect.objectContaining({ code, status }));
   expect(typeof error.message).toBe('string');
   expect(error.message.length).toBeGreaterThan(0);
-  expect(error.doc_url).toBe(`/api-docs.md#error-${code.replace(/_/g, '-')}`);
+  // absolute, from the request's base URL (that of each test's own server)
+  expect(error.doc_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api-docs\\.md#error-${code.replace(/_/g, '-')}$`));
   expect(res.body.data).toBeUndefined();
   const meta = res.body.meta as { request_id: string; timestamp: string };
   expect(meta.request_id).toMatch(REQUEST_ID_PATTERN);
@@ -354,6 +355,10 @@ describe('API platform (real Postgres and Redis)', () => {
       expect((viaProxy.body._links as { self: string }).self).toBe('https://evil.example/api/v1');
       const viaBase = await call(fixed, '/api/v1', bearer(live.key));
       expect((viaBase.body._links as { self: string }).self).toBe('https://api.example.org/api/v1');
+      const error = await call(fixed, '/api/v1/no-such-route', bearer(live.key));
+      expect((error.body.error as { doc_url: string }).doc_url).toBe('https://api.example.org/api-docs.md#error-not-found');
+      const refused = await call(fixed, '/api/v1');
+      expect((refused.body.error as { doc_url: string }).doc_url).toBe('https://api.example.org/api-docs.md#error-missing-api-key');
     } finally {
       await proxied.close();
       await fixed.close();

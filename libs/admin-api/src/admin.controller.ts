@@ -4,12 +4,13 @@ import type { Request, Response } from 'express';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
-import { baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
+import { ApiEnvelopeResponse, ApiErrorResponses, baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
 import { API_BASE_PATH, ApiError, apiPath, successEnvelope } from '@bhis/envelope';
 import type { IngestInput } from '@bhis/queue';
 import { checkWebhookTarget } from '@bhis/webhooks';
 import { AdminQueues } from './admin-queues';
+import { CancelledRunDto, IngestRunDto, IngestRunListDto, QueuedRunDto, RejectedRowListDto, ScoringRunDto } from './admin-responses.dto';
 import { ListRunsQuery, RejectedRowsQuery, TriggerIngestDto, TriggerScoringDto } from './admin.dto';
 import { decodeRunCursor, encodeRunCursor } from './run-cursor';
 import {
@@ -91,6 +92,8 @@ export class AdminController {
   }
 
   @ApiOperation({ summary: 'Ingest runs, newest first, by source and status' })
+  @ApiEnvelopeResponse(IngestRunListDto, { description: 'One page of runs (without the data set metadata each was read with: see the run itself).', paginated: true })
+  @ApiErrorResponses('invalid_request')
   @Get('ingest')
   async listIngestRuns(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() query: ListRunsQuery) {
     const limit = query.limit ?? 25;
@@ -101,11 +104,13 @@ export class AdminController {
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last ? encodeRunCursor(last, filters) : null;
     const links = nextPage(res, `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/admin/ingest`, nextCursor, { source: query.source, status: query.status, limit });
-    const data = page.map((run) => ({ ...run, _links: { self: this.runUrl(req, run.id) } }));
-    return successEnvelope(platformState(req), data, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
+    const runs = page.map((run) => ({ ...run, _links: { self: this.runUrl(req, run.id) } }));
+    return successEnvelope(platformState(req), { runs }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
   }
 
   @ApiOperation({ summary: 'Queue an ingest run of one source' })
+  @ApiEnvelopeResponse(QueuedRunDto, { status: 202, description: 'Queued (or, `created: false`, the run of the same input already queued or loaded today).' })
+  @ApiErrorResponses('invalid_request')
   @Post('ingest')
   @HttpCode(202)
   async triggerIngest(@Req() req: Request, @Body() body: TriggerIngestDto) {
@@ -126,6 +131,8 @@ export class AdminController {
   }
 
   @ApiOperation({ summary: 'Progress and counts of an ingest run' })
+  @ApiEnvelopeResponse(IngestRunDto, { description: 'The run, with links to its quarantined rows and to cancel it.' })
+  @ApiErrorResponses('invalid_request', 'not_found')
   @Get('ingest/:id')
   async ingestRun(@Req() req: Request, @Param('id', uuid) id: string) {
     const run = await getRun(this.pool(), id);
@@ -140,6 +147,9 @@ export class AdminController {
     description:
       'A queued run is cancelled at once (200). A running one stops before its merge transaction, so its source keeps the data it had (202, status `running` until it stops, then `cancelled`); a run in its merge finishes as one transaction. A run that has ended answers 409 `conflict`.',
   })
+  @ApiEnvelopeResponse(CancelledRunDto, { description: 'Cancelled: the run had not started.' })
+  @ApiEnvelopeResponse(CancelledRunDto, { status: 202, description: 'Asked to stop: the running run stops before its merge.' })
+  @ApiErrorResponses('invalid_request', 'not_found', 'conflict')
   @Post('ingest/:id/cancel')
   async cancelIngestRun(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id', uuid) id: string) {
     const outcome = await requestCancel(this.pool(), id);
@@ -156,6 +166,8 @@ export class AdminController {
   }
 
   @ApiOperation({ summary: 'The rows an ingest run quarantined, with their reasons and raw text, in file order' })
+  @ApiEnvelopeResponse(RejectedRowListDto, { description: 'One page of quarantined rows.', paginated: true })
+  @ApiErrorResponses('invalid_request', 'not_found')
   @Get('ingest/:id/rejected')
   async rejected(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id', uuid) id: string, @Query() query: RejectedRowsQuery) {
     const run = await getRun(this.pool(), id);
@@ -165,10 +177,12 @@ export class AdminController {
     const page = rows.slice(0, limit);
     const nextCursor = rows.length > limit ? page[page.length - 1].id : null;
     const links = { run: this.runUrl(req, id), ...nextPage(res, this.runUrl(req, id, '/rejected'), nextCursor, { reason: query.reason, limit }) };
-    return successEnvelope(platformState(req), page, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
+    return successEnvelope(platformState(req), { rows: page }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
   }
 
   @ApiOperation({ summary: 'Queue a scoring run (incremental, full, selected BBLs, or a history backfill)' })
+  @ApiEnvelopeResponse(QueuedRunDto, { status: 202, description: 'Queued.' })
+  @ApiErrorResponses('invalid_request')
   @Post('score')
   @HttpCode(202)
   async triggerScoring(@Req() req: Request, @Body() body: TriggerScoringDto) {
@@ -181,6 +195,8 @@ export class AdminController {
   }
 
   @ApiOperation({ summary: 'Progress and counts of a scoring run' })
+  @ApiEnvelopeResponse(ScoringRunDto, { description: 'The run.' })
+  @ApiErrorResponses('invalid_request', 'not_found')
   @Get('score/:id')
   async scoringRun(@Req() req: Request, @Param('id', uuid) id: string) {
     const run = await getScoringRun(this.pool(), id);

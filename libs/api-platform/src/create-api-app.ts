@@ -61,6 +61,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     shortcuts: app.get(RouteShortcuts),
     onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
     onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
   });
 
   // a trusted proxy carries many clients' connections: the per-address cap is not applied to it

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError, ERROR_CODES, ErrorBody, ErrorCode, isErrorCode, metaText } from '@bhis/envelope';
 import { platformState } from './request-context';
 import { endJsonText } from './json-text';
+import { baseUrl } from './links';
 import { writeRateLimitHeaders } from './response-head';
 
 /** Connection-level failures of Postgres or Redis: the service is unavailable, not broken. */
@@ -73,8 +74,9 @@ export function toApiError(error: unknown): ApiError {
 
 const DOC_URLS = Object.fromEntries(Object.keys(ERROR_CODES).map((code) => [code, `/api-docs.md#error-${code.replace(/_/g, '-')}`])) as Record<ErrorCode, string>;
 
-export function docUrlFor(code: ErrorCode): string {
-  return DOC_URLS[code];
+/** Where a code is documented: relative to the site root, or absolute from the request's base URL. */
+export function docUrlFor(code: ErrorCode, base = ''): string {
+  return `${base}${DOC_URLS[code]}`;
 }
 
 /** The one writer of error responses: used by the pipeline middleware and the Nest exception filter. */
@@ -91,7 +93,7 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
   headers.push('Cache-Control', 'no-store');
   const code = isErrorCode(error.code) ? error.code : 'internal_error';
   const status = ERROR_CODES[code].status;
-  const body: ErrorBody = { code, message: error.message, status, doc_url: docUrlFor(code), ...(error.options.details ? { details: error.options.details } : {}) };
+  const body: ErrorBody = { code, message: error.message, status, doc_url: docUrlFor(code, baseUrl(req, state.publicBaseUrl)), ...(error.options.details ? { details: error.options.details } : {}) };
   // the text of errorEnvelope(state, body)
   endJsonText(req, res, status, `{"error":${JSON.stringify(body)},"meta":${metaText(state)}}`, headers);
 }

@@ -31,7 +31,7 @@ export class ErrorBodyDto {
   @ApiProperty({ enum: Object.keys(ERROR_CODES), example: 'invalid_bbl' }) code!: string;
   @ApiProperty({ example: 'Invalid BBL "12345": a BBL must be exactly 10 digits.' }) message!: string;
   @ApiProperty({ example: 400 }) status!: number;
-  @ApiPropertyOptional({ example: '/api-docs.md#error-invalid-request' }) doc_url?: string;
+  @ApiPropertyOptional({ format: 'uri-reference', example: 'https://bhis.example.org/api-docs.md#error-invalid-request' }) doc_url?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;
 }
 

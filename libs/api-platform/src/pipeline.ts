@@ -29,13 +29,15 @@ export interface PipelineDeps {
   shortcuts?: RouteShortcuts;
   /** What runs once each response is sent (access log, metrics), from a single listener. */
   onFinish?: ResponseFinished[];
+  /** PUBLIC_BASE_URL: the base of the error envelopes' absolute `doc_url`. */
+  publicBaseUrl?: string;
 }
 
 /**
  * Gives every request its id and timer. Its headers (request id, security headers) are written with
  * the answer, or set when the request goes on to the router (`handOn`).
  */
-function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
+function requestContext(onFinish: readonly ResponseFinished[], publicBaseUrl: string | undefined): RequestHandler {
   return (req, _res, next) => {
     const state: PlatformRequestState = {
       requestId: newRequestId(),
@@ -47,6 +49,7 @@ function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
       route: undefined,
       handedOn: false,
       onFinish,
+      publicBaseUrl,
     };
     (req as PlatformRequest).platform = state;
     next();
@@ -271,7 +274,7 @@ function compressionWhenAccepted(): RequestHandler {
  * the same (the prototypes are set here, as Express would set them).
  */
 export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), transferCoding, compressionWhenAccepted(), authenticateAndLimit(deps)];
+  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? [], deps.publicBaseUrl), transferCoding, compressionWhenAccepted(), authenticateAndLimit(deps)];
   return (incoming, outgoing) => {
     const req = Object.setPrototypeOf(incoming, app.request) as Request;
     const res = Object.setPrototypeOf(outgoing, app.response) as Response;

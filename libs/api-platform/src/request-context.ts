@@ -24,6 +24,8 @@ export interface PlatformRequestState extends RequestContext {
   handedOn: boolean;
   /** What runs once the response is sent (access log, metrics). */
   onFinish: readonly ResponseFinished[];
+  /** PUBLIC_BASE_URL when configured: the base of the absolute links of an answer (links.ts `baseUrl`). */
+  publicBaseUrl: string | undefined;
 }
 
 export type PlatformRequest = Request & { platform: PlatformRequestState };

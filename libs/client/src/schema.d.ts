@@ -477,7 +477,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "building.grade_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitored building changed grade
+         * @description Sent to a monitor's `webhook_url` when a scoring run moves one of its buildings into or out of the monitor's grades (any grade change without a grade list). A change caused only by a stale source or by a new scorer version is not sent.
+         */
+        post: operations["webhook_grade_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "monitor.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent when a test delivery is asked for: checks that the endpoint answers and verifies signatures.
+         */
+        post: operations["webhook_monitor_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AnalysisSummaryDto: {
@@ -601,6 +642,12 @@ export interface components {
             /** Format: uri */
             trajectory: string;
         };
+        BuildingPartLinksDto: {
+            /** Format: uri */
+            self: string;
+            /** Format: uri */
+            building: string;
+        };
         BuildingSummaryDto: {
             /** @example 1010150001 */
             bbl: string;
@@ -618,6 +665,17 @@ export interface components {
             /** @example Poor */
             label: string;
             _links: components["schemas"]["SelfLinksDto"];
+        };
+        CancelledRunDto: {
+            /** Format: uuid */
+            run_id: string;
+            /**
+             * @description `cancelled` at once for a run that had not started; a running one stays `running` until it stops.
+             * @enum {string}
+             */
+            status: "cancelled" | "running" | "retrying";
+            /** Format: date-time */
+            cancel_requested_at: string | null;
         };
         ComponentMeansDto: {
             /** @description Mean component score (1 decimal); null when nothing was found. */
@@ -794,7 +852,10 @@ export interface components {
              * @description The HTTP status, repeated.
              */
             status: number;
-            /** @description Where the code is documented: `/api-docs.md#error-<code>`. */
+            /**
+             * Format: uri-reference
+             * @description Where the code is documented, as an absolute URL on the host that answered (or PUBLIC_BASE_URL): `<base>/api-docs.md#error-<code>`. Only an answer given before a request's headers could be read (a malformed request line, a CONNECT) carries the path alone.
+             */
             doc_url?: string;
             /** @description Extra structured detail for some codes. */
             details?: {
@@ -854,7 +915,7 @@ export interface components {
             data: components["schemas"]["EventsDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["SelfLinksDto"];
+            _links: components["schemas"]["BuildingPartLinksDto"];
         };
         ExplanationComponentsDto: {
             living_conditions: components["schemas"]["SignalExplanationDto"][];
@@ -907,6 +968,39 @@ export interface components {
              */
             max_score?: number;
         };
+        GradeChangedEvent: {
+            /** @constant */
+            type: "building.grade_changed";
+            /**
+             * Format: date-time
+             * @description When the event was written (UTC).
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                monitor_id: string;
+                bbl: string;
+                address?: string | null;
+                /** @description The grade and score the monitor was last told of (the net change since then). */
+                previous: {
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C" | "D" | "F";
+                    total_score: number;
+                };
+                current: {
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C" | "D" | "F";
+                    total_score: number;
+                };
+                /**
+                 * Format: date
+                 * @description The data date of the new score.
+                 */
+                as_of: string;
+                /** @description The model that scored it, e.g. `distress_v10_2`. */
+                scorer_id: string;
+            };
+        };
         GradeDistributionDto: {
             A: components["schemas"]["GradeShareDto"];
             B: components["schemas"]["GradeShareDto"];
@@ -918,6 +1012,104 @@ export interface components {
             count: number;
             /** @description Share of the found buildings, 0-1 (4 decimals). */
             share: number;
+        };
+        IngestRunDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example hpd_violations */
+            source: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "retrying" | "succeeded" | "failed" | "skipped" | "cancelled";
+            /**
+             * @description `cli`, `admin_api`, `refresh` or `ingest`.
+             * @example admin_api
+             */
+            trigger: string;
+            /** @description The file, URL or `download`; ` (complete)` when it is the whole data set. */
+            input: string | null;
+            job_id: string | null;
+            /** @description Attempts started (a retry after a failure or a dead worker is one more). */
+            attempt: number;
+            /** @description What the load counted: read = loaded + quarantined + out_of_scope, the reasons of each, events and facts inserted and updated, vanished records closed, status words mapped to nothing (`unmapped_values`). */
+            counts: {
+                [key: string]: unknown;
+            };
+            progress: components["schemas"]["LoadProgressDto"];
+            error: string | null;
+            /** @description A failure's parts as data: for a wrong file `missing_columns`, `unexpected_columns` and `closest_source` (the source its header matches best). */
+            error_detail: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            cancel_requested_at: string | null;
+            /** Format: date-time */
+            queued_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            duration_ms: number | null;
+            /** @description Other fields kept with the run (the data set metadata it was read with). */
+            dataset_metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        IngestRunLinksDto: {
+            /** Format: uri */
+            self: string;
+        };
+        IngestRunListDto: {
+            runs: components["schemas"]["ListedIngestRunDto"][];
+        };
+        ListedIngestRunDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example hpd_violations */
+            source: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "retrying" | "succeeded" | "failed" | "skipped" | "cancelled";
+            /**
+             * @description `cli`, `admin_api`, `refresh` or `ingest`.
+             * @example admin_api
+             */
+            trigger: string;
+            /** @description The file, URL or `download`; ` (complete)` when it is the whole data set. */
+            input: string | null;
+            job_id: string | null;
+            /** @description Attempts started (a retry after a failure or a dead worker is one more). */
+            attempt: number;
+            /** @description What the load counted: read = loaded + quarantined + out_of_scope, the reasons of each, events and facts inserted and updated, vanished records closed, status words mapped to nothing (`unmapped_values`). */
+            counts: {
+                [key: string]: unknown;
+            };
+            progress: components["schemas"]["LoadProgressDto"];
+            error: string | null;
+            /** @description A failure's parts as data: for a wrong file `missing_columns`, `unexpected_columns` and `closest_source` (the source its header matches best). */
+            error_detail: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            cancel_requested_at: string | null;
+            /** Format: date-time */
+            queued_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            duration_ms: number | null;
+            /** @description Other fields kept with the run (the data set metadata it was read with). */
+            dataset_metadata?: {
+                [key: string]: unknown;
+            };
+            _links: components["schemas"]["IngestRunLinksDto"];
+        };
+        LoadProgressDto: {
+            /** @enum {string} */
+            phase?: "parsing" | "merging" | "done";
+            /** @description Records read so far. */
+            rows?: number;
+            bytes?: number;
+            total_bytes?: number | null;
         };
         MetaDto: {
             /** @example req_5f0c6b1e9a3d4c2b1a0f9e8d */
@@ -983,6 +1175,17 @@ export interface components {
         };
         MonitorListDto: {
             monitors: components["schemas"]["MonitorDto"][];
+        };
+        MonitorTestEvent: {
+            /** @constant */
+            type: "monitor.test";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                monitor_id: string;
+                message: string;
+            };
         };
         PaginationDto: {
             /** @example 25 */
@@ -1121,6 +1324,14 @@ export interface components {
             /** @description Public Advocate Worst Landlord Watchlist level (flag watchlist-criteria-met). */
             watchlist: components["schemas"]["RuleCheckDto"];
         };
+        QueuedRunDto: {
+            /** Format: uuid */
+            run_id: string;
+            /** @example ingest.hpd_litigations.3f9c0a1b2d4e5f60 */
+            job_id: string;
+            /** @description False when the same input was already queued or loaded today: the earlier run is returned and nothing new is queued (pass `force` to load it again). */
+            created?: boolean;
+        };
         RateLimitDto: {
             /** @example 6000 */
             limit: number;
@@ -1131,6 +1342,19 @@ export interface components {
              * @example 2026-11-21T10:01:00.000Z
              */
             reset_at: string;
+        };
+        RejectedRowDto: {
+            /** @description Position in the run's quarantine (the list's order); the cursor of the next page. */
+            id: string;
+            /** @description Line of the file (1 is the header), when the row came from a file. */
+            line_number: number | null;
+            /** @example missing_record_key */
+            reason: string;
+            /** @description The row as it was read. */
+            raw: string;
+        };
+        RejectedRowListDto: {
+            rows: components["schemas"]["RejectedRowDto"][];
         };
         RiskMetricsDto: {
             /** @description Mean total_score (1 decimal). */
@@ -1215,6 +1439,32 @@ export interface components {
              *     ]
              */
             flags: string[];
+        };
+        ScoringRunDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "full" | "incremental" | "backfill";
+            /** @example distress_v10_2 */
+            scorer_id: string;
+            /** Format: date */
+            as_of: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "retrying" | "succeeded" | "failed";
+            /** @example admin_api */
+            trigger: string;
+            /** @description Buildings scored and failed, grade crossings, the grade distribution. */
+            counts: {
+                [key: string]: unknown;
+            };
+            error: string | null;
+            /** Format: date-time */
+            queued_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            duration_ms: number | null;
         };
         SearchDataDto: {
             buildings: components["schemas"]["BuildingSummaryDto"][];
@@ -1324,7 +1574,7 @@ export interface components {
             data: components["schemas"]["TrajectoryDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["SelfLinksDto"];
+            _links: components["schemas"]["BuildingPartLinksDto"];
         };
         TrajectoryPointDto: {
             /**
@@ -1413,6 +1663,20 @@ export interface components {
          *     `not_found`: No such route or resource.
          */
         Error_building_not_found_or_not_found: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `conflict`: The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which. */
+        Error_conflict: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1656,7 +1920,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The index; `_links` maps a name to the absolute URL of each endpoint and reference file. */
+            /** @description The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`). */
             200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1667,6 +1931,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Building Health Intelligence Service",
+                     *         "api_version": "v1",
+                     *         "scorer_id": "distress_v10_2"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1",
+                     *         "health": "https://bhis.example.org/api/v1/health",
+                     *         "openapi": "https://bhis.example.org/api/v1/openapi.json",
+                     *         "llms_txt": "https://bhis.example.org/llms.txt",
+                     *         "api_docs": "https://bhis.example.org/api-docs.md",
+                     *         "methodology": "https://bhis.example.org/methodology.md",
+                     *         "portfolio_analyze": "https://bhis.example.org/api/v1/portfolio/analyze",
+                     *         "portfolio_monitor": "https://bhis.example.org/api/v1/portfolio/monitor",
+                     *         "export_csv": "https://bhis.example.org/api/v1/export/csv",
+                     *         "sources": "https://bhis.example.org/api/v1/sources",
+                     *         "building": "https://bhis.example.org/api/v1/buildings/{bbl}",
+                     *         "building_events": "https://bhis.example.org/api/v1/buildings/{bbl}/events",
+                     *         "building_trajectory": "https://bhis.example.org/api/v1/buildings/{bbl}/trajectory",
+                     *         "buildings_batch": "https://bhis.example.org/api/v1/buildings/batch",
+                     *         "buildings_search": "https://bhis.example.org/api/v1/buildings/search",
+                     *         "building_portfolio": "https://bhis.example.org/api/v1/buildings/{bbl}/portfolio",
+                     *         "portfolio": "https://bhis.example.org/api/v1/portfolios/{id}"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @example Building Health Intelligence Service */
@@ -1708,7 +2011,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description One page of runs (without the data set metadata each was read with: see the run itself). */
             200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1718,7 +2021,61 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "runs": [
+                     *           {
+                     *             "id": "00000000-0000-4000-8000-000000000001",
+                     *             "source": "hpd_litigations",
+                     *             "status": "queued",
+                     *             "trigger": "admin_api",
+                     *             "input": "/data/hpd_litigations.csv",
+                     *             "job_id": "ingest.hpd_litigations.3f9c0a1b2d4e5f60",
+                     *             "attempt": 1,
+                     *             "counts": {},
+                     *             "progress": {},
+                     *             "error": null,
+                     *             "error_detail": null,
+                     *             "cancel_requested_at": null,
+                     *             "queued_at": "2026-12-01T11:00:00.000Z",
+                     *             "started_at": null,
+                     *             "finished_at": null,
+                     *             "duration_ms": null,
+                     *             "_links": {
+                     *               "self": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 2,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {}
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["IngestRunListDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
@@ -1741,7 +2098,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted. */
+            /** @description Queued (or, `created: false`, the run of the same input already queued or loaded today). */
             202: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1751,7 +2108,39 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "run_id": "00000000-0000-4000-8000-000000000001",
+                     *         "job_id": "ingest.hpd_litigations.3ff75c2a4389699f.ed393cbe",
+                     *         "created": true
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["QueuedRunDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
@@ -1775,7 +2164,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description The run, with links to its quarantined rows and to cancel it. */
             200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1785,11 +2174,60 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000001",
+                     *         "source": "hpd_litigations",
+                     *         "status": "queued",
+                     *         "trigger": "admin_api",
+                     *         "input": "/data/hpd_litigations.csv",
+                     *         "job_id": "ingest.hpd_litigations.3f9c0a1b2d4e5f60",
+                     *         "attempt": 1,
+                     *         "counts": {},
+                     *         "progress": {},
+                     *         "error": null,
+                     *         "queued_at": "2026-12-01T11:00:00.000Z",
+                     *         "started_at": null,
+                     *         "finished_at": null,
+                     *         "duration_ms": null,
+                     *         "dataset_metadata": {},
+                     *         "cancel_requested_at": null,
+                     *         "error_detail": null
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001",
+                     *         "rejected": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001/rejected",
+                     *         "cancel": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001/cancel"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["IngestRunDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1806,8 +2244,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Created. */
-            201: {
+            /** @description Cancelled: the run had not started. */
+            200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1816,11 +2254,89 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "run_id": "00000000-0000-4000-8000-000000000001",
+                     *         "status": "cancelled",
+                     *         "cancel_requested_at": "2026-12-01T11:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "run": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CancelledRunDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Asked to stop: the running run stops before its merge. */
+            202: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "run_id": "00000000-0000-4000-8000-000000000001",
+                     *         "status": "running",
+                     *         "cancel_requested_at": "2026-12-01T11:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "run": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CancelledRunDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
+            409: components["responses"]["Error_conflict"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1843,7 +2359,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description One page of quarantined rows. */
             200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1853,11 +2369,53 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "rows": [
+                     *           {
+                     *             "id": "1",
+                     *             "line_number": 7,
+                     *             "reason": "missing_record_key",
+                     *             "raw": "412345,,1,,WEST 45 STREET,10036,1015,1"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 100,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {
+                     *         "run": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RejectedRowListDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1876,7 +2434,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted. */
+            /** @description Queued. */
             202: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1886,7 +2444,38 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "run_id": "00000000-0000-4000-8000-000000000001",
+                     *         "job_id": "score.incremental.3f9c0a1b2d4e5f60"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/admin/score/00000000-0000-4000-8000-000000000001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["QueuedRunDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
@@ -1910,7 +2499,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description The run. */
             200: {
                 headers: {
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
@@ -1920,11 +2509,51 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000001",
+                     *         "kind": "incremental",
+                     *         "scorer_id": "distress_v10_2",
+                     *         "as_of": "2026-12-02",
+                     *         "status": "queued",
+                     *         "trigger": "admin_api",
+                     *         "counts": {},
+                     *         "error": null,
+                     *         "queued_at": "2026-12-01T11:00:00.000Z",
+                     *         "started_at": null,
+                     *         "finished_at": null,
+                     *         "duration_ms": null
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {}
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ScoringRunDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["Error_invalid_request"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1954,6 +2583,206 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "bbl": "1010150001",
+                     *             "status": "found",
+                     *             "building": {
+                     *               "bbl": "1010150001",
+                     *               "address": "123 WEST 45 STREET",
+                     *               "city": "NEW YORK",
+                     *               "zipcode": "10036",
+                     *               "borough": 1,
+                     *               "borough_name": "Manhattan",
+                     *               "residential_units": 48,
+                     *               "total_units": 50,
+                     *               "year_built": 1927,
+                     *               "building_class": "D7",
+                     *               "owner_name": "WEST 45 REALTY LLC",
+                     *               "latitude": 40.7577,
+                     *               "longitude": -73.9857,
+                     *               "scores": {
+                     *                 "total_score": 71,
+                     *                 "health_score": 29,
+                     *                 "grade": "F",
+                     *                 "label": "Distressed",
+                     *                 "scorer_id": "distress_v10_2",
+                     *                 "peer_group": "large_prewar",
+                     *                 "data_quality": "good",
+                     *                 "components": {
+                     *                   "living_conditions": {
+                     *                     "score": 82.4,
+                     *                     "grade": "F"
+                     *                   },
+                     *                   "building_safety": {
+                     *                     "score": 35.1,
+                     *                     "grade": "C"
+                     *                   },
+                     *                   "complaint_burden": {
+                     *                     "score": 77.9,
+                     *                     "grade": "F"
+                     *                   },
+                     *                   "management_quality": {
+                     *                     "score": 64,
+                     *                     "grade": "D"
+                     *                   },
+                     *                   "financial_distress": {
+                     *                     "score": 12.5,
+                     *                     "grade": "A"
+                     *                   },
+                     *                   "deferred_maintenance": {
+                     *                     "score": 58.3,
+                     *                     "grade": "D"
+                     *                   },
+                     *                   "legal_enforcement": {
+                     *                     "score": 40.2,
+                     *                     "grade": "C"
+                     *                   }
+                     *                 },
+                     *                 "flags": [
+                     *                   "hpd-aep-active"
+                     *                 ]
+                     *               },
+                     *               "counts": {
+                     *                 "hpd_violations_total": 213,
+                     *                 "hpd_violations_open": 71,
+                     *                 "hpd_class_c_open": 10,
+                     *                 "dob_violations_total": 9,
+                     *                 "complaints_311": 41,
+                     *                 "permits": 3,
+                     *                 "total_events": 30
+                     *               },
+                     *               "confidence": {
+                     *                 "score": 0.84,
+                     *                 "tier": "high",
+                     *                 "flags": [],
+                     *                 "dimensions": {
+                     *                   "coverage": 0.92,
+                     *                   "freshness": 0.81,
+                     *                   "corroboration": 0.74,
+                     *                   "precision": 0.8
+                     *                 },
+                     *                 "interval": {
+                     *                   "low": 40,
+                     *                   "high": 49
+                     *                 },
+                     *                 "reason": null,
+                     *                 "primary_sources": 6,
+                     *                 "active_families": 4
+                     *               }
+                     *             }
+                     *           },
+                     *           {
+                     *             "bbl": "1010150002",
+                     *             "status": "found",
+                     *             "building": {
+                     *               "bbl": "1010150002",
+                     *               "address": "125 WEST 45 STREET",
+                     *               "city": "NEW YORK",
+                     *               "zipcode": "10036",
+                     *               "borough": 1,
+                     *               "borough_name": "Manhattan",
+                     *               "residential_units": 12,
+                     *               "total_units": 14,
+                     *               "year_built": 1927,
+                     *               "building_class": "D7",
+                     *               "owner_name": "TIMES SQ HOLDINGS",
+                     *               "latitude": 40.7577,
+                     *               "longitude": -73.9857,
+                     *               "scores": {
+                     *                 "total_score": 18,
+                     *                 "health_score": 82,
+                     *                 "grade": "B",
+                     *                 "label": "Good",
+                     *                 "scorer_id": "distress_v10_2",
+                     *                 "peer_group": "large_prewar",
+                     *                 "data_quality": "good",
+                     *                 "components": {
+                     *                   "living_conditions": {
+                     *                     "score": 15.2,
+                     *                     "grade": "B"
+                     *                   },
+                     *                   "building_safety": {
+                     *                     "score": 8,
+                     *                     "grade": "A"
+                     *                   },
+                     *                   "complaint_burden": {
+                     *                     "score": 22.4,
+                     *                     "grade": "B"
+                     *                   },
+                     *                   "management_quality": {
+                     *                     "score": 11.3,
+                     *                     "grade": "A"
+                     *                   },
+                     *                   "financial_distress": {
+                     *                     "score": 4.1,
+                     *                     "grade": "A"
+                     *                   },
+                     *                   "deferred_maintenance": {
+                     *                     "score": 19,
+                     *                     "grade": "B"
+                     *                   },
+                     *                   "legal_enforcement": {
+                     *                     "score": 6.6,
+                     *                     "grade": "A"
+                     *                   }
+                     *                 },
+                     *                 "flags": []
+                     *               },
+                     *               "counts": {
+                     *                 "hpd_violations_total": 54,
+                     *                 "hpd_violations_open": 18,
+                     *                 "hpd_class_c_open": 2,
+                     *                 "dob_violations_total": 9,
+                     *                 "complaints_311": 41,
+                     *                 "permits": 3,
+                     *                 "total_events": 5
+                     *               },
+                     *               "confidence": {
+                     *                 "score": 0.84,
+                     *                 "tier": "high",
+                     *                 "flags": [],
+                     *                 "dimensions": {
+                     *                   "coverage": 0.92,
+                     *                   "freshness": 0.81,
+                     *                   "corroboration": 0.74,
+                     *                   "precision": 0.8
+                     *                 },
+                     *                 "interval": {
+                     *                   "low": 40,
+                     *                   "high": 49
+                     *                 },
+                     *                 "reason": null,
+                     *                 "primary_sources": 6,
+                     *                 "active_families": 4
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "summary": {
+                     *           "requested": 2,
+                     *           "found": 2,
+                     *           "not_found": 0,
+                     *           "invalid": 0
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchEnvelopeDto"];
                 };
             };
@@ -2011,6 +2840,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "buildings": [
+                     *           {
+                     *             "bbl": "1010150001",
+                     *             "address": "123 WEST 45 STREET",
+                     *             "borough": 1,
+                     *             "zipcode": "10036",
+                     *             "residential_units": 48,
+                     *             "owner_name": "WEST 45 REALTY LLC",
+                     *             "total_score": 71,
+                     *             "grade": "F",
+                     *             "label": "Distressed",
+                     *             "_links": {
+                     *               "self": "https://bhis.example.org/api/v1/buildings/1010150001"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 2,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/buildings/search?address=123%20west%2045&limit=2"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SearchEnvelopeDto"];
                 };
             };
@@ -2063,6 +2932,110 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "bbl": "1010150001",
+                     *         "address": "123 WEST 45 STREET",
+                     *         "city": "NEW YORK",
+                     *         "zipcode": "10036",
+                     *         "borough": 1,
+                     *         "borough_name": "Manhattan",
+                     *         "residential_units": 48,
+                     *         "total_units": 50,
+                     *         "year_built": 1927,
+                     *         "building_class": "D7",
+                     *         "owner_name": "WEST 45 REALTY LLC",
+                     *         "latitude": 40.7577,
+                     *         "longitude": -73.9857,
+                     *         "scores": {
+                     *           "total_score": 71,
+                     *           "health_score": 29,
+                     *           "grade": "F",
+                     *           "label": "Distressed",
+                     *           "scorer_id": "distress_v10_2",
+                     *           "peer_group": "large_prewar",
+                     *           "data_quality": "good",
+                     *           "components": {
+                     *             "living_conditions": {
+                     *               "score": 82.4,
+                     *               "grade": "F"
+                     *             },
+                     *             "building_safety": {
+                     *               "score": 35.1,
+                     *               "grade": "C"
+                     *             },
+                     *             "complaint_burden": {
+                     *               "score": 77.9,
+                     *               "grade": "F"
+                     *             },
+                     *             "management_quality": {
+                     *               "score": 64,
+                     *               "grade": "D"
+                     *             },
+                     *             "financial_distress": {
+                     *               "score": 12.5,
+                     *               "grade": "A"
+                     *             },
+                     *             "deferred_maintenance": {
+                     *               "score": 58.3,
+                     *               "grade": "D"
+                     *             },
+                     *             "legal_enforcement": {
+                     *               "score": 40.2,
+                     *               "grade": "C"
+                     *             }
+                     *           },
+                     *           "flags": [
+                     *             "hpd-aep-active"
+                     *           ]
+                     *         },
+                     *         "counts": {
+                     *           "hpd_violations_total": 213,
+                     *           "hpd_violations_open": 71,
+                     *           "hpd_class_c_open": 10,
+                     *           "dob_violations_total": 9,
+                     *           "complaints_311": 41,
+                     *           "permits": 3,
+                     *           "total_events": 30
+                     *         },
+                     *         "confidence": {
+                     *           "score": 0.84,
+                     *           "tier": "high",
+                     *           "flags": [],
+                     *           "dimensions": {
+                     *             "coverage": 0.92,
+                     *             "freshness": 0.81,
+                     *             "corroboration": 0.74,
+                     *             "precision": 0.8
+                     *           },
+                     *           "interval": {
+                     *             "low": 40,
+                     *             "high": 49
+                     *           },
+                     *           "reason": null,
+                     *           "primary_sources": 6,
+                     *           "active_families": 4
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/buildings/1010150001",
+                     *         "events": "https://bhis.example.org/api/v1/buildings/1010150001/events",
+                     *         "trajectory": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BuildingEnvelopeDto"];
                 };
             };
@@ -2125,6 +3098,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "bbl": "1010150001",
+                     *         "events": [
+                     *           {
+                     *             "id": "1",
+                     *             "source": "hpd_violations",
+                     *             "source_record_id": "rec-1010150001-0",
+                     *             "category": "water_damage",
+                     *             "severity": "high",
+                     *             "event_type": "hpd_violation",
+                     *             "status": "open",
+                     *             "occurred_on": "2026-11-15",
+                     *             "closed_on": null,
+                     *             "description": "Seeded record 0: water leak at ceiling, apartment 1B",
+                     *             "source_url": "https://hpdonline.nyc.gov/hpdonline/building/800100",
+                     *             "attributes": {
+                     *               "building_id": 800100
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "2",
+                     *             "source": "hpd_complaints",
+                     *             "source_record_id": "rec-1010150001-1",
+                     *             "category": "mold",
+                     *             "severity": "medium",
+                     *             "event_type": "hpd_violation",
+                     *             "status": "closed",
+                     *             "occurred_on": "2026-11-06",
+                     *             "closed_on": null,
+                     *             "description": "Seeded record 1: water leak at ceiling, apartment 2B",
+                     *             "source_url": "https://hpdonline.nyc.gov/hpdonline/building/800100",
+                     *             "attributes": {
+                     *               "building_id": 800100
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 2,
+                     *         "has_more": true,
+                     *         "next_cursor": "eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2",
+                     *         "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventsEnvelopeDto"];
                 };
             };
@@ -2177,6 +3210,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pf_331931",
+                     *         "building_count": 2,
+                     *         "registration_count": 2,
+                     *         "units": 60,
+                     *         "grade_distribution": {
+                     *           "A": 0,
+                     *           "B": 1,
+                     *           "C": 0,
+                     *           "D": 0,
+                     *           "F": 1,
+                     *           "ungraded": 0
+                     *         },
+                     *         "worst_buildings": [
+                     *           {
+                     *             "bbl": "1010150001",
+                     *             "address": "123 WEST 45 STREET",
+                     *             "units": 48,
+                     *             "grade": "F",
+                     *             "total_score": 71
+                     *           },
+                     *           {
+                     *             "bbl": "1010150002",
+                     *             "address": "125 WEST 45 STREET",
+                     *             "units": 12,
+                     *             "grade": "B",
+                     *             "total_score": 18
+                     *           }
+                     *         ],
+                     *         "links": [
+                     *           {
+                     *             "key": "WEST 45 REALTY",
+                     *             "kind": "company",
+                     *             "shown": "WEST 45 REALTY LLC",
+                     *             "registration_ids": [
+                     *               331931,
+                     *               331932
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "caution": null,
+                     *         "built_at": "2026-12-01T11:00:00.000Z",
+                     *         "buildings": [
+                     *           {
+                     *             "bbl": "1010150001",
+                     *             "address": "123 WEST 45 STREET",
+                     *             "units": 48,
+                     *             "grade": "F",
+                     *             "total_score": 71
+                     *           },
+                     *           {
+                     *             "bbl": "1010150002",
+                     *             "address": "125 WEST 45 STREET",
+                     *             "units": 12,
+                     *             "grade": "B",
+                     *             "total_score": 18
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 2,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/buildings/1010150001/portfolio?limit=2",
+                     *         "portfolio": "https://bhis.example.org/api/v1/portfolios/pf_331931"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortfolioEnvelopeDto"];
                 };
             };
@@ -2229,6 +3344,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "bbl": "1010150001",
+                     *         "points": [
+                     *           {
+                     *             "as_of": "2025-11-20",
+                     *             "scorer_id": "distress_v10_2",
+                     *             "total_score": 38,
+                     *             "health_score": 62,
+                     *             "grade": "C",
+                     *             "components": {
+                     *               "living_conditions": 38
+                     *             }
+                     *           },
+                     *           {
+                     *             "as_of": "2026-02-20",
+                     *             "scorer_id": "distress_v10_2",
+                     *             "total_score": 49,
+                     *             "health_score": 51,
+                     *             "grade": "D",
+                     *             "components": {
+                     *               "living_conditions": 49
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 2,
+                     *         "has_more": true,
+                     *         "next_cursor": "eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2",
+                     *         "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TrajectoryEnvelopeDto"];
                 };
             };
@@ -2277,6 +3440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example bbl,address,borough,zipcode,residential_units,owner_name,total_score,health_score,grade,label,living_conditions_score,building_safety_score,complaint_burden_score,management_quality_score,financial_distress_score,deferred_maintenance_score,legal_enforcement_score,hpd_violations_total,hpd_violations_open,hpd_class_c_open,dob_violations_total,complaints_311,permits,total_events,confidence_score,conf… */
                     "text/csv": string;
                 };
             };
@@ -2311,6 +3475,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "status": "ok",
+                     *         "checks": {
+                     *           "postgres": {
+                     *             "latency_ms": 2,
+                     *             "status": "up"
+                     *           },
+                     *           "redis": {
+                     *             "latency_ms": 2,
+                     *             "status": "up"
+                     *           }
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {}
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @constant */
@@ -2364,6 +3557,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Building Health Intelligence Service API",
+                     *         "version": "1.0.0",
+                     *         "summary": "Read-only distress scores, event histories and property facts for New York City buildings, keyed by BBL.",
+                     *         "description": "Distress scores (0-100, higher is more distressed) and grades (A to F) for habitational buildings in New York City,\nbuilt from public records, with their seven components, confidence, flags and the events behind them.\n\nThe score is **a ranking signal, not a verdict**: not a legal finding, a safety certification or a unit-level inspection.\nComplaints are reports, not confirmed violations. Keep sour…",
+                     *         "contact": {
+                     *           "name": "Building Health Intelligence Service"
+                     *         },
+                     *         "license": {
+                     *           "name": "Proprietary"
+                     *         }
+                     *       },
+                     *       "paths": {
+                     *         "/": {
+                     *           "get": {
+                     *             "description": "Links to every endpoint and to the reference files (`/llms.txt`, `/api-docs.md`, `/methodology.md`). Any valid key.",
+                     *             "operationId": "platform_index",
+                     *             "parameters": [],
+                     *             "responses": {
+                     *               "200": {
+                     *                 "content": {
+                     *                   "application/json": {
+                     *                     "schema": {
+                     *                       "properties": {
+                     *                         "data": {
+                     *                           "properties": {
+                     *                             "name": {
+                     *                               "maxLength": 100,
+                     *                               "type": "string"
+                     *                             },
+                     *                             "api_version": {
+                     *                               "const": "v1",
+                     *                               "type": "string"
+                     *                             },
+                     *                             "scorer_id": {
+                     *                               "maxLength": 40,
+                     *                               "type": "string"
+                     *                             }
+                     *                           },
+                     *                           "required": [
+                     *                             "name",
+                     *                             "api_version"
+                     *                           ],
+                     *                           "type": "object"
+                     *                         },
+                     *                         "meta": {
+                     *                           "$ref": "#/components/schemas/MetaDto"
+                     *                         },
+                     *                         "pagination": {
+                     *                           "type": "null"
+                     *                         },
+                     *                         "_links": {
+                     *                           "additionalProperties": {
+                     *                             "format": "uri-template",
+                     *                             "maxLength": 2048,
+                     *                             "type": "string"
+                     *                           },
+                     *                           "maxProperties": 50,
+                     *                           "type": "object"
+                     *                         }
+                     *                       },
+                     *                       "required": [
+                     *                         "data",
+                     *                         "meta"
+                     *                       ],
+                     *                       "type": "object"
+                     *                     }
+                     *                   }
+                     *                 },
+                     *                 "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`).",
+                     *                 "headers": {
+                     *                   "X-RateLimit-Cost": {
+                     *                     "$ref": "#/components/headers/X-RateLimit-Cost"
+                     *                   },
+                     *                   "X-RateLimit-Limit": {
+                     *                     "$ref": "#/components/headers/X-RateLimit-Limit"
+                     *                   },
+                     *                   "X-RateLimit-Remaining": {
+                     *                     "$ref": "#/components/headers/X-RateLimit-Remaining"
+                     *                   },
+                     *                   "X-RateLimit-Reset": {
+                     *                     "$ref": "#/components/headers/X-RateLimit-Reset"
+                     *                   },
+                     *                   "X-Request-Id": {
+                     *                     "$ref": "#/components/headers/X-Request-Id"
+                     *                   }
+                     *                 }
+                     *               },
+                     *               "401": {
+                     *                 "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+                     *               },
+                     *               "403": {
+                     *                 "$ref": "#/components/responses/Error_insufficient_scope"
+                     *               },
+                     *               "429": {
+                     *                 "$ref": "#/components/responses/Error_rate_limit_exceeded"
+                     *               },
+                     *               "500": {
+                     *                 "$ref": "#/components/responses/Error_internal_error"
+                     *               },
+                     *               "503": {
+                     *                 "$ref": "#/components/responses/Error_service_unavailable"
+                     *               }
+                     *             },
+                     *             "summary": "API index",
+                     *             "tags": [
+                     *               "Platform"
+                     *             ]
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         openapi: "3.1.0";
@@ -2406,6 +3715,93 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "summary": {
+                     *           "requested": 3,
+                     *           "found": 3,
+                     *           "not_found": 0,
+                     *           "invalid": 0,
+                     *           "residential_units": 156
+                     *         },
+                     *         "grade_distribution": {
+                     *           "A": {
+                     *             "count": 0,
+                     *             "share": 0
+                     *           },
+                     *           "B": {
+                     *             "count": 1,
+                     *             "share": 0.3333
+                     *           },
+                     *           "C": {
+                     *             "count": 0,
+                     *             "share": 0
+                     *           },
+                     *           "D": {
+                     *             "count": 1,
+                     *             "share": 0.3333
+                     *           },
+                     *           "F": {
+                     *             "count": 1,
+                     *             "share": 0.3333
+                     *           }
+                     *         },
+                     *         "worst_buildings": [
+                     *           {
+                     *             "bbl": "1010150001",
+                     *             "address": "123 WEST 45 STREET",
+                     *             "total_score": 71,
+                     *             "grade": "F",
+                     *             "flags": [
+                     *               "hpd-aep-active"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "bbl": "3012340056",
+                     *             "address": "450 OCEAN AVENUE",
+                     *             "total_score": 47,
+                     *             "grade": "D",
+                     *             "flags": []
+                     *           }
+                     *         ],
+                     *         "uncertain_buildings": [],
+                     *         "risk_metrics": {
+                     *           "mean": 45.3,
+                     *           "median": 47,
+                     *           "p90": 66.2,
+                     *           "unit_weighted_mean": 52.2,
+                     *           "share_buildings_d_or_f": 0.6667,
+                     *           "share_units_d_or_f": 0.9231
+                     *         },
+                     *         "component_means": {
+                     *           "living_conditions": 49.4,
+                     *           "building_safety": 24.4,
+                     *           "complaint_burden": 53.8,
+                     *           "management_quality": 40,
+                     *           "financial_distress": 8.8,
+                     *           "deferred_maintenance": 41.7,
+                     *           "legal_enforcement": 22.4
+                     *         },
+                     *         "flag_summary": {
+                     *           "hpd-aep-active": 1
+                     *         },
+                     *         "not_found": []
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {}
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PortfolioAnalysisDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2451,6 +3847,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "monitors": [
+                     *           {
+                     *             "id": "00000000-0000-4000-8000-000000000001",
+                     *             "name": "Midtown watch",
+                     *             "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                     *             "grades": [
+                     *               "D",
+                     *               "F"
+                     *             ],
+                     *             "include_uncertain": false,
+                     *             "bbl_count": 3,
+                     *             "status": "active",
+                     *             "disabled_reason": null,
+                     *             "disabled_at": null,
+                     *             "created_at": "2026-12-01T11:00:00.000Z",
+                     *             "updated_at": "2026-12-01T11:00:00.000Z",
+                     *             "_links": {
+                     *               "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *               "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *               "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 25,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/portfolio/monitor"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MonitorListDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2493,6 +3936,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "monitor": {
+                     *           "id": "00000000-0000-4000-8000-000000000001",
+                     *           "name": "Midtown watch",
+                     *           "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                     *           "grades": [
+                     *             "D",
+                     *             "F"
+                     *           ],
+                     *           "include_uncertain": false,
+                     *           "bbl_count": 3,
+                     *           "status": "active",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "created_at": "2026-12-01T11:00:00.000Z",
+                     *           "updated_at": "2026-12-01T11:00:00.000Z",
+                     *           "_links": {
+                     *             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *           },
+                     *           "bbls": [
+                     *             "1010150001",
+                     *             "1010150002"
+                     *           ]
+                     *         },
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedMonitorDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2542,6 +4033,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "monitor": {
+                     *           "id": "00000000-0000-4000-8000-000000000001",
+                     *           "name": "Midtown watch",
+                     *           "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                     *           "grades": [
+                     *             "D",
+                     *             "F"
+                     *           ],
+                     *           "include_uncertain": false,
+                     *           "bbl_count": 3,
+                     *           "status": "active",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "created_at": "2026-12-01T11:00:00.000Z",
+                     *           "updated_at": "2026-12-01T11:00:00.000Z",
+                     *           "_links": {
+                     *             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *           },
+                     *           "bbls": [
+                     *             "1010150001",
+                     *             "1010150002"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 1000,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MonitorEnvelopeDataDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2584,6 +4126,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000001",
+                     *         "deleted": true
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {}
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DeletedMonitorDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2630,6 +4192,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "id": "00000000-0000-4000-8000-000000000001",
+                     *             "webhook_id": "msg_2Q9a1kZ0m5cW3x7fT8bV4n0000000",
+                     *             "event_type": "monitor.test",
+                     *             "bbl": null,
+                     *             "status": "pending",
+                     *             "attempts": 0,
+                     *             "next_attempt_at": "2026-12-01T11:00:00.000Z",
+                     *             "delivered_at": null,
+                     *             "last_status_code": null,
+                     *             "last_error": null,
+                     *             "created_at": "2026-12-01T11:00:00.000Z",
+                     *             "attempt_log": []
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 25,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002/deliveries",
+                     *         "monitor": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DeliveryListDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2672,6 +4275,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "delivery": {
+                     *           "id": "00000000-0000-4000-8000-000000000001",
+                     *           "webhook_id": "msg_2Q9a1kZ0m5cW3x7fT8bV4n0000000",
+                     *           "event_type": "monitor.test",
+                     *           "status": "pending"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "monitor": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002",
+                     *         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002/deliveries"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TestDeliveryEnvelopeDataDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2719,6 +4349,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pf_331931",
+                     *         "building_count": 2,
+                     *         "registration_count": 2,
+                     *         "units": 60,
+                     *         "grade_distribution": {
+                     *           "A": 0,
+                     *           "B": 1,
+                     *           "C": 0,
+                     *           "D": 0,
+                     *           "F": 1,
+                     *           "ungraded": 0
+                     *         },
+                     *         "worst_buildings": [
+                     *           {
+                     *             "bbl": "1010150001",
+                     *             "address": "123 WEST 45 STREET",
+                     *             "units": 48,
+                     *             "grade": "F",
+                     *             "total_score": 71
+                     *           },
+                     *           {
+                     *             "bbl": "1010150002",
+                     *             "address": "125 WEST 45 STREET",
+                     *             "units": 12,
+                     *             "grade": "B",
+                     *             "total_score": 18
+                     *           }
+                     *         ],
+                     *         "links": [
+                     *           {
+                     *             "key": "WEST 45 REALTY",
+                     *             "kind": "company",
+                     *             "shown": "WEST 45 REALTY LLC",
+                     *             "registration_ids": [
+                     *               331931,
+                     *               331932
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "caution": null,
+                     *         "built_at": "2026-12-01T11:00:00.000Z",
+                     *         "buildings": [
+                     *           {
+                     *             "bbl": "1010150001",
+                     *             "address": "123 WEST 45 STREET",
+                     *             "units": 48,
+                     *             "grade": "F",
+                     *             "total_score": 71
+                     *           },
+                     *           {
+                     *             "bbl": "1010150002",
+                     *             "address": "125 WEST 45 STREET",
+                     *             "units": 12,
+                     *             "grade": "B",
+                     *             "total_score": 18
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": {
+                     *         "limit": 2,
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/portfolios/pf_331931?limit=2",
+                     *         "portfolio": "https://bhis.example.org/api/v1/portfolios/pf_331931"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortfolioEnvelopeDto"];
                 };
             };
@@ -2763,6 +4475,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "sources": [
+                     *           {
+                     *             "key": "pluto",
+                     *             "name": "Primary Land Use Tax Lot Output (PLUTO)",
+                     *             "agency": "DCP",
+                     *             "dataset_id": "64uk-42ks",
+                     *             "url": "https://data.cityofnewyork.us/api/views/64uk-42ks/rows.csv?accessType=DOWNLOAD",
+                     *             "cadence": "quarterly",
+                     *             "last_refreshed_at": null,
+                     *             "latest_record_date": null,
+                     *             "records": 0,
+                     *             "status": "never_loaded",
+                     *             "is_late": true,
+                     *             "state": "never_loaded",
+                     *             "records_behind": false,
+                     *             "failing_since": null,
+                     *             "last_error": null,
+                     *             "last_run": null
+                     *           },
+                     *           {
+                     *             "key": "hpd_jurisdiction",
+                     *             "name": "Buildings Subject to HPD Jurisdiction",
+                     *             "agency": "HPD",
+                     *             "dataset_id": "kj4p-ruqc",
+                     *             "url": "https://data.cityofnewyork.us/api/views/kj4p-ruqc/rows.csv?accessType=DOWNLOAD",
+                     *             "cadence": "monthly",
+                     *             "last_refreshed_at": null,
+                     *             "latest_record_date": null,
+                     *             "records": 0,
+                     *             "status": "never_loaded",
+                     *             "is_late": true,
+                     *             "state": "never_loaded",
+                     *             "records_behind": false,
+                     *             "failing_since": null,
+                     *             "last_error": null,
+                     *             "last_run": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/sources"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SourceListDto"];
                         meta: components["schemas"]["MetaDto"];
@@ -2778,6 +4548,141 @@ export interface operations {
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
+        };
+    };
+    webhook_grade_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: deduplicate on it.
+                 * @example msg_2Q9a1kZ0m5cW3x7fT8bV4n
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed; refuse one far from your clock (replays).
+                 * @example 1764669600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` signatures with the monitor's signing secret (`whsec_...`, base64 after the prefix). During the overlap of a secret rotation there is one per secret: accept the request when any of them verifies. `@bhis/client` exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "building.grade_changed",
+                 *       "timestamp": "2026-12-02T06:10:04.000Z",
+                 *       "data": {
+                 *         "monitor_id": "7d0b3f8e-2c4a-4e1b-9f55-0c6a2d9e8b17",
+                 *         "bbl": "1008350041",
+                 *         "address": "347 LEXINGTON AVENUE",
+                 *         "previous": {
+                 *           "grade": "B",
+                 *           "total_score": 31.4
+                 *         },
+                 *         "current": {
+                 *           "grade": "C",
+                 *           "total_score": 44.9
+                 *         },
+                 *         "as_of": "2026-12-01",
+                 *         "scorer_id": "distress_v10_2"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["GradeChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the monitor is disabled and nothing more is sent to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried with backoff over at least 24 hours; every attempt is recorded. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_monitor_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's id, the same on every retry of it: deduplicate on it.
+                 * @example msg_2Q9a1kZ0m5cW3x7fT8bV4n
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed; refuse one far from your clock (replays).
+                 * @example 1764669600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` signatures with the monitor's signing secret (`whsec_...`, base64 after the prefix). During the overlap of a secret rotation there is one per secret: accept the request when any of them verifies. `@bhis/client` exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "monitor.test",
+                 *       "timestamp": "2026-12-02T06:10:04.000Z",
+                 *       "data": {
+                 *         "monitor_id": "7d0b3f8e-2c4a-4e1b-9f55-0c6a2d9e8b17",
+                 *         "message": "Test event: the webhook endpoint and signature verification work."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MonitorTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the monitor is disabled and nothing more is sent to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried with backoff over at least 24 hours; every attempt is recorded. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

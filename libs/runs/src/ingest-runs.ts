@@ -217,13 +217,17 @@ export async function recordRowsUpdatedAt(pool: Pool, source: string, rowsUpdate
   await pool.query(`UPDATE sources SET rows_updated_at = $2 WHERE key = $1`, [source, rowsUpdatedAt]);
 }
 
-/** One page of runs, newest first (the admin API's list and `bhis ingest --runs`). */
+/** The columns of a listed run: all but the data set metadata it was read with (a document per part; `getRun` has it). */
+const LISTED_RUN_COLUMNS = `id, source, status, trigger, input, job_id, attempt, counts, progress, error, error_detail, cancel_requested_at,
+  queued_at, started_at, finished_at, duration_ms`;
+
+/** One page of runs, newest first (the admin API's list). */
 export async function listRuns(
   pool: Pool,
   filter: { source?: string; status?: RunStatus; limit: number; before?: { queuedAt: string; id: string } },
 ): Promise<IngestRunRow[]> {
   const { rows } = await pool.query<IngestRunRow>(
-    `SELECT * FROM ingest_runs
+    `SELECT ${LISTED_RUN_COLUMNS} FROM ingest_runs
       WHERE ($1::text IS NULL OR source = $1) AND ($2::text IS NULL OR status = $2)
         AND ($3::timestamptz IS NULL OR (queued_at, id) < ($3::timestamptz, $4::uuid))
       ORDER BY queued_at DESC, id DESC LIMIT $5`,

@@ -6,3 +6,6 @@ export * from './web.module';
 export { renderApiDocs } from './reference/api-docs-markdown';
 export { renderLlmsTxt } from './reference/llms-txt';
 export { PrecompressedAssets } from './precompressed-assets';
+export { EXAMPLE_BASE_URL } from './openapi/api-conventions';
+export { exampleOf, responseExamplesModule, shapeOf, type ResponseExamples } from './openapi/response-examples';
+export { RESPONSE_EXAMPLES } from './generated/response-examples';

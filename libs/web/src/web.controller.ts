@@ -52,7 +52,7 @@ export class WebController {
 
   @Get('llms.txt')
   llmsTxt(@Req() req: Request, @Res() res: Response): void {
-    this.sendText(res, 'text/plain; charset=utf-8', renderLlmsTxt(this.siteUrl(req)));
+    this.sendText(res, 'text/plain; charset=utf-8', renderLlmsTxt(OPENAPI_DOCUMENT, this.siteUrl(req)));
   }
 
   @Get('api-docs.md')

@@ -5,3 +5,8 @@ export class BuildingLinksDto extends SelfLinksDto {
   @ApiProperty({ format: 'uri' }) events!: string;
   @ApiProperty({ format: 'uri' }) trajectory!: string;
 }
+
+/** The links of a part of a building's record (its events, its trajectory): itself and the building. */
+export class BuildingPartLinksDto extends SelfLinksDto {
+  @ApiProperty({ format: 'uri' }) building!: string;
+}

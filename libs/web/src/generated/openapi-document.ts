@@ -7,7 +7,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     "title": "Building Health Intelligence Service API",
     "version": "1.0.0",
     "summary": "Read-only distress scores, event histories and property facts for New York City buildings, keyed by BBL.",
-    "description": "Distress scores (0-100, higher is more distressed) and grades (A to F) for habitational buildings in New York City,\nbuilt from public records, with their seven components, confidence, flags and the events behind them.\n\nThe score is **a ranking signal, not a verdict**: not a legal finding, a safety certification or a unit-level inspection.\nComplaints are reports, not confirmed violations. Keep source dates, statuses, confidence and caveats with any result you present.\n\nAuthenticate with `Authorization: Bearer <API_KEY>` or `X-API-Key`. Every response carries `X-RateLimit-*` headers;\nerrors use one envelope whose `doc_url` points at `/api-docs.md#error-<code>`. Methodology: `/methodology.md`.",
+    "description": "Distress scores (0-100, higher is more distressed) and grades (A to F) for habitational buildings in New York City,\nbuilt from public records, with their seven components, confidence, flags and the events behind them.\n\nThe score is **a ranking signal, not a verdict**: not a legal finding, a safety certification or a unit-level inspection.\nComplaints are reports, not confirmed violations. Keep source dates, statuses, confidence and caveats with any result you present.\n\nAuthenticate with `Authorization: Bearer <API_KEY>` or `X-API-Key`. Every response carries `X-RateLimit-*` headers;\nerrors use one envelope whose `doc_url` is the absolute URL of `/api-docs.md#error-<code>`. Methodology: `/methodology.md`.",
     "contact": {
       "name": "Building Health Intelligence Service"
     },
@@ -78,6 +78,43 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "name": "Building Health Intelligence Service",
+                    "api_version": "v1",
+                    "scorer_id": "distress_v10_2"
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1",
+                    "health": "https://bhis.example.org/api/v1/health",
+                    "openapi": "https://bhis.example.org/api/v1/openapi.json",
+                    "llms_txt": "https://bhis.example.org/llms.txt",
+                    "api_docs": "https://bhis.example.org/api-docs.md",
+                    "methodology": "https://bhis.example.org/methodology.md",
+                    "portfolio_analyze": "https://bhis.example.org/api/v1/portfolio/analyze",
+                    "portfolio_monitor": "https://bhis.example.org/api/v1/portfolio/monitor",
+                    "export_csv": "https://bhis.example.org/api/v1/export/csv",
+                    "sources": "https://bhis.example.org/api/v1/sources",
+                    "building": "https://bhis.example.org/api/v1/buildings/{bbl}",
+                    "building_events": "https://bhis.example.org/api/v1/buildings/{bbl}/events",
+                    "building_trajectory": "https://bhis.example.org/api/v1/buildings/{bbl}/trajectory",
+                    "buildings_batch": "https://bhis.example.org/api/v1/buildings/batch",
+                    "buildings_search": "https://bhis.example.org/api/v1/buildings/search",
+                    "building_portfolio": "https://bhis.example.org/api/v1/buildings/{bbl}/portfolio",
+                    "portfolio": "https://bhis.example.org/api/v1/portfolios/{id}"
+                  }
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -116,7 +153,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                     },
                     "_links": {
                       "additionalProperties": {
-                        "format": "uri",
+                        "format": "uri-template",
                         "maxLength": 2048,
                         "type": "string"
                       },
@@ -134,7 +171,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                 }
               }
             },
-            "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file.",
+            "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`).",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -230,7 +267,81 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "responses": {
           "200": {
-            "description": "OK.",
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "runs": [
+                      {
+                        "id": "00000000-0000-4000-8000-000000000001",
+                        "source": "hpd_litigations",
+                        "status": "queued",
+                        "trigger": "admin_api",
+                        "input": "/data/hpd_litigations.csv",
+                        "job_id": "ingest.hpd_litigations.3f9c0a1b2d4e5f60",
+                        "attempt": 1,
+                        "counts": {},
+                        "progress": {},
+                        "error": null,
+                        "error_detail": null,
+                        "cancel_requested_at": null,
+                        "queued_at": "2026-12-01T11:00:00.000Z",
+                        "started_at": null,
+                        "finished_at": null,
+                        "duration_ms": null,
+                        "_links": {
+                          "self": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                        }
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 2,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {}
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/IngestRunListDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/PaginationDto"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "One page of runs (without the data set metadata each was read with: see the run itself).",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -289,7 +400,59 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         },
         "responses": {
           "202": {
-            "description": "Accepted.",
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "run_id": "00000000-0000-4000-8000-000000000001",
+                    "job_id": "ingest.hpd_litigations.3ff75c2a4389699f.ed393cbe",
+                    "created": true
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/QueuedRunDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "Queued (or, `created: false`, the run of the same input already queued or loaded today).",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -358,7 +521,75 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "responses": {
           "200": {
-            "description": "OK.",
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "id": "00000000-0000-4000-8000-000000000001",
+                    "source": "hpd_litigations",
+                    "status": "queued",
+                    "trigger": "admin_api",
+                    "input": "/data/hpd_litigations.csv",
+                    "job_id": "ingest.hpd_litigations.3f9c0a1b2d4e5f60",
+                    "attempt": 1,
+                    "counts": {},
+                    "progress": {},
+                    "error": null,
+                    "queued_at": "2026-12-01T11:00:00.000Z",
+                    "started_at": null,
+                    "finished_at": null,
+                    "duration_ms": null,
+                    "dataset_metadata": {},
+                    "cancel_requested_at": null,
+                    "error_detail": null
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001",
+                    "rejected": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001/rejected",
+                    "cancel": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001/cancel"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/IngestRunDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The run, with links to its quarantined rows and to cancel it.",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -385,6 +616,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -417,8 +651,132 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         ],
         "responses": {
-          "201": {
-            "description": "Created.",
+          "200": {
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "run_id": "00000000-0000-4000-8000-000000000001",
+                    "status": "cancelled",
+                    "cancel_requested_at": "2026-12-01T11:00:00.000Z"
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "run": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/CancelledRunDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "Cancelled: the run had not started.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "202": {
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "run_id": "00000000-0000-4000-8000-000000000001",
+                    "status": "running",
+                    "cancel_requested_at": "2026-12-01T11:00:00.000Z"
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "run": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/CancelledRunDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "Asked to stop: the running run stops before its merge.",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -445,6 +803,12 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error_conflict"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -507,7 +871,68 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "responses": {
           "200": {
-            "description": "OK.",
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "rows": [
+                      {
+                        "id": "1",
+                        "line_number": 7,
+                        "reason": "missing_record_key",
+                        "raw": "412345,,1,,WEST 45 STREET,10036,1015,1"
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 100,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {
+                    "run": "https://bhis.example.org/api/v1/admin/ingest/00000000-0000-4000-8000-000000000001"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/RejectedRowListDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/PaginationDto"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "One page of quarantined rows.",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -534,6 +959,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -568,7 +996,58 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         },
         "responses": {
           "202": {
-            "description": "Accepted.",
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "run_id": "00000000-0000-4000-8000-000000000001",
+                    "job_id": "score.incremental.3f9c0a1b2d4e5f60"
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/admin/score/00000000-0000-4000-8000-000000000001"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/QueuedRunDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "Queued.",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -637,7 +1116,66 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "responses": {
           "200": {
-            "description": "OK.",
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "id": "00000000-0000-4000-8000-000000000001",
+                    "kind": "incremental",
+                    "scorer_id": "distress_v10_2",
+                    "as_of": "2026-12-02",
+                    "status": "queued",
+                    "trigger": "admin_api",
+                    "counts": {},
+                    "error": null,
+                    "queued_at": "2026-12-01T11:00:00.000Z",
+                    "started_at": null,
+                    "finished_at": null,
+                    "duration_ms": null
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {}
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/ScoringRunDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The run.",
             "headers": {
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -664,6 +1202,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -700,6 +1241,204 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "results": [
+                      {
+                        "bbl": "1010150001",
+                        "status": "found",
+                        "building": {
+                          "bbl": "1010150001",
+                          "address": "123 WEST 45 STREET",
+                          "city": "NEW YORK",
+                          "zipcode": "10036",
+                          "borough": 1,
+                          "borough_name": "Manhattan",
+                          "residential_units": 48,
+                          "total_units": 50,
+                          "year_built": 1927,
+                          "building_class": "D7",
+                          "owner_name": "WEST 45 REALTY LLC",
+                          "latitude": 40.7577,
+                          "longitude": -73.9857,
+                          "scores": {
+                            "total_score": 71,
+                            "health_score": 29,
+                            "grade": "F",
+                            "label": "Distressed",
+                            "scorer_id": "distress_v10_2",
+                            "peer_group": "large_prewar",
+                            "data_quality": "good",
+                            "components": {
+                              "living_conditions": {
+                                "score": 82.4,
+                                "grade": "F"
+                              },
+                              "building_safety": {
+                                "score": 35.1,
+                                "grade": "C"
+                              },
+                              "complaint_burden": {
+                                "score": 77.9,
+                                "grade": "F"
+                              },
+                              "management_quality": {
+                                "score": 64,
+                                "grade": "D"
+                              },
+                              "financial_distress": {
+                                "score": 12.5,
+                                "grade": "A"
+                              },
+                              "deferred_maintenance": {
+                                "score": 58.3,
+                                "grade": "D"
+                              },
+                              "legal_enforcement": {
+                                "score": 40.2,
+                                "grade": "C"
+                              }
+                            },
+                            "flags": [
+                              "hpd-aep-active"
+                            ]
+                          },
+                          "counts": {
+                            "hpd_violations_total": 213,
+                            "hpd_violations_open": 71,
+                            "hpd_class_c_open": 10,
+                            "dob_violations_total": 9,
+                            "complaints_311": 41,
+                            "permits": 3,
+                            "total_events": 30
+                          },
+                          "confidence": {
+                            "score": 0.84,
+                            "tier": "high",
+                            "flags": [],
+                            "dimensions": {
+                              "coverage": 0.92,
+                              "freshness": 0.81,
+                              "corroboration": 0.74,
+                              "precision": 0.8
+                            },
+                            "interval": {
+                              "low": 40,
+                              "high": 49
+                            },
+                            "reason": null,
+                            "primary_sources": 6,
+                            "active_families": 4
+                          }
+                        }
+                      },
+                      {
+                        "bbl": "1010150002",
+                        "status": "found",
+                        "building": {
+                          "bbl": "1010150002",
+                          "address": "125 WEST 45 STREET",
+                          "city": "NEW YORK",
+                          "zipcode": "10036",
+                          "borough": 1,
+                          "borough_name": "Manhattan",
+                          "residential_units": 12,
+                          "total_units": 14,
+                          "year_built": 1927,
+                          "building_class": "D7",
+                          "owner_name": "TIMES SQ HOLDINGS",
+                          "latitude": 40.7577,
+                          "longitude": -73.9857,
+                          "scores": {
+                            "total_score": 18,
+                            "health_score": 82,
+                            "grade": "B",
+                            "label": "Good",
+                            "scorer_id": "distress_v10_2",
+                            "peer_group": "large_prewar",
+                            "data_quality": "good",
+                            "components": {
+                              "living_conditions": {
+                                "score": 15.2,
+                                "grade": "B"
+                              },
+                              "building_safety": {
+                                "score": 8,
+                                "grade": "A"
+                              },
+                              "complaint_burden": {
+                                "score": 22.4,
+                                "grade": "B"
+                              },
+                              "management_quality": {
+                                "score": 11.3,
+                                "grade": "A"
+                              },
+                              "financial_distress": {
+                                "score": 4.1,
+                                "grade": "A"
+                              },
+                              "deferred_maintenance": {
+                                "score": 19,
+                                "grade": "B"
+                              },
+                              "legal_enforcement": {
+                                "score": 6.6,
+                                "grade": "A"
+                              }
+                            },
+                            "flags": []
+                          },
+                          "counts": {
+                            "hpd_violations_total": 54,
+                            "hpd_violations_open": 18,
+                            "hpd_class_c_open": 2,
+                            "dob_violations_total": 9,
+                            "complaints_311": 41,
+                            "permits": 3,
+                            "total_events": 5
+                          },
+                          "confidence": {
+                            "score": 0.84,
+                            "tier": "high",
+                            "flags": [],
+                            "dimensions": {
+                              "coverage": 0.92,
+                              "freshness": 0.81,
+                              "corroboration": 0.74,
+                              "precision": 0.8
+                            },
+                            "interval": {
+                              "low": 40,
+                              "high": 49
+                            },
+                            "reason": null,
+                            "primary_sources": 6,
+                            "active_families": 4
+                          }
+                        }
+                      }
+                    ],
+                    "summary": {
+                      "requested": 2,
+                      "found": 2,
+                      "not_found": 0,
+                      "invalid": 0
+                    }
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {}
+                },
                 "schema": {
                   "$ref": "#/components/schemas/BatchEnvelopeDto"
                 }
@@ -910,6 +1649,44 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "buildings": [
+                      {
+                        "bbl": "1010150001",
+                        "address": "123 WEST 45 STREET",
+                        "borough": 1,
+                        "zipcode": "10036",
+                        "residential_units": 48,
+                        "owner_name": "WEST 45 REALTY LLC",
+                        "total_score": 71,
+                        "grade": "F",
+                        "label": "Distressed",
+                        "_links": {
+                          "self": "https://bhis.example.org/api/v1/buildings/1010150001"
+                        }
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 2,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/buildings/search?address=123%20west%2045&limit=2"
+                  }
+                },
                 "schema": {
                   "$ref": "#/components/schemas/SearchEnvelopeDto"
                 }
@@ -1022,6 +1799,108 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "bbl": "1010150001",
+                    "address": "123 WEST 45 STREET",
+                    "city": "NEW YORK",
+                    "zipcode": "10036",
+                    "borough": 1,
+                    "borough_name": "Manhattan",
+                    "residential_units": 48,
+                    "total_units": 50,
+                    "year_built": 1927,
+                    "building_class": "D7",
+                    "owner_name": "WEST 45 REALTY LLC",
+                    "latitude": 40.7577,
+                    "longitude": -73.9857,
+                    "scores": {
+                      "total_score": 71,
+                      "health_score": 29,
+                      "grade": "F",
+                      "label": "Distressed",
+                      "scorer_id": "distress_v10_2",
+                      "peer_group": "large_prewar",
+                      "data_quality": "good",
+                      "components": {
+                        "living_conditions": {
+                          "score": 82.4,
+                          "grade": "F"
+                        },
+                        "building_safety": {
+                          "score": 35.1,
+                          "grade": "C"
+                        },
+                        "complaint_burden": {
+                          "score": 77.9,
+                          "grade": "F"
+                        },
+                        "management_quality": {
+                          "score": 64,
+                          "grade": "D"
+                        },
+                        "financial_distress": {
+                          "score": 12.5,
+                          "grade": "A"
+                        },
+                        "deferred_maintenance": {
+                          "score": 58.3,
+                          "grade": "D"
+                        },
+                        "legal_enforcement": {
+                          "score": 40.2,
+                          "grade": "C"
+                        }
+                      },
+                      "flags": [
+                        "hpd-aep-active"
+                      ]
+                    },
+                    "counts": {
+                      "hpd_violations_total": 213,
+                      "hpd_violations_open": 71,
+                      "hpd_class_c_open": 10,
+                      "dob_violations_total": 9,
+                      "complaints_311": 41,
+                      "permits": 3,
+                      "total_events": 30
+                    },
+                    "confidence": {
+                      "score": 0.84,
+                      "tier": "high",
+                      "flags": [],
+                      "dimensions": {
+                        "coverage": 0.92,
+                        "freshness": 0.81,
+                        "corroboration": 0.74,
+                        "precision": 0.8
+                      },
+                      "interval": {
+                        "low": 40,
+                        "high": 49
+                      },
+                      "reason": null,
+                      "primary_sources": 6,
+                      "active_families": 4
+                    }
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/buildings/1010150001",
+                    "events": "https://bhis.example.org/api/v1/buildings/1010150001/events",
+                    "trajectory": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory"
+                  }
+                },
                 "schema": {
                   "$ref": "#/components/schemas/BuildingEnvelopeDto"
                 }
@@ -1201,6 +2080,64 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "bbl": "1010150001",
+                    "events": [
+                      {
+                        "id": "1",
+                        "source": "hpd_violations",
+                        "source_record_id": "rec-1010150001-0",
+                        "category": "water_damage",
+                        "severity": "high",
+                        "event_type": "hpd_violation",
+                        "status": "open",
+                        "occurred_on": "2026-11-15",
+                        "closed_on": null,
+                        "description": "Seeded record 0: water leak at ceiling, apartment 1B",
+                        "source_url": "https://hpdonline.nyc.gov/hpdonline/building/800100",
+                        "attributes": {
+                          "building_id": 800100
+                        }
+                      },
+                      {
+                        "id": "2",
+                        "source": "hpd_complaints",
+                        "source_record_id": "rec-1010150001-1",
+                        "category": "mold",
+                        "severity": "medium",
+                        "event_type": "hpd_violation",
+                        "status": "closed",
+                        "occurred_on": "2026-11-06",
+                        "closed_on": null,
+                        "description": "Seeded record 1: water leak at ceiling, apartment 2B",
+                        "source_url": "https://hpdonline.nyc.gov/hpdonline/building/800100",
+                        "attributes": {
+                          "building_id": 800100
+                        }
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 2,
+                    "has_more": true,
+                    "next_cursor": "eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2",
+                    "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                  }
+                },
                 "schema": {
                   "$ref": "#/components/schemas/EventsEnvelopeDto"
                 }
@@ -1320,6 +2257,86 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "id": "pf_331931",
+                    "building_count": 2,
+                    "registration_count": 2,
+                    "units": 60,
+                    "grade_distribution": {
+                      "A": 0,
+                      "B": 1,
+                      "C": 0,
+                      "D": 0,
+                      "F": 1,
+                      "ungraded": 0
+                    },
+                    "worst_buildings": [
+                      {
+                        "bbl": "1010150001",
+                        "address": "123 WEST 45 STREET",
+                        "units": 48,
+                        "grade": "F",
+                        "total_score": 71
+                      },
+                      {
+                        "bbl": "1010150002",
+                        "address": "125 WEST 45 STREET",
+                        "units": 12,
+                        "grade": "B",
+                        "total_score": 18
+                      }
+                    ],
+                    "links": [
+                      {
+                        "key": "WEST 45 REALTY",
+                        "kind": "company",
+                        "shown": "WEST 45 REALTY LLC",
+                        "registration_ids": [
+                          331931,
+                          331932
+                        ]
+                      }
+                    ],
+                    "caution": null,
+                    "built_at": "2026-12-01T11:00:00.000Z",
+                    "buildings": [
+                      {
+                        "bbl": "1010150001",
+                        "address": "123 WEST 45 STREET",
+                        "units": 48,
+                        "grade": "F",
+                        "total_score": 71
+                      },
+                      {
+                        "bbl": "1010150002",
+                        "address": "125 WEST 45 STREET",
+                        "units": 12,
+                        "grade": "B",
+                        "total_score": 18
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 2,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/buildings/1010150001/portfolio?limit=2",
+                    "portfolio": "https://bhis.example.org/api/v1/portfolios/pf_331931"
+                  }
+                },
                 "schema": {
                   "$ref": "#/components/schemas/PortfolioEnvelopeDto"
                 }
@@ -1439,6 +2456,52 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "bbl": "1010150001",
+                    "points": [
+                      {
+                        "as_of": "2025-11-20",
+                        "scorer_id": "distress_v10_2",
+                        "total_score": 38,
+                        "health_score": 62,
+                        "grade": "C",
+                        "components": {
+                          "living_conditions": 38
+                        }
+                      },
+                      {
+                        "as_of": "2026-02-20",
+                        "scorer_id": "distress_v10_2",
+                        "total_score": 49,
+                        "health_score": 51,
+                        "grade": "D",
+                        "components": {
+                          "living_conditions": 49
+                        }
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 2,
+                    "has_more": true,
+                    "next_cursor": "eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2",
+                    "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                  }
+                },
                 "schema": {
                   "$ref": "#/components/schemas/TrajectoryEnvelopeDto"
                 }
@@ -1530,6 +2593,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "text/csv": {
+                "example": "bbl,address,borough,zipcode,residential_units,owner_name,total_score,health_score,grade,label,living_conditions_score,building_safety_score,complaint_burden_score,management_quality_score,financial_distress_score,deferred_maintenance_score,legal_enforcement_score,hpd_violations_total,hpd_violations_open,hpd_class_c_open,dob_violations_total,complaints_311,permits,total_events,confidence_score,conf…",
                 "schema": {
                   "examples": [
                     "bbl,address,borough,zipcode,...\n1000010001,1 MAIN STREET,1,10001,..."
@@ -1600,6 +2664,33 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "status": "ok",
+                    "checks": {
+                      "postgres": {
+                        "latency_ms": 2,
+                        "status": "up"
+                      },
+                      "redis": {
+                        "latency_ms": 2,
+                        "status": "up"
+                      }
+                    }
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {}
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -1742,6 +2833,120 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "openapi": "3.1.0",
+                  "info": {
+                    "title": "Building Health Intelligence Service API",
+                    "version": "1.0.0",
+                    "summary": "Read-only distress scores, event histories and property facts for New York City buildings, keyed by BBL.",
+                    "description": "Distress scores (0-100, higher is more distressed) and grades (A to F) for habitational buildings in New York City,\nbuilt from public records, with their seven components, confidence, flags and the events behind them.\n\nThe score is **a ranking signal, not a verdict**: not a legal finding, a safety certification or a unit-level inspection.\nComplaints are reports, not confirmed violations. Keep sour…",
+                    "contact": {
+                      "name": "Building Health Intelligence Service"
+                    },
+                    "license": {
+                      "name": "Proprietary"
+                    }
+                  },
+                  "paths": {
+                    "/": {
+                      "get": {
+                        "description": "Links to every endpoint and to the reference files (`/llms.txt`, `/api-docs.md`, `/methodology.md`). Any valid key.",
+                        "operationId": "platform_index",
+                        "parameters": [],
+                        "responses": {
+                          "200": {
+                            "content": {
+                              "application/json": {
+                                "schema": {
+                                  "properties": {
+                                    "data": {
+                                      "properties": {
+                                        "name": {
+                                          "maxLength": 100,
+                                          "type": "string"
+                                        },
+                                        "api_version": {
+                                          "const": "v1",
+                                          "type": "string"
+                                        },
+                                        "scorer_id": {
+                                          "maxLength": 40,
+                                          "type": "string"
+                                        }
+                                      },
+                                      "required": [
+                                        "name",
+                                        "api_version"
+                                      ],
+                                      "type": "object"
+                                    },
+                                    "meta": {
+                                      "$ref": "#/components/schemas/MetaDto"
+                                    },
+                                    "pagination": {
+                                      "type": "null"
+                                    },
+                                    "_links": {
+                                      "additionalProperties": {
+                                        "format": "uri-template",
+                                        "maxLength": 2048,
+                                        "type": "string"
+                                      },
+                                      "maxProperties": 50,
+                                      "type": "object"
+                                    }
+                                  },
+                                  "required": [
+                                    "data",
+                                    "meta"
+                                  ],
+                                  "type": "object"
+                                }
+                              }
+                            },
+                            "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`).",
+                            "headers": {
+                              "X-RateLimit-Cost": {
+                                "$ref": "#/components/headers/X-RateLimit-Cost"
+                              },
+                              "X-RateLimit-Limit": {
+                                "$ref": "#/components/headers/X-RateLimit-Limit"
+                              },
+                              "X-RateLimit-Remaining": {
+                                "$ref": "#/components/headers/X-RateLimit-Remaining"
+                              },
+                              "X-RateLimit-Reset": {
+                                "$ref": "#/components/headers/X-RateLimit-Reset"
+                              },
+                              "X-Request-Id": {
+                                "$ref": "#/components/headers/X-Request-Id"
+                              }
+                            }
+                          },
+                          "401": {
+                            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+                          },
+                          "403": {
+                            "$ref": "#/components/responses/Error_insufficient_scope"
+                          },
+                          "429": {
+                            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+                          },
+                          "500": {
+                            "$ref": "#/components/responses/Error_internal_error"
+                          },
+                          "503": {
+                            "$ref": "#/components/responses/Error_service_unavailable"
+                          }
+                        },
+                        "summary": "API index",
+                        "tags": [
+                          "Platform"
+                        ]
+                      }
+                    }
+                  }
+                },
                 "schema": {
                   "additionalProperties": true,
                   "maxProperties": 20,
@@ -1822,6 +3027,91 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "summary": {
+                      "requested": 3,
+                      "found": 3,
+                      "not_found": 0,
+                      "invalid": 0,
+                      "residential_units": 156
+                    },
+                    "grade_distribution": {
+                      "A": {
+                        "count": 0,
+                        "share": 0
+                      },
+                      "B": {
+                        "count": 1,
+                        "share": 0.3333
+                      },
+                      "C": {
+                        "count": 0,
+                        "share": 0
+                      },
+                      "D": {
+                        "count": 1,
+                        "share": 0.3333
+                      },
+                      "F": {
+                        "count": 1,
+                        "share": 0.3333
+                      }
+                    },
+                    "worst_buildings": [
+                      {
+                        "bbl": "1010150001",
+                        "address": "123 WEST 45 STREET",
+                        "total_score": 71,
+                        "grade": "F",
+                        "flags": [
+                          "hpd-aep-active"
+                        ]
+                      },
+                      {
+                        "bbl": "3012340056",
+                        "address": "450 OCEAN AVENUE",
+                        "total_score": 47,
+                        "grade": "D",
+                        "flags": []
+                      }
+                    ],
+                    "uncertain_buildings": [],
+                    "risk_metrics": {
+                      "mean": 45.3,
+                      "median": 47,
+                      "p90": 66.2,
+                      "unit_weighted_mean": 52.2,
+                      "share_buildings_d_or_f": 0.6667,
+                      "share_units_d_or_f": 0.9231
+                    },
+                    "component_means": {
+                      "living_conditions": 49.4,
+                      "building_safety": 24.4,
+                      "complaint_burden": 53.8,
+                      "management_quality": 40,
+                      "financial_distress": 8.8,
+                      "deferred_maintenance": 41.7,
+                      "legal_enforcement": 22.4
+                    },
+                    "flag_summary": {
+                      "hpd-aep-active": 1
+                    },
+                    "not_found": []
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {}
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -1934,6 +3224,51 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "monitors": [
+                      {
+                        "id": "00000000-0000-4000-8000-000000000001",
+                        "name": "Midtown watch",
+                        "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                        "grades": [
+                          "D",
+                          "F"
+                        ],
+                        "include_uncertain": false,
+                        "bbl_count": 3,
+                        "status": "active",
+                        "disabled_reason": null,
+                        "disabled_at": null,
+                        "created_at": "2026-12-01T11:00:00.000Z",
+                        "updated_at": "2026-12-01T11:00:00.000Z",
+                        "_links": {
+                          "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                          "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                          "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                        }
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 25,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/portfolio/monitor"
+                  }
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -2024,6 +3359,52 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "201": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "monitor": {
+                      "id": "00000000-0000-4000-8000-000000000001",
+                      "name": "Midtown watch",
+                      "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                      "grades": [
+                        "D",
+                        "F"
+                      ],
+                      "include_uncertain": false,
+                      "bbl_count": 3,
+                      "status": "active",
+                      "disabled_reason": null,
+                      "disabled_at": null,
+                      "created_at": "2026-12-01T11:00:00.000Z",
+                      "updated_at": "2026-12-01T11:00:00.000Z",
+                      "_links": {
+                        "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                        "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                      },
+                      "bbls": [
+                        "1010150001",
+                        "1010150002"
+                      ]
+                    },
+                    "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                    "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                  }
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -2147,6 +3528,55 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "monitor": {
+                      "id": "00000000-0000-4000-8000-000000000001",
+                      "name": "Midtown watch",
+                      "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                      "grades": [
+                        "D",
+                        "F"
+                      ],
+                      "include_uncertain": false,
+                      "bbl_count": 3,
+                      "status": "active",
+                      "disabled_reason": null,
+                      "disabled_at": null,
+                      "created_at": "2026-12-01T11:00:00.000Z",
+                      "updated_at": "2026-12-01T11:00:00.000Z",
+                      "_links": {
+                        "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                        "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                      },
+                      "bbls": [
+                        "1010150001",
+                        "1010150002"
+                      ]
+                    }
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 1000,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                    "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                  }
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -2241,6 +3671,24 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "id": "00000000-0000-4000-8000-000000000001",
+                    "deleted": true
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {}
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -2357,6 +3805,45 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "deliveries": [
+                      {
+                        "id": "00000000-0000-4000-8000-000000000001",
+                        "webhook_id": "msg_2Q9a1kZ0m5cW3x7fT8bV4n0000000",
+                        "event_type": "monitor.test",
+                        "bbl": null,
+                        "status": "pending",
+                        "attempts": 0,
+                        "next_attempt_at": "2026-12-01T11:00:00.000Z",
+                        "delivered_at": null,
+                        "last_status_code": null,
+                        "last_error": null,
+                        "created_at": "2026-12-01T11:00:00.000Z",
+                        "attempt_log": []
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 25,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002/deliveries",
+                    "monitor": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002"
+                  }
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -2453,6 +3940,31 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "202": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "delivery": {
+                      "id": "00000000-0000-4000-8000-000000000001",
+                      "webhook_id": "msg_2Q9a1kZ0m5cW3x7fT8bV4n0000000",
+                      "event_type": "monitor.test",
+                      "status": "pending"
+                    }
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "monitor": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002",
+                    "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000002/deliveries"
+                  }
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -2576,6 +4088,86 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "id": "pf_331931",
+                    "building_count": 2,
+                    "registration_count": 2,
+                    "units": 60,
+                    "grade_distribution": {
+                      "A": 0,
+                      "B": 1,
+                      "C": 0,
+                      "D": 0,
+                      "F": 1,
+                      "ungraded": 0
+                    },
+                    "worst_buildings": [
+                      {
+                        "bbl": "1010150001",
+                        "address": "123 WEST 45 STREET",
+                        "units": 48,
+                        "grade": "F",
+                        "total_score": 71
+                      },
+                      {
+                        "bbl": "1010150002",
+                        "address": "125 WEST 45 STREET",
+                        "units": 12,
+                        "grade": "B",
+                        "total_score": 18
+                      }
+                    ],
+                    "links": [
+                      {
+                        "key": "WEST 45 REALTY",
+                        "kind": "company",
+                        "shown": "WEST 45 REALTY LLC",
+                        "registration_ids": [
+                          331931,
+                          331932
+                        ]
+                      }
+                    ],
+                    "caution": null,
+                    "built_at": "2026-12-01T11:00:00.000Z",
+                    "buildings": [
+                      {
+                        "bbl": "1010150001",
+                        "address": "123 WEST 45 STREET",
+                        "units": 48,
+                        "grade": "F",
+                        "total_score": 71
+                      },
+                      {
+                        "bbl": "1010150002",
+                        "address": "125 WEST 45 STREET",
+                        "units": 12,
+                        "grade": "B",
+                        "total_score": 18
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": {
+                    "limit": 2,
+                    "has_more": false,
+                    "next_cursor": null
+                  },
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/portfolios/pf_331931?limit=2",
+                    "portfolio": "https://bhis.example.org/api/v1/portfolios/pf_331931"
+                  }
+                },
                 "schema": {
                   "$ref": "#/components/schemas/PortfolioEnvelopeDto"
                 }
@@ -2657,6 +4249,62 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "200": {
             "content": {
               "application/json": {
+                "example": {
+                  "data": {
+                    "sources": [
+                      {
+                        "key": "pluto",
+                        "name": "Primary Land Use Tax Lot Output (PLUTO)",
+                        "agency": "DCP",
+                        "dataset_id": "64uk-42ks",
+                        "url": "https://data.cityofnewyork.us/api/views/64uk-42ks/rows.csv?accessType=DOWNLOAD",
+                        "cadence": "quarterly",
+                        "last_refreshed_at": null,
+                        "latest_record_date": null,
+                        "records": 0,
+                        "status": "never_loaded",
+                        "is_late": true,
+                        "state": "never_loaded",
+                        "records_behind": false,
+                        "failing_since": null,
+                        "last_error": null,
+                        "last_run": null
+                      },
+                      {
+                        "key": "hpd_jurisdiction",
+                        "name": "Buildings Subject to HPD Jurisdiction",
+                        "agency": "HPD",
+                        "dataset_id": "kj4p-ruqc",
+                        "url": "https://data.cityofnewyork.us/api/views/kj4p-ruqc/rows.csv?accessType=DOWNLOAD",
+                        "cadence": "monthly",
+                        "last_refreshed_at": null,
+                        "latest_record_date": null,
+                        "records": 0,
+                        "status": "never_loaded",
+                        "is_late": true,
+                        "state": "never_loaded",
+                        "records_behind": false,
+                        "failing_since": null,
+                        "last_error": null,
+                        "last_run": null
+                      }
+                    ]
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/sources"
+                  }
+                },
                 "schema": {
                   "properties": {
                     "data": {
@@ -2728,6 +4376,169 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       }
     }
   },
+  "webhooks": {
+    "building.grade_changed": {
+      "post": {
+        "description": "Sent to a monitor's `webhook_url` when a scoring run moves one of its buildings into or out of the monitor's grades (any grade change without a grade list). A change caused only by a stale source or by a new scorer version is not sent.",
+        "operationId": "webhook_grade_changed",
+        "parameters": [
+          {
+            "description": "The delivery's id, the same on every retry of it: deduplicate on it.",
+            "example": "msg_2Q9a1kZ0m5cW3x7fT8bV4n",
+            "in": "header",
+            "name": "webhook-id",
+            "required": true,
+            "schema": {
+              "maxLength": 100,
+              "type": "string"
+            }
+          },
+          {
+            "description": "Seconds since the Unix epoch when this attempt was signed; refuse one far from your clock (replays).",
+            "example": "1764669600",
+            "in": "header",
+            "name": "webhook-timestamp",
+            "required": true,
+            "schema": {
+              "pattern": "^\\d{1,12}$",
+              "type": "string"
+            }
+          },
+          {
+            "description": "Space-separated `v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">` signatures with the monitor's signing secret (`whsec_...`, base64 after the prefix). During the overlap of a secret rotation there is one per secret: accept the request when any of them verifies. `@bhis/client` exports a verifier.",
+            "example": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+            "in": "header",
+            "name": "webhook-signature",
+            "required": true,
+            "schema": {
+              "maxLength": 1000,
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "example": {
+                "type": "building.grade_changed",
+                "timestamp": "2026-12-02T06:10:04.000Z",
+                "data": {
+                  "monitor_id": "7d0b3f8e-2c4a-4e1b-9f55-0c6a2d9e8b17",
+                  "bbl": "1008350041",
+                  "address": "347 LEXINGTON AVENUE",
+                  "previous": {
+                    "grade": "B",
+                    "total_score": 31.4
+                  },
+                  "current": {
+                    "grade": "C",
+                    "total_score": 44.9
+                  },
+                  "as_of": "2026-12-01",
+                  "scorer_id": "distress_v10_2"
+                }
+              },
+              "schema": {
+                "$ref": "#/components/schemas/GradeChangedEvent"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "410": {
+            "description": "Gone: the monitor is disabled and nothing more is sent to it."
+          },
+          "2XX": {
+            "description": "Received: any 2xx ends the delivery."
+          },
+          "default": {
+            "description": "Anything else (or no answer within 10 s) is retried with backoff over at least 24 hours; every attempt is recorded."
+          }
+        },
+        "security": [],
+        "summary": "A monitored building changed grade",
+        "tags": [
+          "Portfolio monitors"
+        ]
+      }
+    },
+    "monitor.test": {
+      "post": {
+        "description": "Sent when a test delivery is asked for: checks that the endpoint answers and verifies signatures.",
+        "operationId": "webhook_monitor_test",
+        "parameters": [
+          {
+            "description": "The delivery's id, the same on every retry of it: deduplicate on it.",
+            "example": "msg_2Q9a1kZ0m5cW3x7fT8bV4n",
+            "in": "header",
+            "name": "webhook-id",
+            "required": true,
+            "schema": {
+              "maxLength": 100,
+              "type": "string"
+            }
+          },
+          {
+            "description": "Seconds since the Unix epoch when this attempt was signed; refuse one far from your clock (replays).",
+            "example": "1764669600",
+            "in": "header",
+            "name": "webhook-timestamp",
+            "required": true,
+            "schema": {
+              "pattern": "^\\d{1,12}$",
+              "type": "string"
+            }
+          },
+          {
+            "description": "Space-separated `v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">` signatures with the monitor's signing secret (`whsec_...`, base64 after the prefix). During the overlap of a secret rotation there is one per secret: accept the request when any of them verifies. `@bhis/client` exports a verifier.",
+            "example": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+            "in": "header",
+            "name": "webhook-signature",
+            "required": true,
+            "schema": {
+              "maxLength": 1000,
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "example": {
+                "type": "monitor.test",
+                "timestamp": "2026-12-02T06:10:04.000Z",
+                "data": {
+                  "monitor_id": "7d0b3f8e-2c4a-4e1b-9f55-0c6a2d9e8b17",
+                  "message": "Test event: the webhook endpoint and signature verification work."
+                }
+              },
+              "schema": {
+                "$ref": "#/components/schemas/MonitorTestEvent"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "410": {
+            "description": "Gone: the monitor is disabled and nothing more is sent to it."
+          },
+          "2XX": {
+            "description": "Received: any 2xx ends the delivery."
+          },
+          "default": {
+            "description": "Anything else (or no answer within 10 s) is retried with backoff over at least 24 hours; every attempt is recorded."
+          }
+        },
+        "security": [],
+        "summary": "A test event",
+        "tags": [
+          "Portfolio monitors"
+        ]
+      }
+    }
+  },
   "components": {
     "examples": {
       "error_missing_api_key": {
@@ -2737,7 +4548,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "missing_api_key",
             "message": "No API key in Authorization: Bearer or X-API-Key.",
             "status": 401,
-            "doc_url": "/api-docs.md#error-missing-api-key"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-missing-api-key"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2758,7 +4569,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "invalid_api_key",
             "message": "The key is unknown, expired or revoked.",
             "status": 401,
-            "doc_url": "/api-docs.md#error-invalid-api-key"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-invalid-api-key"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2779,7 +4590,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "insufficient_scope",
             "message": "The key lacks the scope the endpoint needs; the message names it.",
             "status": 403,
-            "doc_url": "/api-docs.md#error-insufficient-scope"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-insufficient-scope"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2800,7 +4611,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "rate_limit_exceeded",
             "message": "Rate limit exceeded; wait the seconds given in Retry-After.",
             "status": 429,
-            "doc_url": "/api-docs.md#error-rate-limit-exceeded"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-rate-limit-exceeded"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2821,7 +4632,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "internal_error",
             "message": "Server fault; quote meta.request_id to support.",
             "status": 500,
-            "doc_url": "/api-docs.md#error-internal-error"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-internal-error"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2842,7 +4653,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "service_unavailable",
             "message": "A backing service (database or cache) is unavailable; retry shortly.",
             "status": 503,
-            "doc_url": "/api-docs.md#error-service-unavailable"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-service-unavailable"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2863,7 +4674,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "invalid_request",
             "message": "Malformed body or parameters; the message names the parameter.",
             "status": 400,
-            "doc_url": "/api-docs.md#error-invalid-request"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-invalid-request"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2884,7 +4695,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "request_timeout",
             "message": "The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).",
             "status": 408,
-            "doc_url": "/api-docs.md#error-request-timeout"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-request-timeout"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2905,7 +4716,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "payload_too_large",
             "message": "The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest.",
             "status": 413,
-            "doc_url": "/api-docs.md#error-payload-too-large"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-payload-too-large"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -2926,70 +4737,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "unsupported_media_type",
             "message": "The request body uses a Content-Encoding other than none or gzip.",
             "status": 415,
-            "doc_url": "/api-docs.md#error-unsupported-media-type"
-          },
-          "meta": {
-            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
-            "api_version": "v1",
-            "timestamp": "2026-11-21T10:00:00.000Z",
-            "rate_limit": {
-              "limit": 6000,
-              "remaining": 5999,
-              "reset_at": "2026-11-21T10:01:00.000Z"
-            }
-          }
-        }
-      },
-      "error_too_many_bbls": {
-        "summary": "More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
-        "value": {
-          "error": {
-            "code": "too_many_bbls",
-            "message": "More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
-            "status": 400,
-            "doc_url": "/api-docs.md#error-too-many-bbls"
-          },
-          "meta": {
-            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
-            "api_version": "v1",
-            "timestamp": "2026-11-21T10:00:00.000Z",
-            "rate_limit": {
-              "limit": 6000,
-              "remaining": 5999,
-              "reset_at": "2026-11-21T10:01:00.000Z"
-            }
-          }
-        }
-      },
-      "error_invalid_bbl": {
-        "summary": "The BBL is not a valid 10-digit number (borough 1-5, block not 0).",
-        "value": {
-          "error": {
-            "code": "invalid_bbl",
-            "message": "The BBL is not a valid 10-digit number (borough 1-5, block not 0).",
-            "status": 400,
-            "doc_url": "/api-docs.md#error-invalid-bbl"
-          },
-          "meta": {
-            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
-            "api_version": "v1",
-            "timestamp": "2026-11-21T10:00:00.000Z",
-            "rate_limit": {
-              "limit": 6000,
-              "remaining": 5999,
-              "reset_at": "2026-11-21T10:01:00.000Z"
-            }
-          }
-        }
-      },
-      "error_building_not_found": {
-        "summary": "The BBL is valid but not in the data set.",
-        "value": {
-          "error": {
-            "code": "building_not_found",
-            "message": "The BBL is valid but not in the data set.",
-            "status": 404,
-            "doc_url": "/api-docs.md#error-building-not-found"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-unsupported-media-type"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -3010,7 +4758,91 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "code": "not_found",
             "message": "No such route or resource.",
             "status": 404,
-            "doc_url": "/api-docs.md#error-not-found"
+            "doc_url": "https://bhis.example.org/api-docs.md#error-not-found"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_conflict": {
+        "summary": "The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.",
+        "value": {
+          "error": {
+            "code": "conflict",
+            "message": "The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.",
+            "status": 409,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-conflict"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_too_many_bbls": {
+        "summary": "More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
+        "value": {
+          "error": {
+            "code": "too_many_bbls",
+            "message": "More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
+            "status": 400,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-too-many-bbls"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_invalid_bbl": {
+        "summary": "The BBL is not a valid 10-digit number (borough 1-5, block not 0).",
+        "value": {
+          "error": {
+            "code": "invalid_bbl",
+            "message": "The BBL is not a valid 10-digit number (borough 1-5, block not 0).",
+            "status": 400,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-invalid-bbl"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_building_not_found": {
+        "summary": "The BBL is valid but not in the data set.",
+        "value": {
+          "error": {
+            "code": "building_not_found",
+            "message": "The BBL is valid but not in the data set.",
+            "status": 404,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-building-not-found"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -3129,6 +4961,38 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`building_not_found`: The BBL is valid but not in the data set.\n\n`not_found`: No such route or resource.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_conflict": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "conflict": {
+                "$ref": "#/components/examples/error_conflict"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`conflict`: The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -4006,6 +5870,23 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
+      "BuildingPartLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "building": {
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self",
+          "building"
+        ],
+        "type": "object"
+      },
       "BuildingSummaryDto": {
         "properties": {
           "bbl": {
@@ -4084,6 +5965,36 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "grade",
           "label",
           "_links"
+        ],
+        "type": "object"
+      },
+      "CancelledRunDto": {
+        "properties": {
+          "run_id": {
+            "format": "uuid",
+            "type": "string"
+          },
+          "status": {
+            "description": "`cancelled` at once for a run that had not started; a running one stays `running` until it stops.",
+            "enum": [
+              "cancelled",
+              "running",
+              "retrying"
+            ],
+            "type": "string"
+          },
+          "cancel_requested_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "run_id",
+          "status",
+          "cancel_requested_at"
         ],
         "type": "object"
       },
@@ -4654,8 +6565,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "integer"
           },
           "doc_url": {
-            "description": "Where the code is documented: `/api-docs.md#error-<code>`.",
-            "maxLength": 200,
+            "description": "Where the code is documented, as an absolute URL on the host that answered (or PUBLIC_BASE_URL): `<base>/api-docs.md#error-<code>`. Only an answer given before a request's headers could be read (a malformed request line, a CONNECT) carries the path alone.",
+            "format": "uri-reference",
+            "maxLength": 2300,
             "type": "string"
           },
           "details": {
@@ -4891,7 +6803,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/BuildingPartLinksDto"
           }
         },
         "required": [
@@ -5072,6 +6984,109 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         },
         "type": "object"
       },
+      "GradeChangedEvent": {
+        "properties": {
+          "type": {
+            "const": "building.grade_changed"
+          },
+          "timestamp": {
+            "description": "When the event was written (UTC).",
+            "format": "date-time",
+            "type": "string"
+          },
+          "data": {
+            "properties": {
+              "monitor_id": {
+                "format": "uuid",
+                "type": "string"
+              },
+              "bbl": {
+                "pattern": "^[1-5]\\d{9}$",
+                "type": "string"
+              },
+              "address": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "previous": {
+                "description": "The grade and score the monitor was last told of (the net change since then).",
+                "properties": {
+                  "grade": {
+                    "enum": [
+                      "A",
+                      "B",
+                      "C",
+                      "D",
+                      "F"
+                    ],
+                    "type": "string"
+                  },
+                  "total_score": {
+                    "maximum": 100,
+                    "minimum": 0,
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "grade",
+                  "total_score"
+                ],
+                "type": "object"
+              },
+              "current": {
+                "properties": {
+                  "grade": {
+                    "enum": [
+                      "A",
+                      "B",
+                      "C",
+                      "D",
+                      "F"
+                    ],
+                    "type": "string"
+                  },
+                  "total_score": {
+                    "maximum": 100,
+                    "minimum": 0,
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "grade",
+                  "total_score"
+                ],
+                "type": "object"
+              },
+              "as_of": {
+                "description": "The data date of the new score.",
+                "format": "date",
+                "type": "string"
+              },
+              "scorer_id": {
+                "description": "The model that scored it, e.g. `distress_v10_2`.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "monitor_id",
+              "bbl",
+              "previous",
+              "current",
+              "as_of",
+              "scorer_id"
+            ],
+            "type": "object"
+          }
+        },
+        "required": [
+          "type",
+          "timestamp",
+          "data"
+        ],
+        "type": "object"
+      },
       "GradeDistributionDto": {
         "properties": {
           "A": {
@@ -5113,6 +7128,316 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "count",
           "share"
         ],
+        "type": "object"
+      },
+      "IngestRunDto": {
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "type": "string"
+          },
+          "source": {
+            "examples": [
+              "hpd_violations"
+            ],
+            "type": "string"
+          },
+          "status": {
+            "enum": [
+              "queued",
+              "running",
+              "retrying",
+              "succeeded",
+              "failed",
+              "skipped",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          "trigger": {
+            "description": "`cli`, `admin_api`, `refresh` or `ingest`.",
+            "examples": [
+              "admin_api"
+            ],
+            "type": "string"
+          },
+          "input": {
+            "description": "The file, URL or `download`; ` (complete)` when it is the whole data set.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "job_id": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "attempt": {
+            "description": "Attempts started (a retry after a failure or a dead worker is one more).",
+            "type": "number"
+          },
+          "counts": {
+            "additionalProperties": true,
+            "description": "What the load counted: read = loaded + quarantined + out_of_scope, the reasons of each, events and facts inserted and updated, vanished records closed, status words mapped to nothing (`unmapped_values`).",
+            "type": "object"
+          },
+          "progress": {
+            "$ref": "#/components/schemas/LoadProgressDto"
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "error_detail": {
+            "additionalProperties": true,
+            "description": "A failure's parts as data: for a wrong file `missing_columns`, `unexpected_columns` and `closest_source` (the source its header matches best).",
+            "type": [
+              "object",
+              "null"
+            ]
+          },
+          "cancel_requested_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "queued_at": {
+            "format": "date-time",
+            "type": "string"
+          },
+          "started_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "finished_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "duration_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "dataset_metadata": {
+            "additionalProperties": true,
+            "description": "Other fields kept with the run (the data set metadata it was read with).",
+            "type": "object"
+          }
+        },
+        "required": [
+          "id",
+          "source",
+          "status",
+          "trigger",
+          "input",
+          "job_id",
+          "attempt",
+          "counts",
+          "progress",
+          "error",
+          "error_detail",
+          "cancel_requested_at",
+          "queued_at",
+          "started_at",
+          "finished_at",
+          "duration_ms"
+        ],
+        "type": "object"
+      },
+      "IngestRunLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self"
+        ],
+        "type": "object"
+      },
+      "IngestRunListDto": {
+        "properties": {
+          "runs": {
+            "items": {
+              "$ref": "#/components/schemas/ListedIngestRunDto"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "runs"
+        ],
+        "type": "object"
+      },
+      "ListedIngestRunDto": {
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "type": "string"
+          },
+          "source": {
+            "examples": [
+              "hpd_violations"
+            ],
+            "type": "string"
+          },
+          "status": {
+            "enum": [
+              "queued",
+              "running",
+              "retrying",
+              "succeeded",
+              "failed",
+              "skipped",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          "trigger": {
+            "description": "`cli`, `admin_api`, `refresh` or `ingest`.",
+            "examples": [
+              "admin_api"
+            ],
+            "type": "string"
+          },
+          "input": {
+            "description": "The file, URL or `download`; ` (complete)` when it is the whole data set.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "job_id": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "attempt": {
+            "description": "Attempts started (a retry after a failure or a dead worker is one more).",
+            "type": "number"
+          },
+          "counts": {
+            "additionalProperties": true,
+            "description": "What the load counted: read = loaded + quarantined + out_of_scope, the reasons of each, events and facts inserted and updated, vanished records closed, status words mapped to nothing (`unmapped_values`).",
+            "type": "object"
+          },
+          "progress": {
+            "$ref": "#/components/schemas/LoadProgressDto"
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "error_detail": {
+            "additionalProperties": true,
+            "description": "A failure's parts as data: for a wrong file `missing_columns`, `unexpected_columns` and `closest_source` (the source its header matches best).",
+            "type": [
+              "object",
+              "null"
+            ]
+          },
+          "cancel_requested_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "queued_at": {
+            "format": "date-time",
+            "type": "string"
+          },
+          "started_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "finished_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "duration_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "dataset_metadata": {
+            "additionalProperties": true,
+            "description": "Other fields kept with the run (the data set metadata it was read with).",
+            "type": "object"
+          },
+          "_links": {
+            "$ref": "#/components/schemas/IngestRunLinksDto"
+          }
+        },
+        "required": [
+          "id",
+          "source",
+          "status",
+          "trigger",
+          "input",
+          "job_id",
+          "attempt",
+          "counts",
+          "progress",
+          "error",
+          "error_detail",
+          "cancel_requested_at",
+          "queued_at",
+          "started_at",
+          "finished_at",
+          "duration_ms",
+          "_links"
+        ],
+        "type": "object"
+      },
+      "LoadProgressDto": {
+        "properties": {
+          "phase": {
+            "enum": [
+              "parsing",
+              "merging",
+              "done"
+            ],
+            "type": "string"
+          },
+          "rows": {
+            "description": "Records read so far.",
+            "type": "number"
+          },
+          "bytes": {
+            "type": "number"
+          },
+          "total_bytes": {
+            "type": [
+              "number",
+              "null"
+            ]
+          }
+        },
         "type": "object"
       },
       "MetaDto": {
@@ -5361,6 +7686,39 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         },
         "required": [
           "monitors"
+        ],
+        "type": "object"
+      },
+      "MonitorTestEvent": {
+        "properties": {
+          "type": {
+            "const": "monitor.test"
+          },
+          "timestamp": {
+            "format": "date-time",
+            "type": "string"
+          },
+          "data": {
+            "properties": {
+              "monitor_id": {
+                "format": "uuid",
+                "type": "string"
+              },
+              "message": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "monitor_id",
+              "message"
+            ],
+            "type": "object"
+          }
+        },
+        "required": [
+          "type",
+          "timestamp",
+          "data"
         ],
         "type": "object"
       },
@@ -5731,6 +8089,29 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
+      "QueuedRunDto": {
+        "properties": {
+          "run_id": {
+            "format": "uuid",
+            "type": "string"
+          },
+          "job_id": {
+            "examples": [
+              "ingest.hpd_litigations.3f9c0a1b2d4e5f60"
+            ],
+            "type": "string"
+          },
+          "created": {
+            "description": "False when the same input was already queued or loaded today: the earlier run is returned and nothing new is queued (pass `force` to load it again).",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "run_id",
+          "job_id"
+        ],
+        "type": "object"
+      },
       "RateLimitDto": {
         "properties": {
           "limit": {
@@ -5757,6 +8138,52 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "limit",
           "remaining",
           "reset_at"
+        ],
+        "type": "object"
+      },
+      "RejectedRowDto": {
+        "properties": {
+          "id": {
+            "description": "Position in the run's quarantine (the list's order); the cursor of the next page.",
+            "type": "string"
+          },
+          "line_number": {
+            "description": "Line of the file (1 is the header), when the row came from a file.",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "reason": {
+            "examples": [
+              "missing_record_key"
+            ],
+            "type": "string"
+          },
+          "raw": {
+            "description": "The row as it was read.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "id",
+          "line_number",
+          "reason",
+          "raw"
+        ],
+        "type": "object"
+      },
+      "RejectedRowListDto": {
+        "properties": {
+          "rows": {
+            "items": {
+              "$ref": "#/components/schemas/RejectedRowDto"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "rows"
         ],
         "type": "object"
       },
@@ -5985,6 +8412,98 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "data_quality",
           "components",
           "flags"
+        ],
+        "type": "object"
+      },
+      "ScoringRunDto": {
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "type": "string"
+          },
+          "kind": {
+            "enum": [
+              "full",
+              "incremental",
+              "backfill"
+            ],
+            "type": "string"
+          },
+          "scorer_id": {
+            "examples": [
+              "distress_v10_2"
+            ],
+            "type": "string"
+          },
+          "as_of": {
+            "format": "date",
+            "type": "string"
+          },
+          "status": {
+            "enum": [
+              "queued",
+              "running",
+              "retrying",
+              "succeeded",
+              "failed"
+            ],
+            "type": "string"
+          },
+          "trigger": {
+            "examples": [
+              "admin_api"
+            ],
+            "type": "string"
+          },
+          "counts": {
+            "additionalProperties": true,
+            "description": "Buildings scored and failed, grade crossings, the grade distribution.",
+            "type": "object"
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "queued_at": {
+            "format": "date-time",
+            "type": "string"
+          },
+          "started_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "finished_at": {
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "duration_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "id",
+          "kind",
+          "scorer_id",
+          "as_of",
+          "status",
+          "trigger",
+          "counts",
+          "error",
+          "queued_at",
+          "started_at",
+          "finished_at",
+          "duration_ms"
         ],
         "type": "object"
       },
@@ -6347,7 +8866,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/BuildingPartLinksDto"
           }
         },
         "required": [

@@ -58,6 +58,9 @@ const META_EXAMPLE: JsonObject = {
   rate_limit: { limit: 6000, remaining: 5999, reset_at: '2026-11-21T10:01:00.000Z' },
 };
 
+/** The host of the examples' absolute URLs (a deployment answers with its own). */
+export const EXAMPLE_BASE_URL = 'https://bhis.example.org';
+
 /** The error envelope every 4xx and 5xx carries; `code` is one of ERROR_CODES. */
 export const ERROR_SCHEMAS: JsonObject = {
   ErrorBody: {
@@ -67,7 +70,7 @@ export const ERROR_SCHEMAS: JsonObject = {
       code: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'Stable machine-readable code; see `doc_url`.' },
       message: { type: 'string', maxLength: 2000, description: 'What went wrong, for people; never stack traces or SQL.' },
       status: { type: 'integer', format: 'int32', minimum: 400, maximum: 599, description: 'The HTTP status, repeated.' },
-      doc_url: { type: 'string', maxLength: 200, description: 'Where the code is documented: `/api-docs.md#error-<code>`.' },
+      doc_url: { type: 'string', format: 'uri-reference', maxLength: 2300, description: 'Where the code is documented, as an absolute URL on the host that answered (or PUBLIC_BASE_URL): `<base>/api-docs.md#error-<code>`. Only an answer given before a request\'s headers could be read (a malformed request line, a CONNECT) carries the path alone.' },
       details: { type: 'object', maxProperties: 50, additionalProperties: true, description: 'Extra structured detail for some codes.' },
     },
   },
@@ -85,7 +88,7 @@ export function errorExamples(codes: ErrorCode[]): JsonObject {
 
 function errorExample(code: ErrorCode): JsonObject {
   const { status, summary } = ERROR_CODES[code];
-  return { summary, value: { error: { code, message: summary, status, doc_url: docUrlFor(code) }, meta: META_EXAMPLE } };
+  return { summary, value: { error: { code, message: summary, status, doc_url: docUrlFor(code, EXAMPLE_BASE_URL) }, meta: META_EXAMPLE } };
 }
 
 /** A documented error response carrying the given codes (all of one HTTP status). */

@@ -16,6 +16,9 @@ import {
 import { isJsonObject, JsonObject, JsonValue, sortKeys } from './json';
 import { toJsonSchema2020 } from './openapi-3-1';
 import { PLATFORM_PATHS } from './platform-operations';
+import { WEBHOOK_SCHEMAS, WEBHOOKS } from './webhook-operations';
+import type { ResponseExamples } from './response-examples';
+import { RESPONSE_EXAMPLES } from '../generated/response-examples';
 
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -44,7 +47,7 @@ const INFO: JsonObject = {
     'Complaints are reports, not confirmed violations. Keep source dates, statuses, confidence and caveats with any result you present.',
     '',
     'Authenticate with `Authorization: Bearer <API_KEY>` or `X-API-Key`. Every response carries `X-RateLimit-*` headers;',
-    'errors use one envelope whose `doc_url` points at `/api-docs.md#error-<code>`. Methodology: `/methodology.md`.',
+    'errors use one envelope whose `doc_url` is the absolute URL of `/api-docs.md#error-<code>`. Methodology: `/methodology.md`.',
   ].join('\n'),
   contact: { name: 'Building Health Intelligence Service' },
   license: { name: 'Proprietary' },
@@ -54,6 +57,8 @@ const INFO: JsonObject = {
 interface SharedErrors {
   responses: JsonObject;
   codes: Set<ErrorCode>;
+  /** The captured answers, shown as each success response's example. */
+  examples: ResponseExamples;
 }
 
 /** Builds the OpenAPI 3.1 document of a Nest application from its decorators (the app need not listen). */
@@ -66,8 +71,8 @@ export function buildOpenApiDocument(app: INestApplication): JsonObject {
 }
 
 /** Turns the scanned document into the published one: 3.1 schemas, shared conventions, stable order. */
-export function finalizeOpenApiDocument(scanned: JsonObject): JsonObject {
-  const shared: SharedErrors = { responses: {}, codes: new Set() };
+export function finalizeOpenApiDocument(scanned: JsonObject, examples: ResponseExamples = RESPONSE_EXAMPLES): JsonObject {
+  const shared: SharedErrors = { responses: {}, codes: new Set(), examples };
   const paths: JsonObject = {};
   const scannedPaths: [string, JsonValue][] = [
     ...Object.entries(PLATFORM_PATHS),
@@ -83,12 +88,13 @@ export function finalizeOpenApiDocument(scanned: JsonObject): JsonObject {
     security: GLOBAL_SECURITY,
     tags: TAGS.map((tag) => ({ ...tag })),
     paths,
+    webhooks: WEBHOOKS,
     components: {
       securitySchemes: SECURITY_SCHEMES,
       headers: RESPONSE_HEADERS,
       examples: errorExamples([...shared.codes]),
       responses: shared.responses,
-      schemas: { ...schemas, ...ERROR_SCHEMAS },
+      schemas: { ...schemas, ...ERROR_SCHEMAS, ...WEBHOOK_SCHEMAS },
     },
   };
   return sortKeys(pruneUnusedSchemas(document), keyOrder) as JsonObject;
@@ -115,6 +121,7 @@ function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObj
   };
   if (isJsonObject(rest['requestBody'])) out['requestBody'] = withContentSchemas(rest['requestBody']);
   out['responses'] = finalizeResponses(asObject(rest['responses']), {
+    operationId: String(rest['operationId'] ?? ''),
     isPublic,
     hasBody: isJsonObject(rest['requestBody']),
     hasParameters: parameters.length > 0,
@@ -126,7 +133,7 @@ function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObj
  * Success responses stay with their operation; error responses become shared components, one per
  * combination of codes, so every operation lists exactly the codes it can answer with.
  */
-function finalizeResponses(responses: JsonObject, op: { isPublic: boolean; hasBody: boolean; hasParameters: boolean }, shared: SharedErrors): JsonObject {
+function finalizeResponses(responses: JsonObject, op: { operationId: string; isPublic: boolean; hasBody: boolean; hasParameters: boolean }, shared: SharedErrors): JsonObject {
   const codesByStatus = new Map<string, ErrorCode[]>();
   const add = (code: ErrorCode) => {
     const status = String(ERROR_CODES[code].status);
@@ -143,7 +150,7 @@ function finalizeResponses(responses: JsonObject, op: { isPublic: boolean; hasBo
 
   const out: JsonObject = {};
   for (const [status, response] of Object.entries(responses)) {
-    if (Number(status) < 400) out[status] = withHeaders(withContentSchemas(asObject(response)), status);
+    if (Number(status) < 400) out[status] = withExample(withHeaders(withContentSchemas(asObject(response)), status), shared.examples[op.operationId]?.[status]);
   }
   for (const [status, codes] of codesByStatus) {
     const name = `Error_${codes.join('_or_')}`;
@@ -167,6 +174,14 @@ const DEFAULT_DESCRIPTIONS: Record<string, string> = { '200': 'OK.', '201': 'Cre
 function withHeaders(response: JsonObject, status: string): JsonObject {
   const description = typeof response['description'] === 'string' && response['description'] !== '' ? response['description'] : (DEFAULT_DESCRIPTIONS[status] ?? 'Response.');
   return { ...response, description, headers: { ...asObject(response['headers'] ?? {}), ...responseHeaders(status) } };
+}
+
+/** The captured answer as the example of a response's (first) media type. */
+function withExample(response: JsonObject, example: JsonValue | undefined): JsonObject {
+  if (example === undefined || !isJsonObject(response['content'])) return response;
+  const [media, body] = Object.entries(response['content'])[0] ?? [];
+  if (!media || !isJsonObject(body) || 'example' in body || 'examples' in body) return response;
+  return { ...response, content: { ...response['content'], [media]: { ...body, example } } };
 }
 
 function withSchema(holder: JsonObject): JsonObject {
@@ -205,13 +220,14 @@ function collectRefs(value: JsonValue, used: Set<string>): void {
   }
 }
 
-const TOP_LEVEL_ORDER = ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components'];
+const TOP_LEVEL_ORDER = ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'webhooks', 'components'];
 
 /** Key order of the written document: readable where order carries meaning, sorted everywhere else. */
 function keyOrder(path: string[], keys: string[]): string[] {
   if (path.length === 0) return TOP_LEVEL_ORDER.filter((key) => keys.includes(key));
   const parent = path[path.length - 1];
   if (parent === 'properties' || path.some((segment) => segment === 'examples' || segment === 'example' || segment === 'info')) return keys;
+  if (path.length === 2 && path[0] === 'webhooks') return keys;
   if (path.length === 2 && path[0] === 'paths') return [...keys].sort((a, b) => HTTP_METHODS.indexOf(a) - HTTP_METHODS.indexOf(b));
   return [...keys].sort();
 }

@@ -1,13 +1,14 @@
 import type { JsonObject } from './json';
 
-const envelope = (data: JsonObject): JsonObject => ({
+/** `linkFormat`: `uri-template` where links hold `{bbl}`-style parameters (the index's). */
+const envelope = (data: JsonObject, linkFormat: 'uri' | 'uri-template' = 'uri'): JsonObject => ({
   type: 'object',
   required: ['data', 'meta', 'pagination', '_links'],
   properties: {
     data,
     meta: { $ref: '#/components/schemas/MetaDto' },
     pagination: { type: 'null' },
-    _links: { type: 'object', maxProperties: 50, additionalProperties: { type: 'string', format: 'uri', maxLength: 2048 } },
+    _links: { type: 'object', maxProperties: 50, additionalProperties: { type: 'string', format: linkFormat, maxLength: 2048 } },
   },
 });
 
@@ -34,18 +35,21 @@ export const PLATFORM_PATHS: JsonObject = {
       description: 'Links to every endpoint and to the reference files (`/llms.txt`, `/api-docs.md`, `/methodology.md`). Any valid key.',
       responses: {
         '200': {
-          description: 'The index; `_links` maps a name to the absolute URL of each endpoint and reference file.',
+          description: 'The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`).',
           content: {
             'application/json': {
-              schema: envelope({
-                type: 'object',
-                required: ['name', 'api_version', 'scorer_id'],
-                properties: {
-                  name: { type: 'string', maxLength: 100, examples: ['Building Health Intelligence Service'] },
-                  api_version: { type: 'string', const: 'v1' },
-                  scorer_id: { type: 'string', maxLength: 40, examples: ['distress_v10_2'] },
+              schema: envelope(
+                {
+                  type: 'object',
+                  required: ['name', 'api_version', 'scorer_id'],
+                  properties: {
+                    name: { type: 'string', maxLength: 100, examples: ['Building Health Intelligence Service'] },
+                    api_version: { type: 'string', const: 'v1' },
+                    scorer_id: { type: 'string', maxLength: 40, examples: ['distress_v10_2'] },
+                  },
                 },
-              }),
+                'uri-template',
+              ),
             },
           },
         },

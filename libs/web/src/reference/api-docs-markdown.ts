@@ -34,12 +34,29 @@ export function renderApiDocs(document: JsonObject, siteUrl: string): string {
       if (isJsonObject(operation)) lines.push(...renderOperation(document, siteUrl + server, method, path, operation));
     }
   }
+  const webhooks = Object.entries(asObject(document['webhooks'] ?? {}));
+  if (webhooks.length > 0) {
+    lines.push('## Webhooks', '', 'What a monitor\'s `webhook_url` receives: a signed `POST` (Standard Webhooks headers) with one of these JSON bodies.', '');
+    for (const [name, item] of webhooks) lines.push(...renderWebhook(name, asObject(asObject(item)['post'])));
+  }
   lines.push('## Errors', '', 'Every error answers with the error envelope; `error.doc_url` points at the code below.', '');
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
     const anchor = docUrlFor(code).split('#')[1];
     lines.push(`<a id="${anchor}"></a>`, `### \`${code}\` (HTTP ${ERROR_CODES[code].status})`, '', ERROR_CODES[code].summary, '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function renderWebhook(name: string, operation: JsonObject): string[] {
+  const lines = [`### \`${name}\``, '', `**${String(operation['summary'] ?? '')}**`, ''];
+  if (typeof operation['description'] === 'string') lines.push(operation['description'], '');
+  lines.push('| Header | Description |', '| --- | --- |');
+  for (const p of asArray(operation['parameters'] ?? []).map(asObject)) lines.push(`| \`${String(p['name'])}\` | ${cell(String(p['description'] ?? ''))} |`);
+  const media = asObject(asObject(asObject(operation['requestBody'])['content'])['application/json']);
+  lines.push('', 'Body:', '', '```json', JSON.stringify(media['example'], null, 2), '```', '', 'Answers:', '');
+  for (const [status, response] of Object.entries(asObject(operation['responses']))) lines.push(`- \`${status}\`: ${cell(String(asObject(response)['description'] ?? ''))}`);
+  lines.push('');
+  return lines;
 }
 
 function renderOperation(document: JsonObject, baseUrl: string, method: string, path: string, operation: JsonObject): string[] {

@@ -1,7 +1,30 @@
 import { apiPath } from '@bhis/envelope';
-/** /llms.txt in the format of the llms.txt proposal: H1, summary blockquote, sections of links. */
-export function renderLlmsTxt(siteUrl: string): string {
+import { isJsonObject, type JsonObject } from '../openapi/json';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** One line per operation of the OpenAPI document (its summary), in the document's order. */
+function operationLinks(document: JsonObject, siteUrl: string, filter: (path: string) => boolean): string[] {
+  const lines: string[] = [];
+  for (const [path, item] of Object.entries(isJsonObject(document['paths']) ? document['paths'] : {})) {
+    if (!filter(path) || !isJsonObject(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isJsonObject(operation)) continue;
+      const summary = String(operation['summary'] ?? '').replace(/\.$/, '');
+      lines.push(`- [${method.toUpperCase()} ${path}](${siteUrl}${apiPath(path === '/' ? '' : path)}): ${summary}`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * /llms.txt in the format of the llms.txt proposal: H1, summary blockquote, sections of links. The API
+ * sections list every operation of the OpenAPI document, so a new endpoint is listed by being documented.
+ */
+export function renderLlmsTxt(document: JsonObject, siteUrl: string): string {
   const link = (name: string, path: string, note: string) => `- [${name}](${siteUrl}${path}): ${note}`;
+  const isAdmin = (path: string) => path.startsWith('/admin');
   return [
     '# Building Health Intelligence Service',
     '',
@@ -22,18 +45,20 @@ export function renderLlmsTxt(siteUrl: string): string {
     '',
     '## API',
     '',
-    link('Building lookup', apiPath('/buildings/{bbl}'), 'one building: facts, scores, components, counts and confidence'),
-    link('Building search', apiPath('/buildings/search'), 'by address, borough, zipcode, grade, owner, building class or score'),
-    link('Building events', apiPath('/buildings/{bbl}/events'), 'the public-record events behind a score, newest first, with links to the publisher\'s record'),
-    link('Score trajectory', apiPath('/buildings/{bbl}/trajectory'), 'the score history of a building, oldest first'),
-    link('Portfolio analysis', apiPath('/portfolio/analyze'), 'grade distribution and risk metrics of up to 10,000 buildings'),
-    link('Sources', apiPath('/sources'), 'the public data sources and how fresh they are'),
+    ...operationLinks(document, siteUrl, (path) => !isAdmin(path)),
+    '',
+    '## Webhooks',
+    '',
+    ...Object.keys(isJsonObject(document['webhooks']) ? document['webhooks'] : {}).map(
+      (name) => `- [${name}](${siteUrl}/api-docs.md#webhooks): a signed POST to a monitor's webhook_url (its body and signature headers in the API reference)`,
+    ),
     '',
     '## Optional',
     '',
     link('Building report page', '/buildings/{bbl}', 'the human-readable report of one building'),
     link('API reference page', '/docs', 'the OpenAPI document rendered for people'),
     link('Methodology page', '/methodology', 'the methodology rendered for people'),
+    ...operationLinks(document, siteUrl, isAdmin),
     '',
   ].join('\n');
 }
