@@ -77,11 +77,16 @@ export function notFoundPage(message: string): string {
 
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
+/** The Markdown without its HTML comments (notes for the file's editors, which markdown-it would print as text). */
+function withoutHtmlComments(text: string): string {
+  return text.replace(/<!--[\s\S]*?-->\n?/g, '');
+}
+
 export function methodologyPage(methodologyMarkdown: string): string {
   return renderPage({
     title: 'Methodology',
     section: 'methodology',
-    body: `<div class="prose">${markdown.render(methodologyMarkdown)}</div>`,
+    body: `<div class="prose">${markdown.render(withoutHtmlComments(methodologyMarkdown))}</div>`,
   });
 }
 
