@@ -34,12 +34,20 @@ export function renderApiDocs(document: JsonObject, siteUrl: string): string {
       if (isJsonObject(operation)) lines.push(...renderOperation(document, siteUrl + server, method, path, operation));
     }
   }
+  lines.push(...flagsSection(document));
   lines.push('## Errors', '', 'Every error answers with the error envelope; `error.doc_url` points at the code below.', '');
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
     const anchor = docUrlFor(code).split('#')[1];
     lines.push(`<a id="${anchor}"></a>`, `### \`${code}\` (HTTP ${ERROR_CODES[code].status})`, '', ERROR_CODES[code].summary, '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** What each flag of a building means, as the document describes `scores.flags` and `confidence.flags`. */
+function flagsSection(document: JsonObject): string[] {
+  const schemas = asObject(asObject(document['components'])['schemas']);
+  const described = (schema: string) => String(asObject(asObject(asObject(schemas[schema])['properties'])['flags'])['description'] ?? '');
+  return ['## Flags', '', '### `scores.flags`', '', described('ScoresDto'), '', '### `confidence.flags`', '', described('ConfidenceDto'), ''];
 }
 
 function renderOperation(document: JsonObject, baseUrl: string, method: string, path: string, operation: JsonObject): string[] {
