@@ -54,24 +54,42 @@ export function inCity(latitude: number, longitude: number): boolean {
 
 const fixed = (value: number) => value.toFixed(1);
 
+interface Framing {
+  height: number;
+  x: (lon: number) => number;
+  y: (lat: number) => number;
+  /** The outlines' paths, in this frame. */
+  paths: string;
+}
+
+/** One frame per borough, computed once: the outlines do not change. */
+const FRAMES = new Map<number, Framing>();
+
+function framedOn(borough: number): Framing {
+  const known = FRAMES.get(borough);
+  if (known) return known;
+  const framed = BOROUGHS.filter((b) => b.code === borough);
+  const box = boxOf(framed.length > 0 ? framed : BOROUGHS);
+  const pad = 0.08 * Math.max(box.maxLon - box.minLon, box.maxLat - box.minLat);
+  const frame = { minLon: box.minLon - pad, maxLon: box.maxLon + pad, minLat: box.minLat - pad, maxLat: box.maxLat + pad };
+  const scale = WIDTH / ((frame.maxLon - frame.minLon) * COS_LAT);
+  const x = (lon: number) => (lon - frame.minLon) * COS_LAT * scale;
+  const y = (lat: number) => (frame.maxLat - lat) * scale;
+  const paths = BOROUGHS.map((outline) => {
+    const d = outline.rings.map((ring) => `M${ring.map(([lon, lat]) => `${fixed(x(lon))},${fixed(y(lat))}`).join('L')}Z`).join('');
+    return `<path class="borough${outline.code === borough ? ' borough-current' : ''}" data-borough="${outline.code}" d="${d}"><title>${outline.name}</title></path>`;
+  }).join('');
+  const framing = { height: Math.round((frame.maxLat - frame.minLat) * scale), x, y, paths };
+  if (framed.length > 0) FRAMES.set(borough, framing);
+  return framing;
+}
+
 /**
  * The building's location as inline SVG: the borough outlines shipped with the project (nothing
  * loaded from another host), framed on the building's borough, with a marker at its coordinates.
  */
 export function boroughMapSvg(options: BoroughMapOptions): string {
-  const framed = BOROUGHS.filter((b) => b.code === options.borough);
-  const box = boxOf(framed.length > 0 ? framed : BOROUGHS);
-  const pad = 0.08 * Math.max(box.maxLon - box.minLon, box.maxLat - box.minLat);
-  const frame = { minLon: box.minLon - pad, maxLon: box.maxLon + pad, minLat: box.minLat - pad, maxLat: box.maxLat + pad };
-  const scale = WIDTH / ((frame.maxLon - frame.minLon) * COS_LAT);
-  const height = Math.round((frame.maxLat - frame.minLat) * scale);
-  const x = (lon: number) => (lon - frame.minLon) * COS_LAT * scale;
-  const y = (lat: number) => (frame.maxLat - lat) * scale;
-  const paths = BOROUGHS.map((outline) => {
-    const d = outline.rings.map((ring) => `M${ring.map(([lon, lat]) => `${fixed(x(lon))},${fixed(y(lat))}`).join('L')}Z`).join('');
-    const current = outline.code === options.borough;
-    return `<path class="borough${current ? ' borough-current' : ''}" data-borough="${outline.code}" d="${d}"><title>${outline.name}</title></path>`;
-  }).join('');
+  const { height, x, y, paths } = framedOn(options.borough);
   const cx = fixed(x(options.longitude));
   const cy = fixed(y(options.latitude));
   const name = BOROUGHS.find((b) => b.code === options.borough)?.name ?? 'New York City';
