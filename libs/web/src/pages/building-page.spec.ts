@@ -92,6 +92,39 @@ describe('the building page as the server renders it', () => {
   });
 });
 
+describe('the building page of a building not scored yet, and of an owner with other buildings', () => {
+  it('says it is not scored, without charts, flags or dates', () => {
+    const unscored = { document: { ...DOCUMENT, scores: null, counts: null, confidence: null }, explanation: null, asOf: null, scoredAt: null } as unknown as PagesBuilding;
+    const html = buildingPage({ building: unscored, trajectory: [], recent: [], portfolio: null });
+    expect(html).toContain('This building has not been scored yet.');
+    expect(html).toContain('<p class="as-of" id="as-of">Not scored yet.</p>');
+    expect(html).not.toContain('id="total-score"');
+    expect(html).toContain('No current HPD registration links this building');
+  });
+
+  it('shows the portfolio\'s grades and links its worst buildings, with its caution', () => {
+    const portfolio = {
+      id: 'pf_1',
+      buildings: 2,
+      units: 60,
+      grades: { A: 0, B: 1, C: 0, D: 0, F: 1, ungraded: 0 },
+      worst: [
+        { bbl: '1000010001', address: '123 WEST 45 STREET', units: 48, grade: 'F', total_score: 87 },
+        { bbl: '1000010002', address: '1 & 3 <MAIN>', units: 12, grade: 'B', total_score: 20 },
+      ],
+      caution: 'Too large to be one owner.',
+    };
+    const html = buildingPage({ building: BUILDING, trajectory: [], recent: [], portfolio });
+    expect(html).toContain('2 buildings, 60 units');
+    expect(html).toContain('<li data-grade="F">');
+    expect(html).not.toContain('<li data-grade="A">');
+    expect(html).toContain('href="/buildings/1000010002"');
+    expect(html).toContain('1 &amp; 3 &lt;MAIN&gt;');
+    expect(html).toContain('this building');
+    expect(html).toContain('<p class="notice">Too large to be one owner.</p>');
+  });
+});
+
 describe('the history page', () => {
   it('keeps the filters in its links and its form', () => {
     expect(historyHref('1000010001', { source: 'hpd_violations', status: 'open', since: '2025-01-01' }, 'abc.def')).toBe(
