@@ -204,6 +204,23 @@ describe('web pages in a browser', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'building-report.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(ARTIFACTS, 'building-report-mobile.png'), fullPage: true });
+    // on a phone too, each slug stays on one line and no label is cut inside a word
+    expect(await page.locator('code.slug').evaluateAll((codes) => codes.every((c) => c.getClientRects().length === 1 && c.scrollWidth <= c.parentElement!.clientWidth))).toBe(true);
+    const flagWords = await page.locator('#flags li strong, #confidence-flags li strong').evaluateAll((labels) =>
+      labels.flatMap((label) => {
+        const range = document.createRange();
+        const text = label.firstChild as Text;
+        const broken: string[] = [];
+        for (const word of label.textContent!.matchAll(/\S+/g)) {
+          range.setStart(text, word.index);
+          range.setEnd(text, word.index + word[0].length);
+          if (range.getClientRects().length > 1) broken.push(word[0]);
+        }
+        return broken;
+      }),
+    );
+    expect(flagWords).toEqual([]);
+    await page.locator('#flags').screenshot({ path: join(ARTIFACTS, 'building-flags-mobile.png') });
     await page.close();
   });
 
