@@ -738,6 +738,25 @@ export interface components {
             score: number;
             /** @example high */
             tier: string;
+            /**
+             * @description What limits the confidence, by slug; `stale-source:<key>` names a source by its key (GET /sources). What each means:
+             *
+             *     - `public-housing`: **Public housing.** HPD does not inspect or enforce in public housing, so these records cannot grade it.
+             *     - `units-unknown`: **Unit count unreliable.** The unit count is missing or the city’s sources disagree, so per-unit rates cannot be trusted.
+             *     - `sparse-data-small-building`: **Little data, small building.** A building of up to 5 units with few records: a few reports move its score a lot.
+             *     - `stale-source`: **Some data is out of date.** At least one source this score reads was not refreshed on time, is failing, or was never loaded.
+             *     - `stale-source:<key>`: **Out of date: {source}.** The source {source} was not refreshed on time, is failing, or was never loaded.
+             *     - `multi-building-lot`: **Several buildings on the lot.** The lot holds more than one building; its records may belong to any of them.
+             *     - `no-registration`: **Not registered.** The building must register with HPD and has no registration on record.
+             *     - `complaints-only`: **Complaints only.** Complaints are on record but no violation, order, lawsuit or emergency repair.
+             *     - `no-hpd-coverage`: **Outside HPD’s jurisdiction.** HPD violations, registrations and lawsuits do not apply to this building.
+             *     - `no-unit-count`: **No unit count.** No source gives a unit count; per-unit rates assume 3 units.
+             *     - `no-confirmed-records`: **No confirmed records.** Nothing on record besides tenant reports: no violation, order or repair confirms them.
+             * @example [
+             *       "stale-source",
+             *       "stale-source:hpd_violations"
+             *     ]
+             */
             flags: string[];
             dimensions: components["schemas"]["ConfidenceDimensionsDto"];
             /** @description Range of total_score the records support: every count of confirmed records moved one Poisson standard deviation. */
@@ -1434,6 +1453,30 @@ export interface components {
             data_quality: string;
             components: components["schemas"]["ComponentsDto"];
             /**
+             * @description Alert flags and known limits, by slug (in this order). What each means:
+             *
+             *     - `fdny-vacate-active`: **FDNY vacate order.** The Fire Department has ordered the building vacated and the order is still open.
+             *     - `hpd-vacate-active`: **HPD vacate order.** HPD has ordered all or part of the building vacated and the order has not been rescinded.
+             *     - `dob-vacate-active`: **DOB vacate order.** The Department of Buildings has ordered all or part of the building vacated and the order is still open.
+             *     - `fire-damage-recent`: **Recent fire.** A fire, fire damage or fire vacate is on record in the last 12 months.
+             *     - `aep-active`: **In HPD’s AEP.** The building is enrolled in HPD’s Alternative Enforcement Program for distressed buildings and not yet discharged.
+             *     - `aep-criteria-met`: **Meets the AEP criteria.** Its open violations and emergency repair charges reach the level HPD uses to select buildings for the Alternative Enforcement Program.
+             *     - `ucp-active`: **HPD underlying-conditions order.** An open order of HPD’s Underlying Conditions Program requires the owner to fix the cause of leaks or mold.
+             *     - `ucp-criteria-met`: **Meets the UCP criteria.** Leak and mold violations of the last 12 months reach the level of HPD’s Underlying Conditions Program.
+             *     - `watchlist-criteria-met`: **At the Watchlist level.** Open class B and C violations per unit reach the level of the Public Advocate’s Worst Landlord Watchlist.
+             *     - `open-class-c`: **Open hazardous violation.** At least one HPD class C (immediately hazardous) violation is open.
+             *     - `lead-paint-open`: **Open lead-paint violation.** At least one HPD class B or C lead-paint violation is open.
+             *     - `water-damage-recent`: **Recent leak or mold violation.** HPD issued a class B or C violation for water damage or mold in the last 12 months.
+             *     - `heat-season-complaints`: **Heat complaints.** Heat and hot water complaints of the last heat season reach at least 3, and at least 1 per 10 units.
+             *     - `emergency-repairs-recent`: **Recent emergency repairs.** HPD made emergency repairs at the owner’s expense in the last 12 months.
+             *     - `fema-repair`: **Disaster repair.** A FEMA disaster repair in the last 5 years; shown, not scored.
+             *     - `unsafe-facade`: **Unsafe facade.** The last facade inspection found the facade unsafe and it has not been corrected.
+             *     - `hpd-litigation-open`: **Open HPD lawsuit.** HPD has a case against the owner in Housing Court that is still open.
+             *     - `tax-lien-sale-listed`: **On the tax lien sale list.** The property was on the city’s tax lien sale list in the last 12 months.
+             *     - `registration-expired`: **Registration expired.** The building must register with HPD every year and its registration has lapsed.
+             *     - `no-registration`: **Not registered.** The building must register with HPD and has no registration on record.
+             *     - `public-housing`: **Public housing.** HPD does not inspect or enforce in public housing, so these records cannot grade it.
+             *     - `units-unknown`: **Unit count unreliable.** The unit count is missing or the city’s sources disagree, so per-unit rates cannot be trusted.
              * @example [
              *       "fdny-vacate-active"
              *     ]
@@ -2113,7 +2156,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "run_id": "00000000-0000-4000-8000-000000000001",
-                     *         "job_id": "ingest.hpd_litigations.3ff75c2a4389699f.ed393cbe",
+                     *         "job_id": "ingest.hpd_litigations.eee9c507b8b3ebf0.bb802539",
                      *         "created": true
                      *       },
                      *       "meta": {

@@ -19,6 +19,13 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ SOCRATA_ALLOW_PRIVATE_HOST: 'sometimes' })).toThrow(/SOCRATA_ALLOW_PRIVATE_HOST/);
   });
 
+  it('takes a map tile server only as an https template with {z}, {x} and {y}, and none by default', () => {
+    expect(parseConfig({}).WEB_MAP_TILE_URL).toBeUndefined();
+    expect(parseConfig({ WEB_MAP_TILE_URL: 'https://tiles.example.org/{z}/{x}/{y}.png' }).WEB_MAP_TILE_URL).toBe('https://tiles.example.org/{z}/{x}/{y}.png');
+    expect(() => parseConfig({ WEB_MAP_TILE_URL: 'http://tiles.example.org/{z}/{x}/{y}.png' })).toThrow(/WEB_MAP_TILE_URL/);
+    expect(() => parseConfig({ WEB_MAP_TILE_URL: 'https://tiles.example.org/tile.png' })).toThrow(/WEB_MAP_TILE_URL/);
+  });
+
   it('names every bad variable in one error', () => {
     let error: unknown;
     try {

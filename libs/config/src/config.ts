@@ -51,6 +51,16 @@ const schema = z.object({
   TLS_KEY: z.string().min(1).optional(),
   /** Overrides the scheme and host of the absolute URLs in `_links`. */
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
+  /**
+   * A map tile server of the operator's (an https URL template with {z}, {x} and {y}) the building
+   * pages show street tiles from, its origin allowed by their Content-Security-Policy. Unset (the
+   * default): the pages draw the borough outlines shipped with the service and load nothing elsewhere.
+   */
+  WEB_MAP_TILE_URL: url(['https:'])
+    .refine((value) => ['{z}', '{x}', '{y}'].every((part) => value.includes(part)), { message: 'must contain {z}, {x} and {y}' })
+    .optional(),
+  /** The credit the tile server's terms ask for, shown under the tiles (e.g. "© OpenStreetMap contributors"). */
+  WEB_MAP_TILE_ATTRIBUTION: z.string().min(1).max(200).optional(),
   /** Express "trust proxy" value: which proxies may set X-Forwarded-Proto/Host (e.g. `loopback` or `10.0.0.0/8`). */
   TRUST_PROXY: z.string().min(1).transform(parseTrustProxy).optional(),
   RATE_LIMIT_LIVE_PER_MIN: int(1, 10_000_000).default(6000),

@@ -8,3 +8,4 @@ export * from './dto/trajectory.dto';
 export { sourceUrl } from './events/source-url';
 export { CursorCodec } from './shared/cursor';
 export { PAGES_DATA_PATH } from './pages/pages-data.controller';
+export * from './pages/pages-reader';

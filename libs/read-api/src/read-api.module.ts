@@ -9,6 +9,7 @@ import { EventsController } from './events/events.controller';
 import { EventsPageCache } from './events/events-page-cache';
 import { EventsRepository } from './events/events.repository';
 import { PagesDataController } from './pages/pages-data.controller';
+import { PagesReader } from './pages/pages-reader';
 import { PortfoliosController } from './portfolios/portfolios.controller';
 import { PortfolioRepository } from './portfolios/portfolio.repository';
 import { SearchController } from './search/search.controller';
@@ -49,7 +50,10 @@ import { apiPath } from '@bhis/envelope';
     EventsPageCache,
     TrajectoryRepository,
     PortfolioRepository,
+    PagesReader,
   ],
+  // the server-rendered pages (libs/web) read through it
+  exports: [PagesReader],
 })
 export class ReadApiModule {
   constructor() {

@@ -8,6 +8,7 @@ export * from './data-quality';
 export * from './dates';
 export * from './explanation';
 export * from './features';
+export * from './flag-labels';
 export * from './flags';
 export * from './freshness';
 export * from './grades';

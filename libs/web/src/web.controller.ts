@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
@@ -7,13 +7,16 @@ import { baseUrl, CONFIG, Public } from '@bhis/api-platform';
 import { renderMethodology } from '@bhis/scoring';
 import { docsScriptSource, pageScriptSource } from './browser/page-script';
 import { OPENAPI_DOCUMENT } from './generated/openapi-document';
-import { PAGE_CSP } from './pages/html';
+import { pageCsp } from './pages/html';
 import { PrecompressedAssets } from './precompressed-assets';
-import { buildingPage, docsPage, homePage, methodologyPage, notFoundPage } from './pages/pages';
+import { buildingPage, MapTiles } from './pages/building-page';
+import { HISTORY_FILTERS, historyPage } from './pages/history-page';
+import { badRequestPage, docsPage, homePage, methodologyPage, notFoundPage } from './pages/pages';
 import { SITE_CSS } from './pages/site-css';
 import { renderApiDocs } from './reference/api-docs-markdown';
 import { renderLlmsTxt } from './reference/llms-txt';
-import { apiPath } from '@bhis/envelope';
+import { ApiError, apiPath } from '@bhis/envelope';
+import { PagesHistoryQuery, PagesReader } from '@bhis/read-api';
 
 const BBL_PATTERN = /^[1-5](?!00000)\d{5}\d{4}$/;
 
@@ -38,11 +41,19 @@ const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 export class WebController {
   private readonly methodology = renderMethodology();
   private readonly pages = new Map<string, string>();
+  private readonly csp: string;
+  private readonly tiles: MapTiles | undefined;
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly assets: PrecompressedAssets,
-  ) {}
+    private readonly reader: PagesReader,
+  ) {
+    const tileUrl = config.WEB_MAP_TILE_URL;
+    // the template's braces are not URL syntax: the origin is read from the text before the first one
+    this.tiles = tileUrl ? { url: tileUrl, attribution: config.WEB_MAP_TILE_ATTRIBUTION } : undefined;
+    this.csp = pageCsp(tileUrl ? new URL(tileUrl.slice(0, tileUrl.indexOf('{'))).origin : undefined);
+  }
 
   @Get(apiPath('/openapi.json'))
   openApi(@Res() res: Response): void {
@@ -71,12 +82,41 @@ export class WebController {
   }
 
   @Get('buildings/:bbl')
-  building(@Param('bbl') bbl: string, @Res() res: Response): void {
-    if (!BBL_PATTERN.test(bbl)) {
-      this.sendPage(res, 404, notFoundPage(`"${bbl.slice(0, 40)}" is not a BBL: a BBL is 10 digits (borough 1-5, block, lot).`));
-      return;
+  async building(@Param('bbl') bbl: string, @Res() res: Response): Promise<void> {
+    if (!this.knownBbl(bbl, res)) return;
+    const building = await this.reader.building(bbl);
+    if (!building) return this.unknownBuilding(bbl, res);
+    const [trajectory, recent, portfolio] = await Promise.all([
+      this.reader.trajectory(bbl),
+      this.reader.history(bbl, { limit: '15' }),
+      this.reader.portfolio(bbl),
+    ]);
+    this.sendPage(res, 200, buildingPage({ building, trajectory, recent: recent?.events ?? [], portfolio, tiles: this.tiles }));
+  }
+
+  @Get('buildings/:bbl/history')
+  async history(@Param('bbl') bbl: string, @Query() raw: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    if (!this.knownBbl(bbl, res)) return;
+    const query = historyQuery(raw);
+    try {
+      const [building, page] = await Promise.all([this.reader.building(bbl), this.reader.history(bbl, query)]);
+      if (!building || !page) return this.unknownBuilding(bbl, res);
+      this.sendPage(res, 200, historyPage({ bbl, address: building.document.address, query, events: page.events, next: page.next }));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 400) throw error;
+      this.sendPage(res, 400, badRequestPage(error.message, { href: `/buildings/${bbl}/history`, text: 'Show the whole history' }));
     }
-    this.sendPage(res, 200, buildingPage(bbl));
+  }
+
+  /** False (after answering 404) when the text is not a BBL at all. */
+  private knownBbl(bbl: string, res: Response): boolean {
+    if (BBL_PATTERN.test(bbl)) return true;
+    this.sendPage(res, 404, notFoundPage(`"${bbl.slice(0, 40)}" is not a BBL: a BBL is 10 digits (borough 1-5, block, lot).`));
+    return false;
+  }
+
+  private unknownBuilding(bbl: string, res: Response): void {
+    this.sendPage(res, 404, notFoundPage(`No building with BBL ${bbl} in the data set.`));
   }
 
   @Get('methodology')
@@ -124,7 +164,7 @@ export class WebController {
   }
 
   private sendPage(res: Response, status: number, html: string): void {
-    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.setHeader('Content-Security-Policy', this.csp);
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Cache-Control', 'no-cache');
     res.status(status);
@@ -132,3 +172,15 @@ export class WebController {
   }
 }
 
+
+/** The history page's filters and cursor from its query string; a field left empty in the form is no filter. */
+function historyQuery(raw: Record<string, unknown>): PagesHistoryQuery {
+  const query: PagesHistoryQuery = {};
+  for (const name of [...HISTORY_FILTERS, 'cursor'] as const) {
+    const value = raw[name];
+    // a repeated parameter arrives as an array: the first one counts
+    const text = Array.isArray(value) ? value[0] : value;
+    if (typeof text === 'string' && text.trim() !== '') query[name] = text.trim();
+  }
+  return query;
+}

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { GRADES } from '@bhis/domain';
+import { CONFIDENCE_FLAG_SLUGS, flagGlossary, SCORE_FLAG_SLUGS } from '@bhis/scoring';
 import { MetaDto } from '@bhis/api-platform';
 import { BuildingLinksDto } from './envelope.dto';
 
@@ -27,7 +28,12 @@ export class ScoresDto {
   @ApiProperty({ example: 'large_prewar' }) peer_group!: string;
   @ApiProperty({ example: 'good' }) data_quality!: string;
   @ApiProperty({ type: ComponentsDto }) components!: ComponentsDto;
-  @ApiProperty({ type: [String], example: ['fdny-vacate-active'] }) flags!: string[];
+  @ApiProperty({
+    type: [String],
+    example: ['fdny-vacate-active'],
+    description: `Alert flags and known limits, by slug (in this order). What each means:\n\n${flagGlossary(SCORE_FLAG_SLUGS)}`,
+  })
+  flags!: string[];
 }
 
 export class CountsDto {
@@ -55,7 +61,12 @@ export class ScoreIntervalDto {
 export class ConfidenceDto {
   @ApiProperty({ example: 0.81, description: 'Two decimals, 0-1.' }) score!: number;
   @ApiProperty({ example: 'high' }) tier!: string;
-  @ApiProperty({ type: [String] }) flags!: string[];
+  @ApiProperty({
+    type: [String],
+    example: ['stale-source', 'stale-source:hpd_violations'],
+    description: `What limits the confidence, by slug; \`stale-source:<key>\` names a source by its key (GET /sources). What each means:\n\n${flagGlossary(CONFIDENCE_FLAG_SLUGS)}`,
+  })
+  flags!: string[];
   @ApiProperty({ type: ConfidenceDimensionsDto }) dimensions!: ConfidenceDimensionsDto;
   @ApiProperty({
     type: ScoreIntervalDto,

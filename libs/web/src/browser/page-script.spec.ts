@@ -82,82 +82,7 @@ async function runAppJs(config: object, ids: readonly string[], answers: Record<
   return page;
 }
 
-const REPORT_IDS = ['report-status', 'report', 'report-title', 'report-facts', 'report-body', 'grade', 'score', 'components-chart', 'flags', 'confidence', 'counts', 'trajectory-chart', 'events'];
-
-const BUILDING = {
-  bbl: '1000010001',
-  address: '123 WEST 45 STREET',
-  zipcode: '10036',
-  borough_name: 'Manhattan',
-  residential_units: 1200,
-  year_built: 1925,
-  building_class: 'D7',
-  owner_name: null,
-  scores: {
-    total_score: 87,
-    health_score: 4,
-    grade: 'F',
-    label: 'Severe',
-    scorer_id: 'distress_v10_2',
-    components: { living_conditions: { score: 91.5, grade: 'F' }, complaint_burden: { score: 40, grade: 'C' } },
-    flags: ['aep-criteria-met'],
-  },
-  counts: { hpd_violations_open: 1234 },
-  confidence: { score: 0.92, tier: 'high', flags: [], dimensions: { coverage: 0.92 }, primary_sources: 6, active_families: 5 },
-};
-
 describe('app.js as served', () => {
-  it('fills the report from the API', async () => {
-    const answers = {
-      '/buildings/1000010001': BUILDING,
-      '/buildings/1000010001/trajectory': { points: [{ as_of: '2024-01-01', scorer_id: 'distress_v10_1', total_score: 80, grade: 'F' }, { as_of: '2025-01-01', scorer_id: 'distress_v10_2', total_score: 87, grade: 'F' }] },
-      '/buildings/1000010001/events': { events: [{ id: 'e1', source: 'hpd_violations', category: 'mold', severity: 'high', event_type: 'hpd_violation', status: 'open', occurred_on: '2024-05-02', description: 'Mold', source_url: 'https://example.org/e1' }] },
-    };
-    const page = await runAppJs({ bbl: '1000010001' }, REPORT_IDS, answers);
-    const element = (id: string) => page.byId.get(id) as FakeElement;
-    expect(element('report-status').textContent).toBe('');
-    expect(element('report').getAttribute('aria-busy')).toBe('false');
-    expect(element('report-body').hidden).toBe(false);
-    expect(page.title).toBe('123 WEST 45 STREET · Building Health Intelligence Service');
-    expect(element('report-facts').textContent).toBe('Manhattan 10036 · BBL 1000010001 · 1,200 residential units · built 1925 · class D7');
-    expect(element('score').textContent).toBe('87 / 100 distress score' + 'Health score 4 · model distress_v10_2');
-    expect(element('grade').textContent).toBe('FSevere');
-    const bars = element('components-chart').find((e) => e.getAttribute('class')?.startsWith('bar ') ?? false);
-    expect(bars.map((bar) => bar.getAttribute('data-score'))).toEqual(['91.5', '40']);
-    expect(element('components-chart').find((e) => e.tag === 'title')[0].textContent).toBe('Component scores: Living conditions 91.5, Complaint burden 40.0');
-    expect(element('trajectory-chart').find((e) => e.tag === 'circle').map((c) => c.getAttribute('data-score'))).toEqual(['80', '87']);
-    // each point names the model it was computed with
-    expect(element('trajectory-chart').find((e) => e.tag === 'title').map((t) => t.textContent).filter((t) => t.includes('distress_'))).toEqual([
-      expect.stringContaining('(F, distress_v10_1)'),
-      expect.stringContaining('(F, distress_v10_2)'),
-    ]);
-    expect(element('confidence').textContent).toContain('High · 92.0 of 100');
-    expect(element('confidence').textContent).toContain('Coverage92%');
-    expect(element('counts').textContent).toBe('HPD violations open1,234');
-    expect(element('events').find((e) => e.tag === 'a')[0].getAttribute('href')).toBe('https://example.org/e1');
-    expect(element('events').textContent).toContain('May 2, 2024');
-  });
-
-  it('says on the building page that a building under a known limit cannot be graded with confidence, and why', async () => {
-    const reason = 'Public housing (HPD ManagementProgram NYCHA or a Housing Authority owner): HPD does not inspect or enforce here.';
-    const building = {
-      ...BUILDING,
-      scores: { ...BUILDING.scores, total_score: 20, grade: 'B', label: 'Cannot be graded with confidence', flags: ['public-housing'] },
-      confidence: { ...BUILDING.confidence, tier: 'insufficient', flags: ['public-housing'], reason },
-    };
-    const page = await runAppJs({ apiKey: 'sk_demo_x', bbl: '1000010001' }, REPORT_IDS, { '/buildings/1000010001': building, '/buildings/1000010001/trajectory': { points: [] }, '/buildings/1000010001/events': { events: [] } });
-    const element = (id: string) => page.byId.get(id) as FakeElement;
-    expect(element('grade').textContent).toBe('BCannot be graded with confidence');
-    expect(element('grade').textContent).not.toContain('Good');
-    expect(element('confidence').textContent).toContain(`Cannot be graded with confidence: ${reason}`);
-  });
-
-  it('says why the report failed', async () => {
-    const page = await runAppJs({ bbl: '1000010001' }, REPORT_IDS, {});
-    expect(page.byId.get('report-status')?.textContent).toBe('no /buildings/1000010001');
-    expect(page.byId.get('report')?.getAttribute('aria-busy')).toBe('false');
-  });
-
   it('searches the address of the query string and lists the buildings found', async () => {
     const summary = { bbl: '1000010001', address: '123 WEST 45 STREET', zipcode: '10036', residential_units: 1200, total_score: 87, grade: 'F', label: 'Severe' };
     const page = await runAppJs({}, ['search-form', 'address', 'search-status', 'search-results'], { '/buildings/search': { buildings: [summary] } }, '?address=123+w+45th');
@@ -170,8 +95,8 @@ describe('app.js as served', () => {
 
   it('reads its data from the pages\' own path, sending no key', async () => {
     fetched.length = 0;
-    await runAppJs({ bbl: '1000010001' }, REPORT_IDS, {});
-    expect(fetched.map((f) => f.url).sort()).toEqual(['/web/data/buildings/1000010001', '/web/data/buildings/1000010001/events?limit=15', '/web/data/buildings/1000010001/trajectory?limit=100']);
+    await runAppJs({}, ['search-form', 'address', 'search-status', 'search-results'], {}, '?address=123+w+45th');
+    expect(fetched.map((f) => f.url)).toEqual(['/web/data/buildings/search?address=123%20w%2045th&limit=10']);
     for (const { headers } of fetched) expect(Object.keys(headers).map((h) => h.toLowerCase())).toEqual(['accept']);
     expect(pageScriptSource()).not.toMatch(/sk_(live|demo)_|X-API-Key|Authorization/i);
   });

@@ -405,7 +405,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                 "example": {
                   "data": {
                     "run_id": "00000000-0000-4000-8000-000000000001",
-                    "job_id": "ingest.hpd_litigations.3ff75c2a4389699f.ed393cbe",
+                    "job_id": "ingest.hpd_litigations.eee9c507b8b3ebf0.bb802539",
                     "created": true
                   },
                   "meta": {
@@ -6178,6 +6178,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "string"
           },
           "flags": {
+            "description": "What limits the confidence, by slug; `stale-source:<key>` names a source by its key (GET /sources). What each means:\n\n- `public-housing`: **Public housing.** HPD does not inspect or enforce in public housing, so these records cannot grade it.\n- `units-unknown`: **Unit count unreliable.** The unit count is missing or the city’s sources disagree, so per-unit rates cannot be trusted.\n- `sparse-data-small-building`: **Little data, small building.** A building of up to 5 units with few records: a few reports move its score a lot.\n- `stale-source`: **Some data is out of date.** At least one source this score reads was not refreshed on time, is failing, or was never loaded.\n- `stale-source:<key>`: **Out of date: {source}.** The source {source} was not refreshed on time, is failing, or was never loaded.\n- `multi-building-lot`: **Several buildings on the lot.** The lot holds more than one building; its records may belong to any of them.\n- `no-registration`: **Not registered.** The building must register with HPD and has no registration on record.\n- `complaints-only`: **Complaints only.** Complaints are on record but no violation, order, lawsuit or emergency repair.\n- `no-hpd-coverage`: **Outside HPD’s jurisdiction.** HPD violations, registrations and lawsuits do not apply to this building.\n- `no-unit-count`: **No unit count.** No source gives a unit count; per-unit rates assume 3 units.\n- `no-confirmed-records`: **No confirmed records.** Nothing on record besides tenant reports: no violation, order or repair confirms them.",
+            "examples": [
+              [
+                "stale-source",
+                "stale-source:hpd_violations"
+              ]
+            ],
             "items": {
               "type": "string"
             },
@@ -8391,6 +8398,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/ComponentsDto"
           },
           "flags": {
+            "description": "Alert flags and known limits, by slug (in this order). What each means:\n\n- `fdny-vacate-active`: **FDNY vacate order.** The Fire Department has ordered the building vacated and the order is still open.\n- `hpd-vacate-active`: **HPD vacate order.** HPD has ordered all or part of the building vacated and the order has not been rescinded.\n- `dob-vacate-active`: **DOB vacate order.** The Department of Buildings has ordered all or part of the building vacated and the order is still open.\n- `fire-damage-recent`: **Recent fire.** A fire, fire damage or fire vacate is on record in the last 12 months.\n- `aep-active`: **In HPD’s AEP.** The building is enrolled in HPD’s Alternative Enforcement Program for distressed buildings and not yet discharged.\n- `aep-criteria-met`: **Meets the AEP criteria.** Its open violations and emergency repair charges reach the level HPD uses to select buildings for the Alternative Enforcement Program.\n- `ucp-active`: **HPD underlying-conditions order.** An open order of HPD’s Underlying Conditions Program requires the owner to fix the cause of leaks or mold.\n- `ucp-criteria-met`: **Meets the UCP criteria.** Leak and mold violations of the last 12 months reach the level of HPD’s Underlying Conditions Program.\n- `watchlist-criteria-met`: **At the Watchlist level.** Open class B and C violations per unit reach the level of the Public Advocate’s Worst Landlord Watchlist.\n- `open-class-c`: **Open hazardous violation.** At least one HPD class C (immediately hazardous) violation is open.\n- `lead-paint-open`: **Open lead-paint violation.** At least one HPD class B or C lead-paint violation is open.\n- `water-damage-recent`: **Recent leak or mold violation.** HPD issued a class B or C violation for water damage or mold in the last 12 months.\n- `heat-season-complaints`: **Heat complaints.** Heat and hot water complaints of the last heat season reach at least 3, and at least 1 per 10 units.\n- `emergency-repairs-recent`: **Recent emergency repairs.** HPD made emergency repairs at the owner’s expense in the last 12 months.\n- `fema-repair`: **Disaster repair.** A FEMA disaster repair in the last 5 years; shown, not scored.\n- `unsafe-facade`: **Unsafe facade.** The last facade inspection found the facade unsafe and it has not been corrected.\n- `hpd-litigation-open`: **Open HPD lawsuit.** HPD has a case against the owner in Housing Court that is still open.\n- `tax-lien-sale-listed`: **On the tax lien sale list.** The property was on the city’s tax lien sale list in the last 12 months.\n- `registration-expired`: **Registration expired.** The building must register with HPD every year and its registration has lapsed.\n- `no-registration`: **Not registered.** The building must register with HPD and has no registration on record.\n- `public-housing`: **Public housing.** HPD does not inspect or enforce in public housing, so these records cannot grade it.\n- `units-unknown`: **Unit count unreliable.** The unit count is missing or the city’s sources disagree, so per-unit rates cannot be trusted.",
             "examples": [
               [
                 "fdny-vacate-active"

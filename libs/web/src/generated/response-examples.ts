@@ -1188,7 +1188,7 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
     "202": {
       "data": {
         "run_id": "00000000-0000-4000-8000-000000000001",
-        "job_id": "ingest.hpd_litigations.3ff75c2a4389699f.ed393cbe",
+        "job_id": "ingest.hpd_litigations.eee9c507b8b3ebf0.bb802539",
         "created": true
       },
       "meta": {

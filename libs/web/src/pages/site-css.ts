@@ -68,6 +68,26 @@ table.events { border-collapse: collapse; width: 100%; font-size: .92rem; }
 .severity-critical { background: #fbe3e1; color: #8a1c15; } .severity-high { background: #fdebd8; color: #8a4210; }
 .prose { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1rem 1.5rem; overflow-x: auto; }
 .prose table { border-collapse: collapse; margin: 1rem 0; font-size: .92rem; } .prose th, .prose td { border: 1px solid var(--line); padding: .35rem .55rem; text-align: left; }
+.as-of { color: var(--muted); font-size: .92rem; margin: -.2rem 0 .4rem; }
+.flags { list-style: none; padding: 0; margin: .4rem 0; display: grid; gap: .5rem; }
+.flags li { overflow-wrap: normal; word-break: normal; hyphens: none; } .flags li span { color: var(--muted); }
+code.slug { white-space: nowrap; font-size: .78rem; color: var(--muted); }
+.rules th[scope="row"] { font-weight: 600; text-transform: none; letter-spacing: 0; color: var(--ink); font-size: .92rem; }
+.rule-result { font-weight: 700; } .rule-met { color: var(--f); }
+.explained h3, .report h3 { font-size: 1rem; margin: .8rem 0 .3rem; } .explained ul, .adjustments { margin: 0; padding-left: 1.2rem; }
+.contribution { font-weight: 700; font-variant-numeric: tabular-nums; display: inline-block; min-width: 3.2rem; }
+.map svg { width: 100%; height: auto; display: block; max-height: 420px; }
+.borough { fill: #e8ecf2; stroke: #9aa6b8; stroke-width: 1; } .borough-current { fill: #d3def0; stroke: #5b6f8f; }
+.marker { fill: var(--f); stroke: #fff; stroke-width: 2; } .marker-halo { fill: rgba(179, 38, 30, .25); }
+.tiles { margin: .6rem 0 0; } .tiles figcaption { font-size: .8rem; color: var(--muted); }
+.grade-distribution { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .8rem; margin: .3rem 0; }
+.grade-distribution li { display: flex; align-items: center; gap: .35rem; }
+.result.current { border-color: var(--accent); }
+.filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: flex-end; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .8rem 1rem; margin: 1rem 0; }
+.filter label { display: block; font-weight: 600; font-size: .88rem; margin-bottom: .2rem; }
+.filter select, .filter input { font: inherit; padding: .4rem .5rem; border: 1px solid #b8c1cf; border-radius: 6px; }
+.filter button { font: inherit; font-weight: 600; padding: .45rem 1rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
+.pager { display: flex; gap: 1rem; margin: 1rem 0; }
 .site-footer { border-top: 1px solid var(--line); color: var(--muted); font-size: .88rem; padding: 1rem 0 2rem; }
 @media (max-width: 560px) { h1 { font-size: 1.45rem; } .search-row { flex-direction: column; } .summary { flex-direction: column; align-items: flex-start; } }
 `;

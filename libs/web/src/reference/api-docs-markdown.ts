@@ -39,6 +39,7 @@ export function renderApiDocs(document: JsonObject, siteUrl: string): string {
     lines.push('## Webhooks', '', 'What a monitor\'s `webhook_url` receives: a signed `POST` (Standard Webhooks headers) with one of these JSON bodies.', '');
     for (const [name, item] of webhooks) lines.push(...renderWebhook(name, asObject(asObject(item)['post'])));
   }
+  lines.push(...flagsSection(document));
   lines.push('## Errors', '', 'Every error answers with the error envelope; `error.doc_url` points at the code below.', '');
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
     const anchor = docUrlFor(code).split('#')[1];
@@ -57,6 +58,13 @@ function renderWebhook(name: string, operation: JsonObject): string[] {
   for (const [status, response] of Object.entries(asObject(operation['responses']))) lines.push(`- \`${status}\`: ${cell(String(asObject(response)['description'] ?? ''))}`);
   lines.push('');
   return lines;
+}
+
+/** What each flag of a building means, as the document describes `scores.flags` and `confidence.flags`. */
+function flagsSection(document: JsonObject): string[] {
+  const schemas = asObject(asObject(document['components'])['schemas']);
+  const described = (schema: string) => String(asObject(asObject(asObject(schemas[schema])['properties'])['flags'])['description'] ?? '');
+  return ['## Flags', '', '### `scores.flags`', '', described('ScoresDto'), '', '### `confidence.flags`', '', described('ConfidenceDto'), ''];
 }
 
 function renderOperation(document: JsonObject, baseUrl: string, method: string, path: string, operation: JsonObject): string[] {
