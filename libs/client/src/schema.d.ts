@@ -536,6 +536,24 @@ export interface components {
             confidence: components["schemas"]["ConfidenceDto"] | null;
             /** @description The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored. */
             published_rules?: components["schemas"]["PublishedRulesDto"];
+            /**
+             * Format: date
+             * @description The data date the score reflects (the `as_of` column of the CSV export); null until scored.
+             * @example 2026-11-20
+             */
+            as_of: string | null;
+            /**
+             * Format: date-time
+             * @description When the score was computed; null until scored.
+             * @example 2026-11-20T07:12:45.120Z
+             */
+            scored_at: string | null;
+            /**
+             * Format: date-time
+             * @description The latest successful refresh of the public data sources (each source's own freshness: `GET /api/v1/sources`); null before any load.
+             * @example 2026-11-20T06:41:03.512Z
+             */
+            data_as_of: string | null;
             /** @description Only with `include=explanation`; null when not scored. */
             explanation?: components["schemas"]["ExplanationDto"] | null;
         };

@@ -102,8 +102,39 @@ describe('building lookup and batch (real Postgres and Redis)', () => {
         scores: null,
         counts: null,
         confidence: null,
+        as_of: null,
+        scored_at: null,
+        data_as_of: null,
         explanation: null,
       });
+    });
+
+    it('says the data date the score reflects, when it was scored, and the latest refresh of the sources', async () => {
+      const { rows } = await client.query<{ scored_at: Date }>(`SELECT updated_at AS scored_at FROM building_scores WHERE bbl = '3012340056'`);
+      const dates = (building: Record<string, unknown>) => [building.as_of, building.scored_at, building.data_as_of];
+      const building = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056'));
+      expect(dates(building)).toEqual(['2026-11-20', rows[0]?.scored_at.toISOString(), null]);
+      // v1's fields keep their place: the dates follow them
+      expect(Object.keys(building).slice(-3)).toEqual(['as_of', 'scored_at', 'data_as_of']);
+      expect(Object.keys(building).slice(0, 3)).toEqual(['bbl', 'address', 'city']);
+
+      // a refresh of a source is announced: the document kept in memory is not served with the earlier date
+      await client.query(`INSERT INTO sources (key, name, agency, cadence, last_refreshed_at) VALUES
+                            ('hpd_violations', 'HPD violations', 'HPD', 'daily', '2026-11-19T06:00:00Z'),
+                            ('dob_violations', 'DOB violations', 'DOB', 'daily', '2026-11-18T06:00:00Z')`);
+      try {
+        const refreshed = await poll('the announced refresh', async () => {
+          const res = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056'));
+          return res.data_as_of !== null ? res : null;
+        }, ANNOUNCED_WITHIN_MS, 10);
+        expect(refreshed.data_as_of).toBe('2026-11-19T06:00:00.000Z');
+        const explained = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056?include=explanation'));
+        expect(dates(explained)).toEqual(dates(refreshed));
+        const batched = data<{ results: { building: Record<string, unknown> }[] }>(await call(`${api.url}/api/v1/buildings/batch`, postJson(key, { bbls: ['3012340056'] })));
+        expect(batched.results[0]?.building).toEqual(refreshed);
+      } finally {
+        await client.query('DELETE FROM sources');
+      }
     });
 
     it('answers 400 invalid_bbl quoting the input, 404 building_not_found naming the BBL', async () => {

@@ -3676,6 +3676,39 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             ],
             "description": "The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored."
           },
+          "as_of": {
+            "description": "The data date the score reflects (the `as_of` column of the CSV export); null until scored.",
+            "examples": [
+              "2026-11-20"
+            ],
+            "format": "date",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "scored_at": {
+            "description": "When the score was computed; null until scored.",
+            "examples": [
+              "2026-11-20T07:12:45.120Z"
+            ],
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "data_as_of": {
+            "description": "The latest successful refresh of the public data sources (each source's own freshness: `GET /api/v1/sources`); null before any load.",
+            "examples": [
+              "2026-11-20T06:41:03.512Z"
+            ],
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "explanation": {
             "description": "Only with `include=explanation`; null when not scored.",
             "oneOf": [
@@ -3704,7 +3737,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "longitude",
           "scores",
           "counts",
-          "confidence"
+          "confidence",
+          "as_of",
+          "scored_at",
+          "data_as_of"
         ],
         "type": "object"
       },
