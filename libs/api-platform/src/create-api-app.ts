@@ -15,6 +15,7 @@ import { SOCKET_POLICY } from './socket-policy';
 import { installPipeline } from './pipeline';
 import { PlatformExpressAdapter } from './platform-http-server';
 import { KeyedRoutes } from './keyed-routes';
+import { PaginationLinksInterceptor } from './pagination-links.interceptor';
 import { RequestCharges } from './request-charges';
 import { RouteShortcuts } from './route-shortcuts';
 import { ScopeGuard } from './scope.guard';
@@ -69,6 +70,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
   app.useGlobalPipes(apiValidationPipe());
+  app.useGlobalInterceptors(new PaginationLinksInterceptor(config.PUBLIC_BASE_URL));
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
   app.enableShutdownHooks();
   return app;

@@ -5,6 +5,7 @@ export * from './errors';
 export * from './exception.filter';
 export * from './index.controller';
 export * from './links';
+export * from './pagination-links.interceptor';
 export * from './metrics';
 export * from './pipeline';
 export * from './platform.module';

@@ -27,6 +27,20 @@ export class SelfLinksDto {
   @ApiProperty({ format: 'uri' }) self!: string;
 }
 
+/** `_links` of a page of a cursor-paginated list. */
+export class PageLinksDto extends SelfLinksDto {
+  @ApiPropertyOptional({ format: 'uri', description: 'The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.' })
+  next?: string;
+}
+
+/** The header of a page that has a next one (RFC 8288), for the responses of cursor-paginated lists. */
+export const NEXT_PAGE_HEADERS = {
+  Link: {
+    description: 'On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`).',
+    schema: { type: 'string' as const, example: '<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel="next"' },
+  },
+};
+
 export class ErrorBodyDto {
   @ApiProperty({ enum: Object.keys(ERROR_CODES), example: 'invalid_bbl' }) code!: string;
   @ApiProperty({ example: 'Invalid BBL "12345": a BBL must be exactly 10 digits.' }) message!: string;
@@ -50,6 +64,7 @@ export function ApiEnvelopeResponse(model: Type<unknown>, options: { status?: nu
     ApiResponse({
       status: options.status ?? HttpStatus.OK,
       description: options.description,
+      ...(options.paginated ? { headers: NEXT_PAGE_HEADERS } : {}),
       schema: {
         type: 'object',
         required: ['data', 'meta', 'pagination', '_links'],

@@ -828,7 +828,7 @@ export interface components {
             data: components["schemas"]["EventsDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["SelfLinksDto"];
+            _links: components["schemas"]["PageLinksDto"];
         };
         ExplanationComponentsDto: {
             living_conditions: components["schemas"]["SignalExplanationDto"][];
@@ -958,6 +958,15 @@ export interface components {
         MonitorListDto: {
             monitors: components["schemas"]["MonitorDto"][];
         };
+        PageLinksDto: {
+            /** Format: uri */
+            self: string;
+            /**
+             * Format: uri
+             * @description The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.
+             */
+            next?: string;
+        };
         PaginationDto: {
             /** @example 25 */
             limit: number;
@@ -1084,6 +1093,11 @@ export interface components {
         PortfolioLinksDto: {
             /** Format: uri */
             self: string;
+            /**
+             * Format: uri
+             * @description The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.
+             */
+            next?: string;
             /** @example https://bhis.example.org/api/v1/portfolios/pf_331931 */
             portfolio: string;
         };
@@ -1197,7 +1211,7 @@ export interface components {
             data: components["schemas"]["SearchDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["SelfLinksDto"];
+            _links: components["schemas"]["PageLinksDto"];
         };
         SelfLinksDto: {
             /** Format: uri */
@@ -1298,7 +1312,7 @@ export interface components {
             data: components["schemas"]["TrajectoryDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["SelfLinksDto"];
+            _links: components["schemas"]["PageLinksDto"];
         };
         TrajectoryPointDto: {
             /**
@@ -1870,6 +1884,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1984,6 +2000,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2036,6 +2054,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2088,6 +2108,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2310,6 +2332,8 @@ export interface operations {
             /** @description One page of monitors. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2401,6 +2425,8 @@ export interface operations {
             /** @description The monitor with one page of its BBLs. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2489,6 +2515,8 @@ export interface operations {
             /** @description One page of deliveries. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2578,6 +2606,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

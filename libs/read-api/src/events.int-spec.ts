@@ -117,6 +117,35 @@ describe('events and trajectory (real Postgres and Redis)', () => {
       expect(small.map((e) => e.id)).toEqual(paged.map((e) => e.id));
     });
 
+    it('links the next page in _links.next and an RFC 8288 Link header, with the filters kept, until the last page', async () => {
+      const first = await get(`/api/v1/buildings/${BUSY}/events?severity=critical&limit=40`);
+      const links = first.body._links as Record<string, string>;
+      const next = new URL(links.next as string);
+      expect(`${next.origin}${next.pathname}`).toBe(`${api.url}/api/v1/buildings/${BUSY}/events`);
+      expect(Object.fromEntries(next.searchParams)).toEqual({ severity: 'critical', limit: '40', cursor: pagination(first).next_cursor });
+      expect(first.headers.get('link')).toBe(`<${links.next}>; rel="next"`);
+      expect(Object.keys(links)).toEqual(['self', 'building', 'next']);
+      // following the links alone reads the filter to its end, and the last page links nothing further
+      const seen = events(first);
+      let res = first;
+      while ((res.body._links as Record<string, string>).next) {
+        res = await call((res.body._links as Record<string, string>).next as string, auth(key));
+        seen.push(...events(res));
+      }
+      expect(pagination(res).has_more).toBe(false);
+      expect(res.headers.get('link')).toBeNull();
+      expect(seen.map((e) => e.id)).toEqual((await allEvents('severity=critical', 100)).map((e) => e.id));
+      // a cursor already in the request is replaced, not repeated
+      const second = new URL(links.next as string);
+      const again = await call(second.toString(), auth(key));
+      expect(new URL((again.body._links as Record<string, string>).next as string).searchParams.getAll('cursor')).toEqual([pagination(again).next_cursor]);
+      // search and trajectory pages link theirs the same way
+      const trajectory = await get(`/api/v1/buildings/${BUSY}/trajectory?limit=10`);
+      expect(trajectory.headers.get('link')).toBe(`<${(trajectory.body._links as Record<string, string>).next}>; rel="next"`);
+      const search = await get('/api/v1/buildings/search?min_score=0&limit=1');
+      expect(new URL((search.body._links as Record<string, string>).next as string).searchParams.get('cursor')).toBe(pagination(search).next_cursor);
+    });
+
     it('filters by source, category, severity and an inclusive date range, paging within the filter', async () => {
       const all = await allEvents('', 100);
       const check = async (query: string, predicate: (e: ApiEvent) => boolean) => {

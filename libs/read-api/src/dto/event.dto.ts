@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CATEGORIES, EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from '@bhis/domain';
-import { MetaDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
+import { MetaDto, PageLinksDto, PaginationDto } from '@bhis/api-platform';
 
 export class EventDto {
   @ApiProperty({ example: '184467', description: 'Event id (a string: ids exceed the safe integer range of some clients).' }) id!: string;
@@ -32,5 +32,5 @@ export class EventsEnvelopeDto {
   @ApiProperty({ type: EventsDataDto }) data!: EventsDataDto;
   @ApiProperty({ type: MetaDto }) meta!: MetaDto;
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
-  @ApiProperty({ type: SelfLinksDto }) _links!: SelfLinksDto;
+  @ApiProperty({ type: PageLinksDto }) _links!: PageLinksDto;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COMPONENT_KEYS, GRADES } from '@bhis/domain';
-import { MetaDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
+import { MetaDto, PageLinksDto, PaginationDto } from '@bhis/api-platform';
 
 export class TrajectoryPointDto {
   @ApiProperty({ type: String, format: 'date', example: '2026-11-20' }) as_of!: string;
@@ -26,5 +26,5 @@ export class TrajectoryEnvelopeDto {
   @ApiProperty({ type: TrajectoryDataDto }) data!: TrajectoryDataDto;
   @ApiProperty({ type: MetaDto }) meta!: MetaDto;
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
-  @ApiProperty({ type: SelfLinksDto }) _links!: SelfLinksDto;
+  @ApiProperty({ type: PageLinksDto }) _links!: PageLinksDto;
 }

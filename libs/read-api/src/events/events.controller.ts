@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { attributesText, jsonbText, readRecord } from '@bhis/db';
-import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { EventsEnvelopeDto } from '../dto/event.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
@@ -69,7 +69,7 @@ export class EventsController {
       'with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.',
   })
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
-  @ApiOkResponse({ type: EventsEnvelopeDto })
+  @ApiOkResponse({ type: EventsEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
   async list(@Param('bbl') rawBbl: string, @Query() query: EventsQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {

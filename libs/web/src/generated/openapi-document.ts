@@ -671,6 +671,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -962,6 +969,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1081,6 +1095,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1200,6 +1221,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1719,6 +1747,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "One page of monitors.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1932,6 +1967,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The monitor with one page of its BBLs.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2142,6 +2184,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "One page of deliveries.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2337,6 +2386,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -4680,7 +4736,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/PageLinksDto"
           }
         },
         "required": [
@@ -5153,6 +5209,23 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
+      "PageLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "next": {
+            "description": "The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.",
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self"
+        ],
+        "type": "object"
+      },
       "PaginationDto": {
         "properties": {
           "limit": {
@@ -5470,6 +5543,11 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "PortfolioLinksDto": {
         "properties": {
           "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "next": {
+            "description": "The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.",
             "format": "uri",
             "type": "string"
           },
@@ -5803,7 +5881,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/PageLinksDto"
           }
         },
         "required": [
@@ -6136,7 +6214,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/PageLinksDto"
           }
         },
         "required": [
