@@ -173,9 +173,29 @@ export interface paths {
         };
         /**
          * A building's event history
-         * @description Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, category or severity reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.
+         * @description Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters (or follow `_links.next`). A request filtered by source, category, severity or status reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.
          */
         get: operations["events_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/buildings/{bbl}/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event of a building
+         * @description The event with this id, as in the events list: the ids in the list and in the explanation (`include=explanation`, `event_ids`) are fetched here. An id the building does not have (another building's included) is 404 `event_not_found`. Scope `events:read`.
+         */
+        get: operations["events_one"];
         put?: never;
         post?: never;
         delete?: never;
@@ -760,7 +780,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -817,6 +837,27 @@ export interface components {
             attributes: {
                 [key: string]: unknown;
             };
+        };
+        EventEnvelopeDto: {
+            data: components["schemas"]["EventDto"];
+            meta: components["schemas"]["MetaDto"];
+            /**
+             * @description Always null for a single event.
+             * @example null
+             */
+            pagination: Record<string, never> | null;
+            _links: components["schemas"]["EventLinksDto"];
+        };
+        EventLinksDto: {
+            /** Format: uri */
+            self: string;
+            /**
+             * Format: uri
+             * @description The building's events list.
+             */
+            events: string;
+            /** Format: uri */
+            building: string;
         };
         EventsDataDto: {
             /** @example 1000010001 */
@@ -1381,6 +1422,24 @@ export interface components {
     responses: {
         /** @description `building_not_found`: The BBL is valid but not in the data set. */
         Error_building_not_found: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `building_not_found`: The BBL is valid but not in the data set.
+         *
+         *     `event_not_found`: The building has no event with this id (an id of another building included).
+         */
+        Error_building_not_found_or_event_not_found: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1979,6 +2038,8 @@ export interface operations {
                 category?: string;
                 /** @description Comma-separated severities: critical, high, medium, low, info. */
                 severity?: string;
+                /** @description Comma-separated statuses: open, closed, active, resolved, dismissed, rescinded, discharged, filed, info. Events without a status are left out. */
+                status?: string;
                 /** @description Events on or after this date (YYYY-MM-DD, inclusive). Events without a date are left out when a date bound is given. */
                 since?: string;
                 /** @description Events on or before this date (YYYY-MM-DD, inclusive). */
@@ -2029,6 +2090,55 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_building_not_found"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
+    events_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 10-digit BBL. */
+                bbl: string;
+                /** @description The event id (digits). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEnvelopeDto"];
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag is current). */
+            304: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error_invalid_bbl_or_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_building_not_found_or_event_not_found"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];

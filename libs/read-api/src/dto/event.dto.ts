@@ -34,3 +34,16 @@ export class EventsEnvelopeDto {
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
   @ApiProperty({ type: PageLinksDto }) _links!: PageLinksDto;
 }
+
+export class EventLinksDto {
+  @ApiProperty({ format: 'uri' }) self!: string;
+  @ApiProperty({ format: 'uri', description: "The building's events list." }) events!: string;
+  @ApiProperty({ format: 'uri' }) building!: string;
+}
+
+export class EventEnvelopeDto {
+  @ApiProperty({ type: EventDto }) data!: EventDto;
+  @ApiProperty({ type: MetaDto }) meta!: MetaDto;
+  @ApiProperty({ type: Object, nullable: true, example: null, description: 'Always null for a single event.' }) pagination!: null;
+  @ApiProperty({ type: EventLinksDto }) _links!: EventLinksDto;
+}

@@ -857,7 +857,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/{bbl}/events": {
       "get": {
-        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, category or severity reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.",
+        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters (or follow `_links.next`). A request filtered by source, category, severity or status reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.",
         "operationId": "events_list",
         "parameters": [
           {
@@ -904,6 +904,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "schema": {
               "examples": [
                 "critical,high"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "description": "Comma-separated statuses: open, closed, active, resolved, dismissed, rescinded, discharged, filed, info. Events without a status are left out.",
+            "in": "query",
+            "name": "status",
+            "required": false,
+            "schema": {
+              "examples": [
+                "open,active"
               ],
               "type": "string"
             }
@@ -1036,6 +1048,112 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "summary": "A building's event history",
+        "tags": [
+          "Events"
+        ]
+      }
+    },
+    "/buildings/{bbl}/events/{id}": {
+      "get": {
+        "description": "The event with this id, as in the events list: the ids in the list and in the explanation (`include=explanation`, `event_ids`) are fetched here. An id the building does not have (another building's included) is 404 `event_not_found`. Scope `events:read`.",
+        "operationId": "events_one",
+        "parameters": [
+          {
+            "description": "10-digit BBL.",
+            "in": "path",
+            "name": "bbl",
+            "required": true,
+            "schema": {
+              "examples": [
+                "1000010001"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "description": "The event id (digits).",
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "examples": [
+                "184467"
+              ],
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/EventEnvelopeDto"
+                }
+              }
+            },
+            "description": "OK.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "304": {
+            "description": "Not modified (the If-None-Match ETag is current).",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_bbl_or_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_building_not_found_or_event_not_found"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "One event of a building",
         "tags": [
           "Events"
         ]
@@ -2813,6 +2931,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
+      "error_event_not_found": {
+        "summary": "The building has no event with this id (an id of another building included).",
+        "value": {
+          "error": {
+            "code": "event_not_found",
+            "message": "The building has no event with this id (an id of another building included).",
+            "status": 404,
+            "doc_url": "/api-docs.md#error-event-not-found"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
       "error_not_found": {
         "summary": "No such route or resource.",
         "value": {
@@ -2904,6 +3043,41 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`building_not_found`: The BBL is valid but not in the data set.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_building_not_found_or_event_not_found": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "building_not_found": {
+                "$ref": "#/components/examples/error_building_not_found"
+              },
+              "event_not_found": {
+                "$ref": "#/components/examples/error_event_not_found"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`building_not_found`: The BBL is valid but not in the data set.\n\n`event_not_found`: The building has no event with this id (an id of another building included).",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -4476,6 +4650,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "insufficient_scope",
               "not_found",
               "building_not_found",
+              "event_not_found",
               "method_not_allowed",
               "request_timeout",
               "payload_too_large",
@@ -4699,6 +4874,59 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "description",
           "source_url",
           "attributes"
+        ],
+        "type": "object"
+      },
+      "EventEnvelopeDto": {
+        "properties": {
+          "data": {
+            "$ref": "#/components/schemas/EventDto"
+          },
+          "meta": {
+            "$ref": "#/components/schemas/MetaDto"
+          },
+          "pagination": {
+            "description": "Always null for a single event.",
+            "examples": [
+              null
+            ],
+            "type": [
+              "object",
+              "null"
+            ]
+          },
+          "_links": {
+            "$ref": "#/components/schemas/EventLinksDto"
+          }
+        },
+        "required": [
+          "data",
+          "meta",
+          "pagination",
+          "_links"
+        ],
+        "type": "object"
+      },
+      "EventLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "events": {
+            "description": "The building's events list.",
+            "format": "uri",
+            "type": "string"
+          },
+          "building": {
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self",
+          "events",
+          "building"
         ],
         "type": "object"
       },
