@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Look up to 500 buildings at once
-         * @description One result per distinct entry, in request order; `building` is the same object as the single lookup. Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.
+         * @description One result per distinct entry, in request order; `building` is the same object as the single lookup. `summary` counts them, names the entries sent more than once (`duplicates`, answered once) and the valid BBLs not in the data set (`not_found_bbls`). Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.
          */
         post: operations["buildings_batch"];
         delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * CSV export of up to 10,000 buildings
-         * @description Body: `{ "bbls": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with ";"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.
+         * @description Body: `{ "bbls": [...] }` (rows in request order; invalid, unknown and not yet scored BBLs get no row, and the `X-Export-*` headers say which and how many) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with ";"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.
          */
         post: operations["export_export"];
         delete?: never;
@@ -508,6 +508,25 @@ export interface components {
             found: number;
             not_found: number;
             invalid: number;
+            /**
+             * @description Entries in the body, repeats included (`requested` plus the repeats).
+             * @example 3
+             */
+            received: number;
+            /**
+             * @description Entries sent more than once (each answered once), in the order of their first occurrence.
+             * @example [
+             *       "1000010001"
+             *     ]
+             */
+            duplicates: string[];
+            /**
+             * @description The valid BBLs not in the data set (the `not_found` results), in request order.
+             * @example [
+             *       "2000010001"
+             *     ]
+             */
+            not_found_bbls: string[];
         };
         BblListRequestDto: {
             /**
@@ -2268,6 +2287,14 @@ export interface operations {
             /** @description The CSV file (Content-Disposition: attachment). */
             200: {
                 headers: {
+                    /** @description Export of a BBL list only: repeated entries, collapsed into one row. */
+                    "X-Export-Duplicates"?: number;
+                    /** @description Export of a BBL list only: distinct entries that are not valid BBLs (no row). */
+                    "X-Export-Invalid"?: number;
+                    /** @description Export of a BBL list only: how many of its valid BBLs have no row (not in the data set, or not scored yet). */
+                    "X-Export-Not-Found"?: number;
+                    /** @description Export of a BBL list only: those BBLs, comma-separated in request order, the first 100 (the count names them all); empty when none. */
+                    "X-Export-Not-Found-Bbls"?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

@@ -291,7 +291,9 @@ describe('building lookup and batch (real Postgres and Redis)', () => {
         ['4099990001', 'found'],
         ['', 'invalid'],
       ]);
-      expect(body.summary).toEqual({ requested: 6, found: 3, not_found: 1, invalid: 2 });
+      expect(body.summary).toEqual({ requested: 6, found: 3, not_found: 1, invalid: 2, received: 7, duplicates: ['3012340056'], not_found_bbls: ['2000010001'] });
+      // v1's counts keep their place
+      expect(Object.keys(body.summary).slice(0, 4)).toEqual(['requested', 'found', 'not_found', 'invalid']);
       const single = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056'));
       expect(body.results[0].building).toEqual(single);
       expect(body.results[1].building).toBeNull();
@@ -303,7 +305,10 @@ describe('building lookup and batch (real Postgres and Redis)', () => {
     it('takes 500 BBLs (cost 10) and refuses 501 with too_many_bbls stating the limit and the count', async () => {
       const five = Array.from({ length: 500 }, (_, i) => `1${String(i + 1).padStart(5, '0')}0001`);
       const ok = await batch({ bbls: five });
-      expect(data<{ summary: Record<string, number> }>(ok).summary).toEqual({ requested: 500, found: 0, not_found: 500, invalid: 0 });
+      expect(data<{ summary: Record<string, unknown> }>(ok).summary).toEqual({ requested: 500, found: 0, not_found: 500, invalid: 0, received: 500, duplicates: [], not_found_bbls: five });
+      const repeated = data<{ summary: Record<string, unknown>; results: unknown[] }>(await batch({ bbls: ['1010150001', '', '1010150001', '', '1010150001'] }));
+      expect(repeated.summary).toEqual(expect.objectContaining({ requested: 2, received: 5, duplicates: ['1010150001', ''] }));
+      expect(repeated.results).toHaveLength(2);
       expect(ok.headers.get('x-ratelimit-cost')).toBe('10');
       expectError(await batch({ bbls: [...five, '1010150001'] }), 400, 'too_many_bbls', /500.*501/);
     });

@@ -437,7 +437,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/batch": {
       "post": {
-        "description": "One result per distinct entry, in request order; `building` is the same object as the single lookup. Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.",
+        "description": "One result per distinct entry, in request order; `building` is the same object as the single lookup. `summary` counts them, names the entries sent more than once (`duplicates`, answered once) and the valid BBLs not in the data set (`not_found_bbls`). Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.",
         "operationId": "buildings_batch",
         "parameters": [],
         "requestBody": {
@@ -1413,7 +1413,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/export/csv": {
       "post": {
-        "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.",
+        "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid, unknown and not yet scored BBLs get no row, and the `X-Export-*` headers say which and how many) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.",
         "operationId": "export_export",
         "parameters": [],
         "requestBody": {
@@ -1440,6 +1440,43 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The CSV file (Content-Disposition: attachment).",
             "headers": {
+              "X-Export-Duplicates": {
+                "description": "Export of a BBL list only: repeated entries, collapsed into one row.",
+                "schema": {
+                  "example": 0,
+                  "format": "int32",
+                  "maximum": 10000,
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              },
+              "X-Export-Invalid": {
+                "description": "Export of a BBL list only: distinct entries that are not valid BBLs (no row).",
+                "schema": {
+                  "example": 0,
+                  "format": "int32",
+                  "maximum": 10000,
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              },
+              "X-Export-Not-Found": {
+                "description": "Export of a BBL list only: how many of its valid BBLs have no row (not in the data set, or not scored yet).",
+                "schema": {
+                  "example": 1,
+                  "format": "int32",
+                  "maximum": 10000,
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              },
+              "X-Export-Not-Found-Bbls": {
+                "description": "Export of a BBL list only: those BBLs, comma-separated in request order, the first 100 (the count names them all); empty when none.",
+                "schema": {
+                  "example": "2000010001",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -3723,13 +3760,47 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "invalid": {
             "type": "number"
+          },
+          "received": {
+            "description": "Entries in the body, repeats included (`requested` plus the repeats).",
+            "examples": [
+              3
+            ],
+            "type": "number"
+          },
+          "duplicates": {
+            "description": "Entries sent more than once (each answered once), in the order of their first occurrence.",
+            "examples": [
+              [
+                "1000010001"
+              ]
+            ],
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "not_found_bbls": {
+            "description": "The valid BBLs not in the data set (the `not_found` results), in request order.",
+            "examples": [
+              [
+                "2000010001"
+              ]
+            ],
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
           }
         },
         "required": [
           "requested",
           "found",
           "not_found",
-          "invalid"
+          "invalid",
+          "received",
+          "duplicates",
+          "not_found_bbls"
         ],
         "type": "object"
       },
