@@ -23,6 +23,7 @@ async function serve(level: pino.Level, status: number, path = '/x?q=1'): Promis
       cost: 1,
       handedOn: true,
       onFinish: [],
+      cors: null,
     };
     next();
   });

@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 import type pino from 'pino';
 import type { AppConfig } from '@bhis/config';
 import { accessLog } from './access-log';
+import { CorsPolicy } from './cors';
 import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
@@ -62,6 +63,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     shortcuts: app.get(RouteShortcuts),
     onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
     onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
+    cors: config.CORS_ORIGINS.length > 0 ? new CorsPolicy(config.CORS_ORIGINS) : undefined,
   });
 
   // a trusted proxy carries many clients' connections: the per-address cap is not applied to it

@@ -1,4 +1,5 @@
 export * from './api-key-store';
+export * from './cors';
 export * from './create-api-app';
 export * from './decorators';
 export * from './errors';

@@ -13,6 +13,7 @@ import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 import { noteResponse, REQUEST_TIMEOUT_MS } from './http-server-limits';
 import { applyPlatformHeaders } from './response-head';
+import { CorsPolicy, corsStep } from './cors';
 import { refusedTransferCoding } from './transfer-coding';
 
 export interface PipelineDeps {
@@ -29,6 +30,8 @@ export interface PipelineDeps {
   shortcuts?: RouteShortcuts;
   /** What runs once each response is sent (access log, metrics), from a single listener. */
   onFinish?: ResponseFinished[];
+  /** Browser origins allowed to call the API (`CORS_ORIGINS`); without it no CORS step runs. */
+  cors?: CorsPolicy;
 }
 
 /**
@@ -47,6 +50,7 @@ function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
       route: undefined,
       handedOn: false,
       onFinish,
+      cors: null,
     };
     (req as PlatformRequest).platform = state;
     next();
@@ -264,14 +268,20 @@ function compressionWhenAccepted(): RequestHandler {
 
 /**
  * The pipeline up to the shortcuts runs on the server's `request` event, ahead of Express's router
- * (docs/adr/0010-request-pipeline-order.md): request id and security headers, the transfer coding
- * check, compression, the key
+ * (docs/adr/0010-request-pipeline-order.md): request id and security headers, CORS (when
+ * configured: a preflight from an allowed origin is answered here), the transfer coding check, compression, the key
  * check and the rate-limit charge, then a shortcut answer or the Express app. A lookup answered from
  * memory, a 401 and a 429 never walk the router; they use Express's request and response helpers all
  * the same (the prototypes are set here, as Express would set them).
  */
 export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? []), transferCoding, compressionWhenAccepted(), authenticateAndLimit(deps)];
+  const steps: RequestHandler[] = [
+    requestContext(deps.onFinish ?? []),
+    ...(deps.cors ? [corsStep(deps.cors, deps.keyedRoutes)] : []),
+    transferCoding,
+    compressionWhenAccepted(),
+    authenticateAndLimit(deps),
+  ];
   return (incoming, outgoing) => {
     const req = Object.setPrototypeOf(incoming, app.request) as Request;
     const res = Object.setPrototypeOf(outgoing, app.response) as Response;

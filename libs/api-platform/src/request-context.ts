@@ -24,6 +24,8 @@ export interface PlatformRequestState extends RequestContext {
   handedOn: boolean;
   /** What runs once the response is sent (access log, metrics). */
   onFinish: readonly ResponseFinished[];
+  /** The CORS headers of the answer, for a request from an allowed origin (cors.ts); else null. */
+  cors: readonly string[] | null;
 }
 
 export type PlatformRequest = Request & { platform: PlatformRequestState };
