@@ -24,6 +24,7 @@ async function serve(level: pino.Level, status: number, path = '/x?q=1'): Promis
       handedOn: true,
       onFinish: [],
       cors: null,
+      trace: null,
     };
     next();
   });

@@ -20,6 +20,7 @@ export * from './request-charges';
 export * from './body-reader';
 export * from './scope.guard';
 export * from './tokens';
+export * from './trace-context';
 export * from './validation';
 export * from './logger';
 export * from './openapi';

@@ -10,7 +10,13 @@ export class RateLimitDto {
 }
 
 export class MetaDto {
-  @ApiProperty({ example: 'req_5f0c6b1e9a3d4c2b1a0f9e8d', pattern: '^req_[0-9a-f]{24}$' }) request_id!: string;
+  @ApiProperty({
+    example: 'req_5f0c6b1e9a3d4c2b1a0f9e8d',
+    pattern: '^[A-Za-z0-9._:+/=-]{1,128}$',
+    description:
+      'The id of the request, also in the `X-Request-Id` header: `req_` and 24 hex digits, or the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`.',
+  })
+  request_id!: string;
   @ApiProperty({ example: 'v1' }) api_version!: string;
   @ApiProperty({ example: '2026-11-21T10:00:00.000Z', format: 'date-time' }) timestamp!: string;
   @ApiProperty({ type: RateLimitDto, nullable: true }) rate_limit!: RateLimitDto | null;

@@ -14,6 +14,7 @@ import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 import { noteResponse, REQUEST_TIMEOUT_MS } from './http-server-limits';
 import { applyPlatformHeaders } from './response-head';
 import { CorsPolicy, corsStep } from './cors';
+import { acceptedRequestId, parseTraceParent } from './trace-context';
 import { refusedTransferCoding } from './transfer-coding';
 
 export interface PipelineDeps {
@@ -35,13 +36,15 @@ export interface PipelineDeps {
 }
 
 /**
- * Gives every request its id and timer. Its headers (request id, security headers) are written with
- * the answer, or set when the request goes on to the router (`handOn`).
+ * Gives every request its id (the client's `X-Request-Id` when it is an acceptable one, else a new
+ * one), its timer and the client's trace context. Its headers (request id, security headers) are
+ * written with the answer, or set when the request goes on to the router (`handOn`).
  */
 function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
   return (req, _res, next) => {
+    const headers = req.headers;
     const state: PlatformRequestState = {
-      requestId: newRequestId(),
+      requestId: acceptedRequestId(headers['x-request-id']) ?? newRequestId(),
       startedAt: process.hrtime.bigint(),
       auth: { state: 'none' },
       rateLimit: null,
@@ -51,6 +54,7 @@ function requestContext(onFinish: readonly ResponseFinished[]): RequestHandler {
       handedOn: false,
       onFinish,
       cors: null,
+      trace: headers.traceparent === undefined ? null : parseTraceParent(headers.traceparent),
     };
     (req as PlatformRequest).platform = state;
     next();

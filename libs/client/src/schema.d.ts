@@ -954,7 +954,10 @@ export interface components {
             share: number;
         };
         MetaDto: {
-            /** @example req_5f0c6b1e9a3d4c2b1a0f9e8d */
+            /**
+             * @description The id of the request, also in the `X-Request-Id` header: `req_` and 24 hex digits, or the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`.
+             * @example req_5f0c6b1e9a3d4c2b1a0f9e8d
+             */
             request_id: string;
             /** @example v1 */
             api_version: string;
@@ -1704,7 +1707,7 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description When the window resets: ISO 8601 UTC, the same instant as `meta.rate_limit.reset_at`. */
         "X-RateLimit-Reset": string;
-        /** @description The request id, also in `meta.request_id`. */
+        /** @description The request id, also in `meta.request_id`: the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`, else `req_` and 24 hex digits. */
         "X-Request-Id": string;
     };
     pathItems: never;

@@ -3057,10 +3057,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         }
       },
       "X-Request-Id": {
-        "description": "The request id, also in `meta.request_id`.",
+        "description": "The request id, also in `meta.request_id`: the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`, else `req_` and 24 hex digits.",
         "schema": {
-          "maxLength": 28,
-          "pattern": "^req_[0-9a-f]{24}$",
+          "maxLength": 128,
+          "pattern": "^[A-Za-z0-9._:+/=-]{1,128}$",
           "type": "string"
         }
       }
@@ -5262,10 +5262,11 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "MetaDto": {
         "properties": {
           "request_id": {
+            "description": "The id of the request, also in the `X-Request-Id` header: `req_` and 24 hex digits, or the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`.",
             "examples": [
               "req_5f0c6b1e9a3d4c2b1a0f9e8d"
             ],
-            "pattern": "^req_[0-9a-f]{24}$",
+            "pattern": "^[A-Za-z0-9._:+/=-]{1,128}$",
             "type": "string"
           },
           "api_version": {
