@@ -64,7 +64,7 @@ describe('typed client against the API', () => {
 
   it('looks up a batch', async () => {
     const { data } = await client.POST('/buildings/batch', { body: { bbls: [first.bbl, '1000010001', 'nope'] } });
-    expect(data!.data.summary).toEqual({ requested: 3, found: 1, not_found: 1, invalid: 1 });
+    expect(data!.data.summary).toEqual({ requested: 3, found: 1, not_found: 1, invalid: 1, received: 3, duplicates: [], not_found_bbls: ['1000010001'] });
     expect(data!.data.results.map((r) => r.status)).toEqual(['found', 'not_found', 'invalid']);
   });
 

@@ -78,7 +78,9 @@ describe('the OpenAPI examples are the API\'s answers', () => {
     await call('buildings_lookup', 'GET', `/buildings/${first.bbl}`);
     await call('buildings_batch', 'POST', '/buildings/batch', { bbls: [first.bbl, second.bbl] });
     await call('search_find', 'GET', '/buildings/search?address=123%20west%2045&limit=2');
-    await call('events_list', 'GET', `/buildings/${first.bbl}/events?limit=2`);
+    const events = await call('events_list', 'GET', `/buildings/${first.bbl}/events?limit=2`);
+    const [event] = ((events.body as JsonObject)['data'] as JsonObject)['events'] as JsonObject[];
+    await call('events_one', 'GET', `/buildings/${first.bbl}/events/${String(event['id'])}`);
     await call('trajectory_points', 'GET', `/buildings/${first.bbl}/trajectory?limit=2`);
     await call('portfolios_ofBuilding', 'GET', `/buildings/${first.bbl}/portfolio?limit=2`);
     await call('portfolios_byId', 'GET', '/portfolios/pf_331931?limit=2');

@@ -24,6 +24,8 @@ async function serve(level: pino.Level, status: number, path = '/x?q=1'): Promis
       handedOn: true,
       onFinish: [],
       publicBaseUrl: undefined,
+      cors: null,
+      trace: null,
     };
     next();
   });

@@ -25,9 +25,11 @@ export function accessLog(logger: pino.Logger): ResponseFinished {
     const state = platformState(req);
     const ms = Math.round(Number(process.hrtime.bigint() - state.startedAt) / 1e4) / 100;
     const key = state.auth.state === 'valid' ? `,"key_prefix":${JSON.stringify(state.auth.key.prefix)}` : '';
+    const trace = state.trace === null ? '' : `,"trace_id":"${state.trace.traceId}","parent_id":"${state.trace.parentId}"`;
     destination.write(
-      // request ids are made by the service and methods are tokens Node's parser knows: nothing to escape
-      `{"level":${LEVELS[level]},"time":${Date.now()}${base},"req_id":"${state.requestId}",` +
+      // request ids are made by the service or checked to hold no character to escape (trace-context.ts),
+      // trace ids are hex and methods are tokens Node's parser knows: nothing to escape
+      `{"level":${LEVELS[level]},"time":${Date.now()}${base},"req_id":"${state.requestId}"${trace},` +
         `"req":{"method":"${req.method}","url":${JSON.stringify(req.originalUrl ?? req.url)}},` +
         `"res":{"statusCode":${res.statusCode}},"responseTime":${ms}${key},"msg":"request completed"}\n`,
     );

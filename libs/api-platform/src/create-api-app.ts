@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 import type pino from 'pino';
 import type { AppConfig } from '@bhis/config';
 import { accessLog } from './access-log';
+import { CorsPolicy } from './cors';
 import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiMetrics } from './metrics';
@@ -15,6 +16,7 @@ import { SOCKET_POLICY } from './socket-policy';
 import { installPipeline } from './pipeline';
 import { PlatformExpressAdapter } from './platform-http-server';
 import { KeyedRoutes } from './keyed-routes';
+import { PaginationLinksInterceptor } from './pagination-links.interceptor';
 import { RequestCharges } from './request-charges';
 import { RouteShortcuts } from './route-shortcuts';
 import { ScopeGuard } from './scope.guard';
@@ -62,6 +64,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
     onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    cors: config.CORS_ORIGINS.length > 0 ? new CorsPolicy(config.CORS_ORIGINS) : undefined,
   });
 
   // a trusted proxy carries many clients' connections: the per-address cap is not applied to it
@@ -70,6 +73,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
   app.useGlobalPipes(apiValidationPipe());
+  app.useGlobalInterceptors(new PaginationLinksInterceptor(config.PUBLIC_BASE_URL));
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
   app.enableShutdownHooks();
   return app;

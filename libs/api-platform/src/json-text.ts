@@ -18,7 +18,11 @@ export function endResponse(req: Request, res: Response, status: number, headers
   const state = platformState(req);
   const body = text !== null && req.method !== 'HEAD' ? text : undefined;
   if (state.handedOn) {
-    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1] as string);
+    for (let i = 0; i < headers.length; i += 2) {
+      // Vary adds to what the platform set (Origin, for CORS) rather than replacing it
+      if (headers[i] === 'Vary') res.vary(headers[i + 1] as string);
+      else res.setHeader(headers[i] as string, headers[i + 1] as string);
+    }
     if (text !== null) {
       res.setHeader('Content-Type', JSON_TYPE);
       res.setHeader('Content-Length', Buffer.byteLength(text));

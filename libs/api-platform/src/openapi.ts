@@ -10,7 +10,13 @@ export class RateLimitDto {
 }
 
 export class MetaDto {
-  @ApiProperty({ example: 'req_5f0c6b1e9a3d4c2b1a0f9e8d', pattern: '^req_[0-9a-f]{24}$' }) request_id!: string;
+  @ApiProperty({
+    example: 'req_5f0c6b1e9a3d4c2b1a0f9e8d',
+    pattern: '^[A-Za-z0-9._:+/=-]{1,128}$',
+    description:
+      'The id of the request, also in the `X-Request-Id` header: `req_` and 24 hex digits, or the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`.',
+  })
+  request_id!: string;
   @ApiProperty({ example: 'v1' }) api_version!: string;
   @ApiProperty({ example: '2026-11-21T10:00:00.000Z', format: 'date-time' }) timestamp!: string;
   @ApiProperty({ type: RateLimitDto, nullable: true }) rate_limit!: RateLimitDto | null;
@@ -26,6 +32,20 @@ export class PaginationDto {
 export class SelfLinksDto {
   @ApiProperty({ format: 'uri' }) self!: string;
 }
+
+/** `_links` of a page of a cursor-paginated list. */
+export class PageLinksDto extends SelfLinksDto {
+  @ApiPropertyOptional({ format: 'uri', description: 'The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.' })
+  next?: string;
+}
+
+/** The header of a page that has a next one (RFC 8288), for the responses of cursor-paginated lists. */
+export const NEXT_PAGE_HEADERS = {
+  Link: {
+    description: 'On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`).',
+    schema: { type: 'string' as const, example: '<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel="next"' },
+  },
+};
 
 export class ErrorBodyDto {
   @ApiProperty({ enum: Object.keys(ERROR_CODES), example: 'invalid_bbl' }) code!: string;
@@ -50,6 +70,7 @@ export function ApiEnvelopeResponse(model: Type<unknown>, options: { status?: nu
     ApiResponse({
       status: options.status ?? HttpStatus.OK,
       description: options.description,
+      ...(options.paginated ? { headers: NEXT_PAGE_HEADERS } : {}),
       schema: {
         type: 'object',
         required: ['data', 'meta', 'pagination', '_links'],

@@ -13,6 +13,8 @@ import type { RouteShortcuts } from './route-shortcuts';
 import { maxBodyBytes, requestCost, routeCostOf } from './route-costs';
 import { noteResponse, REQUEST_TIMEOUT_MS } from './http-server-limits';
 import { applyPlatformHeaders } from './response-head';
+import { CorsPolicy, corsStep } from './cors';
+import { acceptedRequestId, parseTraceParent } from './trace-context';
 import { refusedTransferCoding } from './transfer-coding';
 
 export interface PipelineDeps {
@@ -31,16 +33,20 @@ export interface PipelineDeps {
   onFinish?: ResponseFinished[];
   /** PUBLIC_BASE_URL: the base of the error envelopes' absolute `doc_url`. */
   publicBaseUrl?: string;
+  /** Browser origins allowed to call the API (`CORS_ORIGINS`); without it no CORS step runs. */
+  cors?: CorsPolicy;
 }
 
 /**
- * Gives every request its id and timer. Its headers (request id, security headers) are written with
- * the answer, or set when the request goes on to the router (`handOn`).
+ * Gives every request its id (the client's `X-Request-Id` when it is an acceptable one, else a new
+ * one), its timer and the client's trace context. Its headers (request id, security headers) are
+ * written with the answer, or set when the request goes on to the router (`handOn`).
  */
 function requestContext(onFinish: readonly ResponseFinished[], publicBaseUrl: string | undefined): RequestHandler {
   return (req, _res, next) => {
+    const headers = req.headers;
     const state: PlatformRequestState = {
-      requestId: newRequestId(),
+      requestId: acceptedRequestId(headers['x-request-id']) ?? newRequestId(),
       startedAt: process.hrtime.bigint(),
       auth: { state: 'none' },
       rateLimit: null,
@@ -50,6 +56,8 @@ function requestContext(onFinish: readonly ResponseFinished[], publicBaseUrl: st
       handedOn: false,
       onFinish,
       publicBaseUrl,
+      cors: null,
+      trace: headers.traceparent === undefined ? null : parseTraceParent(headers.traceparent),
     };
     (req as PlatformRequest).platform = state;
     next();
@@ -267,14 +275,20 @@ function compressionWhenAccepted(): RequestHandler {
 
 /**
  * The pipeline up to the shortcuts runs on the server's `request` event, ahead of Express's router
- * (docs/adr/0010-request-pipeline-order.md): request id and security headers, the transfer coding
- * check, compression, the key
+ * (docs/adr/0010-request-pipeline-order.md): request id and security headers, CORS (when
+ * configured: a preflight from an allowed origin is answered here), the transfer coding check, compression, the key
  * check and the rate-limit charge, then a shortcut answer or the Express app. A lookup answered from
  * memory, a 401 and a 429 never walk the router; they use Express's request and response helpers all
  * the same (the prototypes are set here, as Express would set them).
  */
 export function frontDoor(app: Express, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const steps: RequestHandler[] = [requestContext(deps.onFinish ?? [], deps.publicBaseUrl), transferCoding, compressionWhenAccepted(), authenticateAndLimit(deps)];
+  const steps: RequestHandler[] = [
+    requestContext(deps.onFinish ?? [], deps.publicBaseUrl),
+    ...(deps.cors ? [corsStep(deps.cors, deps.keyedRoutes)] : []),
+    transferCoding,
+    compressionWhenAccepted(),
+    authenticateAndLimit(deps),
+  ];
   return (incoming, outgoing) => {
     const req = Object.setPrototypeOf(incoming, app.request) as Request;
     const res = Object.setPrototypeOf(outgoing, app.response) as Response;

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { RateLimitStatus, RequestContext } from '@bhis/envelope';
 import { ApiError } from '@bhis/envelope';
 import type { AuthenticatedKey } from './api-key-store';
+import type { TraceParent } from './trace-context';
 
 export type AuthState =
   | { state: 'none' }
@@ -26,6 +27,10 @@ export interface PlatformRequestState extends RequestContext {
   onFinish: readonly ResponseFinished[];
   /** PUBLIC_BASE_URL when configured: the base of the absolute links of an answer (links.ts `baseUrl`). */
   publicBaseUrl: string | undefined;
+  /** The CORS headers of the answer, for a request from an allowed origin (cors.ts); else null. */
+  cors: readonly string[] | null;
+  /** The client's W3C trace context (`traceparent`), when it sent a valid one: written to the access log. */
+  trace: TraceParent | null;
 }
 
 export type PlatformRequest = Request & { platform: PlatformRequestState };

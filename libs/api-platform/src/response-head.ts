@@ -17,6 +17,8 @@ export function platformHeaders(state: PlatformRequestState, extra: readonly str
   if (state.cost > 0 && !named(extra, 'X-RateLimit-Cost')) head.push('X-RateLimit-Cost', String(state.cost));
   const status = state.rateLimit;
   if (status) head.push('X-RateLimit-Limit', String(status.limit), 'X-RateLimit-Remaining', String(status.remaining), 'X-RateLimit-Reset', status.reset_at);
+  const cors = state.cors;
+  if (cors) for (let i = 0; i < cors.length; i++) head.push(cors[i] as string);
   for (let i = 0; i < extra.length; i += 2) head.push(extra[i] as string, extra[i + 1] as string);
   return head;
 }

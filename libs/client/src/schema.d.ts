@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Look up to 500 buildings at once
-         * @description One result per distinct entry, in request order; `building` is the same object as the single lookup. Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.
+         * @description One result per distinct entry, in request order; `building` is the same object as the single lookup. `summary` counts them, names the entries sent more than once (`duplicates`, answered once) and the valid BBLs not in the data set (`not_found_bbls`). Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.
          */
         post: operations["buildings_batch"];
         delete?: never;
@@ -217,9 +217,29 @@ export interface paths {
         };
         /**
          * A building's event history
-         * @description Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, category or severity reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.
+         * @description Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters (or follow `_links.next`). A request filtered by source, category, severity or status reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.
          */
         get: operations["events_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/buildings/{bbl}/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event of a building
+         * @description The event with this id, as in the events list: the ids in the list and in the explanation (`include=explanation`, `event_ids`) are fetched here. An id the building does not have (another building's included) is 404 `event_not_found`. Scope `events:read`.
+         */
+        get: operations["events_one"];
         put?: never;
         post?: never;
         delete?: never;
@@ -279,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * CSV export of up to 10,000 buildings
-         * @description Body: `{ "bbls": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with ";"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.
+         * @description Body: `{ "bbls": [...] }` (rows in request order; invalid, unknown and not yet scored BBLs get no row, and the `X-Export-*` headers say which and how many) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with ";"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.
          */
         post: operations["export_export"];
         delete?: never;
@@ -573,6 +593,25 @@ export interface components {
             found: number;
             not_found: number;
             invalid: number;
+            /**
+             * @description Entries in the body, repeats included (`requested` plus the repeats).
+             * @example 3
+             */
+            received: number;
+            /**
+             * @description Entries sent more than once (each answered once), in the order of their first occurrence.
+             * @example [
+             *       "1000010001"
+             *     ]
+             */
+            duplicates: string[];
+            /**
+             * @description The valid BBLs not in the data set (the `not_found` results), in request order.
+             * @example [
+             *       "2000010001"
+             *     ]
+             */
+            not_found_bbls: string[];
         };
         BblListRequestDto: {
             /**
@@ -621,6 +660,24 @@ export interface components {
             confidence: components["schemas"]["ConfidenceDto"] | null;
             /** @description The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored. */
             published_rules?: components["schemas"]["PublishedRulesDto"];
+            /**
+             * Format: date
+             * @description The data date the score reflects (the `as_of` column of the CSV export); null until scored.
+             * @example 2026-11-20
+             */
+            as_of: string | null;
+            /**
+             * Format: date-time
+             * @description When the score was computed; null until scored.
+             * @example 2026-11-20T07:12:45.120Z
+             */
+            scored_at: string | null;
+            /**
+             * Format: date-time
+             * @description The latest successful refresh of the public data sources (each source's own freshness: `GET /api/v1/sources`); null before any load.
+             * @example 2026-11-20T06:41:03.512Z
+             */
+            data_as_of: string | null;
             /** @description Only with `include=explanation`; null when not scored. */
             explanation?: components["schemas"]["ExplanationDto"] | null;
         };
@@ -642,9 +699,14 @@ export interface components {
             /** Format: uri */
             trajectory: string;
         };
-        BuildingPartLinksDto: {
+        BuildingPageLinksDto: {
             /** Format: uri */
             self: string;
+            /**
+             * Format: uri
+             * @description The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.
+             */
+            next?: string;
             /** Format: uri */
             building: string;
         };
@@ -863,7 +925,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -924,6 +986,27 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        EventEnvelopeDto: {
+            data: components["schemas"]["EventDto"];
+            meta: components["schemas"]["MetaDto"];
+            /**
+             * @description Always null for a single event.
+             * @example null
+             */
+            pagination: Record<string, never> | null;
+            _links: components["schemas"]["EventLinksDto"];
+        };
+        EventLinksDto: {
+            /** Format: uri */
+            self: string;
+            /**
+             * Format: uri
+             * @description The building's events list.
+             */
+            events: string;
+            /** Format: uri */
+            building: string;
+        };
         EventsDataDto: {
             /** @example 1000010001 */
             bbl: string;
@@ -934,7 +1017,7 @@ export interface components {
             data: components["schemas"]["EventsDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["BuildingPartLinksDto"];
+            _links: components["schemas"]["BuildingPageLinksDto"];
         };
         ExplanationComponentsDto: {
             living_conditions: components["schemas"]["SignalExplanationDto"][];
@@ -1131,7 +1214,10 @@ export interface components {
             total_bytes?: number | null;
         };
         MetaDto: {
-            /** @example req_5f0c6b1e9a3d4c2b1a0f9e8d */
+            /**
+             * @description The id of the request, also in the `X-Request-Id` header: `req_` and 24 hex digits, or the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`.
+             * @example req_5f0c6b1e9a3d4c2b1a0f9e8d
+             */
             request_id: string;
             /** @example v1 */
             api_version: string;
@@ -1205,6 +1291,15 @@ export interface components {
                 monitor_id: string;
                 message: string;
             };
+        };
+        PageLinksDto: {
+            /** Format: uri */
+            self: string;
+            /**
+             * Format: uri
+             * @description The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.
+             */
+            next?: string;
         };
         PaginationDto: {
             /** @example 25 */
@@ -1332,6 +1427,11 @@ export interface components {
         PortfolioLinksDto: {
             /** Format: uri */
             self: string;
+            /**
+             * Format: uri
+             * @description The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.
+             */
+            next?: string;
             /** @example https://bhis.example.org/api/v1/portfolios/pf_331931 */
             portfolio: string;
         };
@@ -1516,7 +1616,7 @@ export interface components {
             data: components["schemas"]["SearchDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["SelfLinksDto"];
+            _links: components["schemas"]["PageLinksDto"];
         };
         SelfLinksDto: {
             /** Format: uri */
@@ -1617,7 +1717,7 @@ export interface components {
             data: components["schemas"]["TrajectoryDataDto"];
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
-            _links: components["schemas"]["BuildingPartLinksDto"];
+            _links: components["schemas"]["BuildingPageLinksDto"];
         };
         TrajectoryPointDto: {
             /**
@@ -1688,6 +1788,24 @@ export interface components {
     responses: {
         /** @description `building_not_found`: The BBL is valid but not in the data set. */
         Error_building_not_found: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `building_not_found`: The BBL is valid but not in the data set.
+         *
+         *     `event_not_found`: The building has no event with this id (an id of another building included).
+         */
+        Error_building_not_found_or_event_not_found: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1947,7 +2065,7 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description When the window resets: ISO 8601 UTC, the same instant as `meta.rate_limit.reset_at`. */
         "X-RateLimit-Reset": string;
-        /** @description The request id, also in `meta.request_id`. */
+        /** @description The request id, also in `meta.request_id`: the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`, else `req_` and 24 hex digits. */
         "X-Request-Id": string;
     };
     pathItems: never;
@@ -2005,6 +2123,7 @@ export interface operations {
                      *         "sources": "https://bhis.example.org/api/v1/sources",
                      *         "building": "https://bhis.example.org/api/v1/buildings/{bbl}",
                      *         "building_events": "https://bhis.example.org/api/v1/buildings/{bbl}/events",
+                     *         "building_event": "https://bhis.example.org/api/v1/buildings/{bbl}/events/{id}",
                      *         "building_trajectory": "https://bhis.example.org/api/v1/buildings/{bbl}/trajectory",
                      *         "buildings_batch": "https://bhis.example.org/api/v1/buildings/batch",
                      *         "buildings_search": "https://bhis.example.org/api/v1/buildings/search",
@@ -2057,6 +2176,8 @@ export interface operations {
             /** @description One page of runs (without the data set metadata each was read with: see the run itself). */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2156,7 +2277,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "run_id": "00000000-0000-4000-8000-000000000001",
-                     *         "job_id": "ingest.hpd_litigations.eee9c507b8b3ebf0.bb802539",
+                     *         "job_id": "ingest.hpd_litigations.5550a0d9685eedb7.ca5b0b91",
                      *         "created": true
                      *       },
                      *       "meta": {
@@ -2405,6 +2526,8 @@ export interface operations {
             /** @description One page of quarantined rows. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2715,7 +2838,10 @@ export interface operations {
                      *                 "reason": null,
                      *                 "primary_sources": 6,
                      *                 "active_families": 4
-                     *               }
+                     *               },
+                     *               "as_of": "2026-11-20",
+                     *               "scored_at": "2026-12-01T11:00:00.000Z",
+                     *               "data_as_of": null
                      *             }
                      *           },
                      *           {
@@ -2801,7 +2927,10 @@ export interface operations {
                      *                 "reason": null,
                      *                 "primary_sources": 6,
                      *                 "active_families": 4
-                     *               }
+                     *               },
+                     *               "as_of": "2026-11-20",
+                     *               "scored_at": "2026-12-01T11:00:00.000Z",
+                     *               "data_as_of": null
                      *             }
                      *           }
                      *         ],
@@ -2809,7 +2938,10 @@ export interface operations {
                      *           "requested": 2,
                      *           "found": 2,
                      *           "not_found": 0,
-                     *           "invalid": 0
+                     *           "invalid": 0,
+                     *           "received": 2,
+                     *           "duplicates": [],
+                     *           "not_found_bbls": []
                      *         }
                      *       },
                      *       "meta": {
@@ -2875,6 +3007,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3059,7 +3193,10 @@ export interface operations {
                      *           "reason": null,
                      *           "primary_sources": 6,
                      *           "active_families": 4
-                     *         }
+                     *         },
+                     *         "as_of": "2026-11-20",
+                     *         "scored_at": "2026-12-01T11:00:00.000Z",
+                     *         "data_as_of": null
                      *       },
                      *       "meta": {
                      *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -3112,6 +3249,8 @@ export interface operations {
                 category?: string;
                 /** @description Comma-separated severities: critical, high, medium, low, info. */
                 severity?: string;
+                /** @description Comma-separated statuses: open, closed, active, resolved, dismissed, rescinded, discharged, filed, info. Events without a status are left out. */
+                status?: string;
                 /** @description Events on or after this date (YYYY-MM-DD, inclusive). Events without a date are left out when a date bound is given. */
                 since?: string;
                 /** @description Events on or before this date (YYYY-MM-DD, inclusive). */
@@ -3133,6 +3272,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3197,7 +3338,8 @@ export interface operations {
                      *       },
                      *       "_links": {
                      *         "self": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2",
-                     *         "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                     *         "building": "https://bhis.example.org/api/v1/buildings/1010150001",
+                     *         "next": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2&cursor=eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
                      *       }
                      *     }
                      */
@@ -3225,6 +3367,91 @@ export interface operations {
             503: components["responses"]["Error_service_unavailable"];
         };
     };
+    events_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 10-digit BBL. */
+                bbl: string;
+                /** @description The event id (digits). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "1",
+                     *         "source": "hpd_violations",
+                     *         "source_record_id": "rec-1010150001-0",
+                     *         "category": "water_damage",
+                     *         "severity": "high",
+                     *         "event_type": "hpd_violation",
+                     *         "status": "open",
+                     *         "occurred_on": "2026-11-15",
+                     *         "closed_on": null,
+                     *         "description": "Seeded record 0: water leak at ceiling, apartment 1B",
+                     *         "source_url": "https://hpdonline.nyc.gov/hpdonline/building/800100",
+                     *         "attributes": {
+                     *           "building_id": 800100
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/buildings/1010150001/events/1",
+                     *         "events": "https://bhis.example.org/api/v1/buildings/1010150001/events",
+                     *         "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventEnvelopeDto"];
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag is current). */
+            304: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error_invalid_bbl_or_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_building_not_found_or_event_not_found"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
     portfolios_ofBuilding: {
         parameters: {
             query?: {
@@ -3245,6 +3472,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3379,6 +3608,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3431,7 +3662,8 @@ export interface operations {
                      *       },
                      *       "_links": {
                      *         "self": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2",
-                     *         "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                     *         "building": "https://bhis.example.org/api/v1/buildings/1010150001",
+                     *         "next": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2&cursor=eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
                      *       }
                      *     }
                      */
@@ -3475,6 +3707,14 @@ export interface operations {
             /** @description The CSV file (Content-Disposition: attachment). */
             200: {
                 headers: {
+                    /** @description Export of a BBL list only: repeated entries, collapsed into one row. */
+                    "X-Export-Duplicates"?: number;
+                    /** @description Export of a BBL list only: distinct entries that are not valid BBLs (no row). */
+                    "X-Export-Invalid"?: number;
+                    /** @description Export of a BBL list only: how many of its valid BBLs have no row (not in the data set, or not scored yet). */
+                    "X-Export-Not-Found"?: number;
+                    /** @description Export of a BBL list only: those BBLs, comma-separated in request order, the first 100 (the count names them all); empty when none. */
+                    "X-Export-Not-Found-Bbls"?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3882,6 +4122,8 @@ export interface operations {
             /** @description One page of monitors. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4068,6 +4310,8 @@ export interface operations {
             /** @description The monitor with one page of its BBLs. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4227,6 +4471,8 @@ export interface operations {
             /** @description One page of deliveries. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4384,6 +4630,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description On a page with a next one: `<URL of the next page>; rel="next"` (the URL of `_links.next`). */
+                    Link?: string;
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

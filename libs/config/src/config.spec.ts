@@ -103,4 +103,14 @@ describe('parseConfig', () => {
       expect(() => parseConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }
   });
+
+  it('reads CORS_ORIGINS as origins exactly as browsers send them, none by default', () => {
+    expect(parseConfig({}).CORS_ORIGINS).toEqual([]);
+    expect(parseConfig({ CORS_ORIGINS: 'https://app.example.org, http://localhost:5173' }).CORS_ORIGINS).toEqual(['https://app.example.org', 'http://localhost:5173']);
+    expect(parseConfig({ CORS_ORIGINS: '*' }).CORS_ORIGINS).toEqual(['*']);
+    // a browser never sends these: a path, a trailing slash, upper case, a default port, another scheme, a mixed wildcard
+    for (const bad of ['https://app.example.org/', 'https://app.example.org/path', 'https://App.example.org', 'https://app.example.org:443', 'ftp://files.example.org', 'app.example.org', '*, https://a.example', 'null', ',']) {
+      expect(() => parseConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS: must be \* or a comma list of origins/);
+    }
+  });
 });

@@ -61,6 +61,12 @@ const schema = z.object({
     .optional(),
   /** The credit the tile server's terms ask for, shown under the tiles (e.g. "© OpenStreetMap contributors"). */
   WEB_MAP_TILE_ATTRIBUTION: z.string().min(1).max(200).optional(),
+  /**
+   * Browser origins allowed to call the API from their pages (CORS): a comma list of origins as
+   * browsers send them (`https://app.example.org`, `http://localhost:5173`), or `*` for any. Unset:
+   * no CORS headers, and preflights are answered like any request.
+   */
+  CORS_ORIGINS: z.string().transform(parseCorsOrigins).default([]),
   /** Express "trust proxy" value: which proxies may set X-Forwarded-Proto/Host (e.g. `loopback` or `10.0.0.0/8`). */
   TRUST_PROXY: z.string().min(1).transform(parseTrustProxy).optional(),
   RATE_LIMIT_LIVE_PER_MIN: int(1, 10_000_000).default(6000),
@@ -174,6 +180,29 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): number | string[]
     if (items.every((item) => TRUST_PROXY_ITEM.test(item) && (isIP(item.split('/')[0]) !== 0 || !/[\d:]/.test(item)))) return items;
   }
   ctx.addIssue({ code: 'custom', message: 'must be a hop count 1-10 or a comma list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges' });
+  return z.NEVER;
+}
+
+/**
+ * CORS_ORIGINS: `*` alone, or origins exactly as a browser sends them in `Origin`: an http or https
+ * scheme, a lower-case host, a port only when not the scheme's default, no path or trailing slash.
+ */
+function parseCorsOrigins(value: string, ctx: z.RefinementCtx): string[] {
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.length === 1 && items[0] === '*') return items;
+  const bad = items.filter((item) => {
+    try {
+      const url = new URL(item);
+      return !['http:', 'https:'].includes(url.protocol) || url.origin !== item;
+    } catch {
+      return true;
+    }
+  });
+  if (items.length > 0 && bad.length === 0) return items;
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be * or a comma list of origins such as https://app.example.org (scheme and host, lower case, no path or trailing slash)${bad.length > 0 ? `; not an origin: ${bad.slice(0, 3).map((b) => JSON.stringify(b.slice(0, 60))).join(', ')}` : ''}`,
+  });
   return z.NEVER;
 }
 

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, summary: 'The key lacks the scope the endpoint needs; the message names it.' },
   not_found: { status: 404, summary: 'No such route or resource.' },
   building_not_found: { status: 404, summary: 'The BBL is valid but not in the data set.' },
+  event_not_found: { status: 404, summary: 'The building has no event with this id (an id of another building included).' },
   method_not_allowed: { status: 405, summary: 'The route exists but not with this HTTP method (see the Allow header).' },
   request_timeout: { status: 408, summary: 'The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).' },
   conflict: { status: 409, summary: 'The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.' },

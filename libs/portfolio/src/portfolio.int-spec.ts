@@ -124,6 +124,11 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       expect(res.headers.get('x-ratelimit-limit')).toBe('1000000');
       expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
       expect(res.headers.get('x-ratelimit-reset')).not.toBeNull();
+      // what has no row is said, not dropped silently: not in the data set, not scored yet, not a BBL, repeated
+      expect(res.headers.get('x-export-not-found')).toBe('2');
+      expect(res.headers.get('x-export-not-found-bbls')).toBe('1999990001,1000010006');
+      expect(res.headers.get('x-export-invalid')).toBe('1');
+      expect(res.headers.get('x-export-duplicates')).toBe('1');
 
       const [header, ...rows] = parseCsv(res.text);
       expect(header).toEqual(CSV_COLUMNS);
@@ -159,6 +164,7 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
       expect(res.status).toBe(200);
       const [, ...rows] = parseCsv(res.text);
       expect(rows.map((r) => r[0])).toEqual(['1000010001', '1000010002']);
+      expect(res.headers.get('x-export-not-found')).toBeNull();
       const byOwner = await call(api.url, key, 'POST', '/api/v1/export/csv', { owner: 'smith, john', min_score: 80 });
       expect(parseCsv(byOwner.text).slice(1).map((r) => r[0])).toEqual(['1000010001']);
     });
@@ -173,9 +179,21 @@ describe('portfolio analysis, CSV export and sources (real Postgres and Redis)',
         const res = await call(api.url, key, 'POST', '/api/v1/export/csv', { bbls: ['4000010001', '1000010003'] });
         expect(res.status).toBe(200);
         expect(parseCsv(res.text).slice(1).map((r) => r[0])).toEqual(['1000010003']);
+        expect([res.headers.get('x-export-not-found'), res.headers.get('x-export-not-found-bbls')]).toEqual(['1', '4000010001']);
       } finally {
         await pool.query(`DELETE FROM buildings WHERE bbl = '4000010001'`);
       }
+    });
+
+    it('names the first 100 BBLs without a row and counts them all', async () => {
+      const unknown = Array.from({ length: 150 }, (_, i) => `3${String(i + 1).padStart(5, '0')}0001`);
+      const res = await call(api.url, key, 'POST', '/api/v1/export/csv', { bbls: ['1000010003', ...unknown] });
+      expect(res.status).toBe(200);
+      expect(parseCsv(res.text).slice(1).map((r) => r[0])).toEqual(['1000010003']);
+      expect(res.headers.get('x-export-not-found')).toBe('150');
+      expect(res.headers.get('x-export-not-found-bbls')?.split(',')).toEqual(unknown.slice(0, 100));
+      const none = await call(api.url, key, 'POST', '/api/v1/export/csv', { bbls: ['1000010003'] });
+      expect([none.headers.get('x-export-not-found'), none.headers.get('x-export-not-found-bbls'), none.headers.get('x-export-invalid')]).toEqual(['0', '', '0']);
     });
 
     it('streams large exports through the cursor (more rows than one fetch)', async () => {

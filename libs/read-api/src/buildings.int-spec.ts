@@ -102,8 +102,39 @@ describe('building lookup and batch (real Postgres and Redis)', () => {
         scores: null,
         counts: null,
         confidence: null,
+        as_of: null,
+        scored_at: null,
+        data_as_of: null,
         explanation: null,
       });
+    });
+
+    it('says the data date the score reflects, when it was scored, and the latest refresh of the sources', async () => {
+      const { rows } = await client.query<{ scored_at: Date }>(`SELECT updated_at AS scored_at FROM building_scores WHERE bbl = '3012340056'`);
+      const dates = (building: Record<string, unknown>) => [building.as_of, building.scored_at, building.data_as_of];
+      const building = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056'));
+      expect(dates(building)).toEqual(['2026-11-20', rows[0]?.scored_at.toISOString(), null]);
+      // v1's fields keep their place: the dates follow them
+      expect(Object.keys(building).slice(-3)).toEqual(['as_of', 'scored_at', 'data_as_of']);
+      expect(Object.keys(building).slice(0, 3)).toEqual(['bbl', 'address', 'city']);
+
+      // a refresh of a source is announced: the document kept in memory is not served with the earlier date
+      await client.query(`INSERT INTO sources (key, name, agency, cadence, last_refreshed_at) VALUES
+                            ('hpd_violations', 'HPD violations', 'HPD', 'daily', '2026-11-19T06:00:00Z'),
+                            ('dob_violations', 'DOB violations', 'DOB', 'daily', '2026-11-18T06:00:00Z')`);
+      try {
+        const refreshed = await poll('the announced refresh', async () => {
+          const res = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056'));
+          return res.data_as_of !== null ? res : null;
+        }, ANNOUNCED_WITHIN_MS, 10);
+        expect(refreshed.data_as_of).toBe('2026-11-19T06:00:00.000Z');
+        const explained = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056?include=explanation'));
+        expect(dates(explained)).toEqual(dates(refreshed));
+        const batched = data<{ results: { building: Record<string, unknown> }[] }>(await call(`${api.url}/api/v1/buildings/batch`, postJson(key, { bbls: ['3012340056'] })));
+        expect(batched.results[0]?.building).toEqual(refreshed);
+      } finally {
+        await client.query('DELETE FROM sources');
+      }
     });
 
     it('answers 400 invalid_bbl quoting the input, 404 building_not_found naming the BBL', async () => {
@@ -260,7 +291,9 @@ describe('building lookup and batch (real Postgres and Redis)', () => {
         ['4099990001', 'found'],
         ['', 'invalid'],
       ]);
-      expect(body.summary).toEqual({ requested: 6, found: 3, not_found: 1, invalid: 2 });
+      expect(body.summary).toEqual({ requested: 6, found: 3, not_found: 1, invalid: 2, received: 7, duplicates: ['3012340056'], not_found_bbls: ['2000010001'] });
+      // v1's counts keep their place
+      expect(Object.keys(body.summary).slice(0, 4)).toEqual(['requested', 'found', 'not_found', 'invalid']);
       const single = data<Record<string, unknown>>(await get('/api/v1/buildings/3012340056'));
       expect(body.results[0].building).toEqual(single);
       expect(body.results[1].building).toBeNull();
@@ -272,7 +305,10 @@ describe('building lookup and batch (real Postgres and Redis)', () => {
     it('takes 500 BBLs (cost 10) and refuses 501 with too_many_bbls stating the limit and the count', async () => {
       const five = Array.from({ length: 500 }, (_, i) => `1${String(i + 1).padStart(5, '0')}0001`);
       const ok = await batch({ bbls: five });
-      expect(data<{ summary: Record<string, number> }>(ok).summary).toEqual({ requested: 500, found: 0, not_found: 500, invalid: 0 });
+      expect(data<{ summary: Record<string, unknown> }>(ok).summary).toEqual({ requested: 500, found: 0, not_found: 500, invalid: 0, received: 500, duplicates: [], not_found_bbls: five });
+      const repeated = data<{ summary: Record<string, unknown>; results: unknown[] }>(await batch({ bbls: ['1010150001', '', '1010150001', '', '1010150001'] }));
+      expect(repeated.summary).toEqual(expect.objectContaining({ requested: 2, received: 5, duplicates: ['1010150001', ''] }));
+      expect(repeated.results).toHaveLength(2);
       expect(ok.headers.get('x-ratelimit-cost')).toBe('10');
       expectError(await batch({ bbls: [...five, '1010150001'] }), 400, 'too_many_bbls', /500.*501/);
     });

@@ -4,6 +4,7 @@ import { ANNOUNCED_WITHIN_MS, createTestDatabase, poll, TestDatabase, testRedisP
 import { auth, call, CallResult, data, expectError, pagination } from './testing/http';
 import { seedBuildings, seedEvents, seedHistory } from './testing/seed';
 import { createReadTestKey, ReadTestApi, startReadApi } from './testing/test-api';
+import { CursorCodec } from './shared/cursor';
 
 interface ApiEvent {
   id: string;
@@ -117,6 +118,35 @@ describe('events and trajectory (real Postgres and Redis)', () => {
       expect(small.map((e) => e.id)).toEqual(paged.map((e) => e.id));
     });
 
+    it('links the next page in _links.next and an RFC 8288 Link header, with the filters kept, until the last page', async () => {
+      const first = await get(`/api/v1/buildings/${BUSY}/events?severity=critical&limit=40`);
+      const links = first.body._links as Record<string, string>;
+      const next = new URL(links.next as string);
+      expect(`${next.origin}${next.pathname}`).toBe(`${api.url}/api/v1/buildings/${BUSY}/events`);
+      expect(Object.fromEntries(next.searchParams)).toEqual({ severity: 'critical', limit: '40', cursor: pagination(first).next_cursor });
+      expect(first.headers.get('link')).toBe(`<${links.next}>; rel="next"`);
+      expect(Object.keys(links)).toEqual(['self', 'building', 'next']);
+      // following the links alone reads the filter to its end, and the last page links nothing further
+      const seen = events(first);
+      let res = first;
+      while ((res.body._links as Record<string, string>).next) {
+        res = await call((res.body._links as Record<string, string>).next as string, auth(key));
+        seen.push(...events(res));
+      }
+      expect(pagination(res).has_more).toBe(false);
+      expect(res.headers.get('link')).toBeNull();
+      expect(seen.map((e) => e.id)).toEqual((await allEvents('severity=critical', 100)).map((e) => e.id));
+      // a cursor already in the request is replaced, not repeated
+      const second = new URL(links.next as string);
+      const again = await call(second.toString(), auth(key));
+      expect(new URL((again.body._links as Record<string, string>).next as string).searchParams.getAll('cursor')).toEqual([pagination(again).next_cursor]);
+      // search and trajectory pages link theirs the same way
+      const trajectory = await get(`/api/v1/buildings/${BUSY}/trajectory?limit=10`);
+      expect(trajectory.headers.get('link')).toBe(`<${(trajectory.body._links as Record<string, string>).next}>; rel="next"`);
+      const search = await get('/api/v1/buildings/search?min_score=0&limit=1');
+      expect(new URL((search.body._links as Record<string, string>).next as string).searchParams.get('cursor')).toBe(pagination(search).next_cursor);
+    });
+
     it('filters by source, category, severity and an inclusive date range, paging within the filter', async () => {
       const all = await allEvents('', 100);
       const check = async (query: string, predicate: (e: ApiEvent) => boolean) => {
@@ -130,6 +160,25 @@ describe('events and trajectory (real Postgres and Redis)', () => {
       await check('since=2025-12-01&until=2025-12-30', (e) => e.occurred_on !== null && e.occurred_on >= '2025-12-01' && e.occurred_on <= '2025-12-30');
       await check('since=2025-12-31', (e) => e.occurred_on === '2025-12-31');
       await check('until=2025-10-01&source=dob_violations', (e) => e.occurred_on !== null && e.occurred_on <= '2025-10-01' && e.source === 'dob_violations');
+      await check('status=open', (e) => e.status === 'open');
+      await check('status=Closed,open&severity=low', (e) => (e.status === 'closed' || e.status === 'open') && e.severity === 'low');
+      expect(await allEvents('status=dismissed,rescinded', 100)).toEqual([]);
+    });
+
+    it('keeps the cursors of requests without a status filter as they were', async () => {
+      // the filters a cursor is signed for are those of before the status filter existed
+      const first = await get(`/api/v1/buildings/${BUSY}/events?source=nyc311&limit=3`);
+      const cursors = api.app.get(CursorCodec);
+      const filters = JSON.stringify([BUSY, { sources: ['nyc311'], categories: null, severities: null, since: null, until: null }]);
+      const { rows } = await client.query<{ id: string }>('SELECT id FROM api_keys');
+      const decoded = rows.map(({ id }) => {
+        try {
+          return cursors.decode('events', `key:${id}`, filters, pagination(first).next_cursor as string, ['date?', 'digits']);
+        } catch {
+          return null;
+        }
+      });
+      expect(decoded.filter((position) => position !== null)).toHaveLength(1);
     });
 
     it('answers a building without events with an empty list, an unknown building with 404', async () => {
@@ -146,6 +195,9 @@ describe('events and trajectory (real Postgres and Redis)', () => {
       expectError(await bad('source=hpd_violations,bogus_source'), 400, 'invalid_request', /"source".*"bogus_source"/);
       expectError(await bad('category=leaks'), 400, 'invalid_request', /"category".*"leaks"/);
       expectError(await bad('severity=urgent'), 400, 'invalid_request', /"severity".*"urgent"/);
+      expectError(await bad('status=pending'), 400, 'invalid_request', /"status".*"pending".*open, closed/);
+      expectError(await bad('status=,'), 400, 'invalid_request', /"status"/);
+      expectError(await bad('status=open&status=closed'), 400, 'invalid_request', /status/);
       expectError(await bad('since=2024-02-30'), 400, 'invalid_request', /"since"/);
       expectError(await bad('until=yesterday'), 400, 'invalid_request', /"until"/);
       expectError(await bad('since=2025-01-02&until=2025-01-01'), 400, 'invalid_request', /"since".*"until"/);
@@ -173,6 +225,41 @@ describe('events and trajectory (real Postgres and Redis)', () => {
         expect(own).not.toBe(issued);
         expect((await asOther(`${path}&cursor=${encodeURIComponent(own)}`)).status).toBe(200);
       }
+    });
+
+    it('serves one event by id, the one the list and the explanation name, and 404 event_not_found for an id the building lacks', async () => {
+      const listed = events(await get(`/api/v1/buildings/${BUSY}/events?limit=30`));
+      for (const event of [listed[0], listed[29]] as ApiEvent[]) {
+        const res = await get(`/api/v1/buildings/${BUSY}/events/${event.id}`);
+        expect(data(res)).toEqual(event);
+        expect(res.body.pagination).toBeNull();
+        expect(res.body._links).toEqual({
+          self: `${api.url}/api/v1/buildings/${BUSY}/events/${event.id}`,
+          events: `${api.url}/api/v1/buildings/${BUSY}/events`,
+          building: `${api.url}/api/v1/buildings/${BUSY}`,
+        });
+        const etag = res.headers.get('etag') as string;
+        expect((await get(`/api/v1/buildings/${BUSY}/events/${event.id}`, { 'If-None-Match': etag })).status).toBe(304);
+      }
+      // the explanation's event ids are fetched through it
+      const ids = listed.slice(0, 3).map((e) => e.id);
+      await client.query(`UPDATE building_scores SET explanation = json_build_object('components', json_build_object('living_conditions',
+                            json_build_array(json_build_object('signal', 's', 'contribution', 1, 'count', 3, 'event_ids', $2::text[]))), 'adjustments', '[]'::json)
+                          WHERE bbl = $1`, [BUSY, ids]);
+      const explanation = data<{ explanation: { components: Record<string, { event_ids: string[] }[]> } }>(await get(`/api/v1/buildings/${BUSY}?include=explanation`)).explanation;
+      const cited = Object.values(explanation.components).flat().flatMap((signal) => signal.event_ids);
+      expect(cited).toEqual(ids);
+      for (const id of cited) expect(data<ApiEvent>(await get(`/api/v1/buildings/${BUSY}/events/${id}`)).id).toBe(id);
+
+      // another building's event, an unknown id, an unknown building, a bad id
+      expectError(await get(`/api/v1/buildings/${QUIET}/events/${listed[0]?.id}`), 404, 'event_not_found', new RegExp(`${QUIET}.*${listed[0]?.id}`));
+      expectError(await get(`/api/v1/buildings/${BUSY}/events/999999999999`), 404, 'event_not_found');
+      expectError(await get(`/api/v1/buildings/2000010001/events/1`), 404, 'building_not_found');
+      for (const bad of ['abc', '-1', '1.5', '9'.repeat(19)]) expectError(await get(`/api/v1/buildings/${BUSY}/events/${bad}`), 400, 'invalid_request', /event id/);
+      expectError(await get(`/api/v1/buildings/${BUSY}/events/${listed[0]?.id}?x=1`), 400, 'invalid_request', /"x"/);
+      const buildingsOnly = await createReadTestKey(db.url, { scopes: ['buildings:read'] });
+      expectError(await call(`${api.url}/api/v1/buildings/${BUSY}/events/${listed[0]?.id}`, auth(buildingsOnly)), 403, 'insufficient_scope', /events:read/);
+      expectError(await call(`${api.url}/api/v1/buildings/${BUSY}/events/${listed[0]?.id}`), 401, 'missing_api_key');
     });
 
     it('needs the events:read scope', async () => {

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { createTestDatabase, seedAddressCity, tableReads, TestDatabase } from '@bhis/testing';
 import { parseEventsParams } from './events/events-params';
-import { eventsStatement, EVENTS_SCANNED_PER_PAGE } from './events/events.query';
+import { eventStatement, eventsStatement, EVENTS_SCANNED_PER_PAGE } from './events/events.query';
 import { EventsRepository } from './events/events.repository';
 import { parseSearchParams } from './search/search-params';
 import { searchStatement } from './search/search.query';
@@ -74,6 +74,21 @@ describe('query plans of search and events (real Postgres)', () => {
     const page = await tableReads(client, eventsStatement(BUSY, parseEventsParams({ until: '2025-06-01' }).filters, null, 26), 'events');
     expect(page.rowsExamined).toBeLessThanOrEqual(26 * 2);
   });
+
+  it("reads one event by id from the building's timeline index, not its partition", async () => {
+    // other buildings' histories, so that the busiest building's partition holds more than its events
+    await client.query(
+      `INSERT INTO events (bbl, source, source_record_id, event_type, category, severity, occurred_on, attributes, row_hash)
+       SELECT (2000000000 + (i / 400) * 10000 + 1)::text, 'nyc311', 'other-' || i, 'complaint_311', 'other', 'low', DATE '2025-01-01' - i % 900, '{}', md5(i::text)
+         FROM generate_series(0, 199999) AS i`,
+    );
+    await client.query('ANALYZE events');
+    const { rows } = await client.query<{ id: string }>(`SELECT id::text AS id FROM events WHERE bbl = $1 ORDER BY id LIMIT 1`, [BUSY]);
+    const reads = await tableReads(client, eventStatement(BUSY, rows[0]?.id ?? '0'), 'events');
+    // the id is checked in the building's index entries: the table gives the one event
+    expect(reads.scans).not.toContain('Seq Scan');
+    expect(reads.rowsExamined).toBeLessThanOrEqual(BUSY_EVENTS);
+  }, 60_000);
 
   it('pages a filter that matches nothing to its end, a bounded read at a time', async () => {
     const repository = new EventsRepository(() => client as never);

@@ -60,6 +60,7 @@ export class ReadApiModule {
     registerIndexLinks({
       building: apiPath('/buildings/{bbl}'),
       building_events: apiPath('/buildings/{bbl}/events'),
+      building_event: apiPath('/buildings/{bbl}/events/{id}'),
       building_trajectory: apiPath('/buildings/{bbl}/trajectory'),
       buildings_batch: apiPath('/buildings/batch'),
       buildings_search: apiPath('/buildings/search'),

@@ -4,7 +4,7 @@ import type { PoolClient } from 'pg';
 import type { ReadPool } from '@bhis/db';
 import { stringify } from 'csv-stringify';
 import { CSV_COLUMNS, ExportRow, toCsvRecord } from './csv-columns';
-import type { SqlQuery } from './export-query';
+import { type ExportQuery, exportMissHeaders } from './export-query';
 
 /** Rows fetched from the server-side cursor at a time: memory stays flat whatever the export size. */
 const FETCH_SIZE = 500;
@@ -20,13 +20,14 @@ export const EXPORT_TIME_LIMITS: ExportTimeLimits = { writeTimeoutMs: 20_000, ma
 
 /**
  * Streams the rows of a query as CSV through a server-side cursor (DECLARE ... CURSOR in a read-only
- * transaction, FETCH in batches). The first batch is read before the response starts, so a database
+ * transaction, FETCH in batches). For a BBL list, the entries it has no row for are read first, in the
+ * same snapshot, and named in headers. The first batch is read before the response starts, so a database
  * failure still gets a proper error response. The export stops, and its connection goes back to the
  * pool, when the client disconnects, takes no data for `writeTimeoutMs`, or the export passes
  * `maxDurationMs`; an error of the connection itself (e.g. the server ending the session) is caught,
  * the connection is discarded and the response cut off.
  */
-export async function streamCsv(pool: ReadPool, query: SqlQuery, res: Response, filename: string, limits = EXPORT_TIME_LIMITS): Promise<void> {
+export async function streamCsv(pool: ReadPool, query: ExportQuery, res: Response, filename: string, limits = EXPORT_TIME_LIMITS): Promise<void> {
   const deadline = Date.now() + limits.maxDurationMs;
   // watch for the client from the start: it may leave before the first rows are read
   let aborted = false;
@@ -44,9 +45,11 @@ export async function streamCsv(pool: ReadPool, query: SqlQuery, res: Response, 
   client.on('error', onClientError);
   let inTransaction = false;
   try {
-    await client.query('BEGIN READ ONLY');
+    // one snapshot for the misses and the rows, so the headers describe the file that follows
+    await client.query(query.misses ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN READ ONLY');
     inTransaction = true;
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = '60s'`);
+    const missHeaders = query.misses ? await exportMissHeaders(client, query.misses) : [];
     await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${query.text}`, query.values);
     let batch = await fetchBatch(client);
     if (aborted) return;
@@ -55,6 +58,7 @@ export async function streamCsv(pool: ReadPool, query: SqlQuery, res: Response, 
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
     res.setHeader('Cache-Control', 'no-store');
+    for (const [name, value] of missHeaders) res.setHeader(name, value);
     const csv = stringify({ header: true, columns: [...CSV_COLUMNS] });
     csv.on('error', () => {
       aborted = true;

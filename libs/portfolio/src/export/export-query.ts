@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import type { ReadPool } from '@bhis/db';
 import { narrowingAddressWords, normalizeAddress, parseBorough } from '@bhis/domain';
 import { ApiError } from '@bhis/envelope';
@@ -7,6 +8,32 @@ import type { ExportRequestDto } from './export.dto';
 export interface SqlQuery {
   text: string;
   values: unknown[];
+}
+
+/** What a BBL-list export will have no row for: the valid BBLs (read by `query`), the invalid and repeated entries (counted). */
+export interface ExportMisses {
+  query: SqlQuery;
+  invalid: number;
+  duplicates: number;
+}
+
+export interface ExportQuery extends SqlQuery {
+  /** Only for an export of a BBL list. */
+  misses?: ExportMisses;
+}
+
+/** At most this many not-found BBLs are named in `X-Export-Not-Found-Bbls` (about 1.1 KB); the count names them all. */
+export const NAMED_MISSES = 100;
+
+/** Headers that say which entries of a BBL list the file has no row for (read in the export's own snapshot). */
+export async function exportMissHeaders(client: Pick<PoolClient, 'query'>, misses: ExportMisses): Promise<[string, string][]> {
+  const { rows } = await client.query<{ bbl: string }>(misses.query.text, misses.query.values);
+  return [
+    ['X-Export-Not-Found', String(rows.length)],
+    ['X-Export-Not-Found-Bbls', rows.slice(0, NAMED_MISSES).map((row) => row.bbl).join(',')],
+    ['X-Export-Invalid', String(misses.invalid)],
+    ['X-Export-Duplicates', String(misses.duplicates)],
+  ];
 }
 
 /** The stored building document and its as-of date (the document does not carry it). */
@@ -22,20 +49,32 @@ function likeEscape(value: string): string {
 }
 
 /**
- * The rows of an export: the requested BBLs in request order (invalid and unknown ones skipped), or the
+ * The rows of an export: the requested BBLs in request order (invalid and unknown ones skipped, and
+ * reported by `misses`), or the
  * buildings matching the search filters, worst first, at most 10,000.
  */
-export function buildExportQuery(request: ExportRequestDto): SqlQuery {
+export function buildExportQuery(request: ExportRequestDto): ExportQuery {
   const used = FILTERS.filter((f) => request[f] !== undefined);
   if (request.bbls !== undefined) {
     if (used.length > 0) throw new ApiError('invalid_request', `Send either "bbls" or search filters, not both (got ${used.join(', ')}).`);
-    const { valid } = partitionBbls(request.bbls);
+    const { valid, invalid, requested } = partitionBbls(request.bbls);
     return {
       text: `SELECT ${COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS r(bbl, ord)
                JOIN building_scores s ON s.bbl = r.bbl::char(10)
               WHERE ${HAS_DOCUMENT}
               ORDER BY r.ord`,
       values: [valid],
+      misses: {
+        // not in the data set, or not scored yet: no row either way
+        query: {
+          text: `SELECT r.bbl FROM unnest($1::text[]) WITH ORDINALITY AS r(bbl, ord)
+                  WHERE NOT EXISTS (SELECT 1 FROM building_scores s WHERE s.bbl = r.bbl::char(10) AND ${HAS_DOCUMENT})
+                  ORDER BY r.ord`,
+          values: [valid],
+        },
+        invalid: invalid.length,
+        duplicates: request.bbls.length - requested,
+      },
     };
   }
   if (used.length === 0) {

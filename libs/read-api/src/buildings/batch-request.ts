@@ -8,6 +8,10 @@ export interface BatchRequest {
   entries: string[];
   /** The entries that are valid BBLs. */
   valid: string[];
+  /** Entries in the body, repeats included. */
+  received: number;
+  /** Entries sent more than once, each once, in the order of their first occurrence. */
+  duplicates: string[];
 }
 
 function invalid(message: string): ApiError {
@@ -16,7 +20,7 @@ function invalid(message: string): ApiError {
 
 /**
  * Reads `{ "bbls": [...] }`: 1 to 500 strings. Entries that are strings but not valid BBLs are not an
- * error: they are reported with status `invalid`. Repeated entries are answered once.
+ * error: they are reported with status `invalid`. Repeated entries are answered once, and named.
  */
 export function parseBatchRequest(body: unknown): BatchRequest {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -35,6 +39,9 @@ export function parseBatchRequest(body: unknown): BatchRequest {
   if (bbls.length === 0) throw invalid('"bbls" must contain at least one BBL.');
   const notString = bbls.findIndex((entry) => typeof entry !== 'string');
   if (notString >= 0) throw invalid(`"bbls[${notString}]" must be a string of 10 digits (got ${quoteInput(bbls[notString])}).`);
-  const entries = [...new Set(bbls as string[])];
-  return { entries, valid: entries.filter((entry) => parseBbl(entry).ok) };
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const entry of bbls as string[]) (seen.has(entry) ? repeated : seen).add(entry);
+  const entries = [...seen];
+  return { entries, valid: entries.filter((entry) => parseBbl(entry).ok), received: bbls.length, duplicates: [...repeated] };
 }

@@ -28,10 +28,18 @@ interface CachedDocument {
  */
 const BUILDING_ROW = `b.bbl, b.borough, b.address, b.city, b.zipcode, b.residential_units, b.total_units, b.year_built,
        b.building_class, b.owner_name, b.latitude, b.longitude,
-       CASE WHEN s.document::text <> '{}' THEN s.document::text END AS document`;
+       CASE WHEN s.document::text <> '{}' THEN s.document::text END AS document,
+       CASE WHEN s.document::text <> '{}' THEN to_char(s.as_of, 'YYYY-MM-DD') END AS as_of,
+       CASE WHEN s.document::text <> '{}' THEN s.updated_at END AS scored_at,
+       (SELECT max(last_refreshed_at) FROM sources) AS data_as_of`;
 
 interface BuildingSqlRow extends DocumentFacts {
   document: string | null;
+  /** The data date the score reflects (the CSV export's `as_of`). */
+  as_of: string | null;
+  scored_at: Date | null;
+  /** The latest successful refresh of any source. */
+  data_as_of: Date | null;
   explanation?: string | null;
 }
 
@@ -52,7 +60,18 @@ const BATCH = {
   text: `SELECT ${BUILDING_ROW} FROM buildings b LEFT JOIN building_scores s ON s.bbl = b.bbl WHERE b.bbl = ANY($1::bpchar[])`,
 };
 
-const documentText = (row: BuildingSqlRow): string => row.document ?? JSON.stringify(unscoredBuildingDocument(row));
+/**
+ * The building object: the stored document (or the facts of a building not scored yet) with the dates
+ * it reflects appended, once per read, so a document kept in memory is served without more work.
+ */
+function documentText(row: BuildingSqlRow): string {
+  const dates = `"as_of":${JSON.stringify(row.as_of)},"scored_at":${isoOrNull(row.scored_at)},"data_as_of":${isoOrNull(row.data_as_of)}}`;
+  const text = row.document ?? JSON.stringify(unscoredBuildingDocument(row));
+  const head = text.slice(0, text.lastIndexOf('}')).trimEnd();
+  return `${head}${head.endsWith('{') ? '' : ','}${dates}`;
+}
+
+const isoOrNull = (value: Date | null): string => (value === null ? 'null' : `"${value.toISOString()}"`);
 
 function withDigest(bbl: string, document: CachedDocument): BuildingDocumentRow {
   document.digest ??= digestOf(document.text);

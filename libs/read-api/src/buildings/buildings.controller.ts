@@ -32,6 +32,8 @@ export class BuildingsController {
     summary: 'Look up to 500 buildings at once',
     description:
       'One result per distinct entry, in request order; `building` is the same object as the single lookup. ' +
+      '`summary` counts them, names the entries sent more than once (`duplicates`, answered once) and the valid BBLs ' +
+      'not in the data set (`not_found_bbls`). ' +
       'Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.',
   })
   @ApiBody({ type: BatchRequestDto })
@@ -42,13 +44,17 @@ export class BuildingsController {
     const request = parseBatchRequest(body);
     const documents = await this.buildings.findMany(request.valid);
     const valid = new Set(request.valid);
-    const summary = { requested: request.entries.length, found: 0, not_found: 0, invalid: 0 };
+    const counts = { requested: request.entries.length, found: 0, not_found: 0, invalid: 0 };
+    const notFound: string[] = [];
     const results = request.entries.map((entry) => {
       const document = documents.get(entry);
       const status = document !== undefined ? 'found' : valid.has(entry) ? 'not_found' : 'invalid';
-      summary[status] += 1;
+      counts[status] += 1;
+      if (status === 'not_found') notFound.push(entry);
       return `{"bbl":${JSON.stringify(entry)},"status":"${status}","building":${document ?? 'null'}}`;
     });
+    // v1's counts first, then what was collapsed and missed
+    const summary = { ...counts, received: request.received, duplicates: request.duplicates, not_found_bbls: notFound };
     sendUncached(req, res, { data: `{"results":[${results.join(',')}],"summary":${JSON.stringify(summary)}}`, pagination: null, links: {} });
   }
 

@@ -26,6 +26,11 @@ export class BatchSummaryDto {
   @ApiProperty() found!: number;
   @ApiProperty() not_found!: number;
   @ApiProperty() invalid!: number;
+  @ApiProperty({ example: 3, description: 'Entries in the body, repeats included (`requested` plus the repeats).' }) received!: number;
+  @ApiProperty({ type: [String], example: ['1000010001'], description: 'Entries sent more than once (each answered once), in the order of their first occurrence.' })
+  duplicates!: string[];
+  @ApiProperty({ type: [String], example: ['2000010001'], description: 'The valid BBLs not in the data set (the `not_found` results), in request order.' })
+  not_found_bbls!: string[];
 }
 
 export class BatchDataDto {

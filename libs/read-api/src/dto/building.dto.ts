@@ -165,6 +165,24 @@ export class BuildingDto {
     description: 'The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored.',
   })
   published_rules?: PublishedRulesDto;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    example: '2026-11-20',
+    description: 'The data date the score reflects (the `as_of` column of the CSV export); null until scored.',
+  })
+  as_of!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', example: '2026-11-20T07:12:45.120Z', description: 'When the score was computed; null until scored.' })
+  scored_at!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    example: '2026-11-20T06:41:03.512Z',
+    description: 'The latest successful refresh of the public data sources (each source\'s own freshness: `GET /api/v1/sources`); null before any load.',
+  })
+  data_as_of!: string | null;
   @ApiPropertyOptional({ type: ExplanationDto, nullable: true, description: 'Only with `include=explanation`; null when not scored.' })
   explanation?: ExplanationDto | null;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CATEGORIES, EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from '@bhis/domain';
 import { MetaDto, PaginationDto } from '@bhis/api-platform';
-import { BuildingPartLinksDto } from './envelope.dto';
+import { BuildingPageLinksDto } from './envelope.dto';
 
 export class EventDto {
   @ApiProperty({ example: '184467', description: 'Event id (a string: ids exceed the safe integer range of some clients).' }) id!: string;
@@ -33,5 +33,18 @@ export class EventsEnvelopeDto {
   @ApiProperty({ type: EventsDataDto }) data!: EventsDataDto;
   @ApiProperty({ type: MetaDto }) meta!: MetaDto;
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
-  @ApiProperty({ type: BuildingPartLinksDto }) _links!: BuildingPartLinksDto;
+  @ApiProperty({ type: BuildingPageLinksDto }) _links!: BuildingPageLinksDto;
+}
+
+export class EventLinksDto {
+  @ApiProperty({ format: 'uri' }) self!: string;
+  @ApiProperty({ format: 'uri', description: "The building's events list." }) events!: string;
+  @ApiProperty({ format: 'uri' }) building!: string;
+}
+
+export class EventEnvelopeDto {
+  @ApiProperty({ type: EventDto }) data!: EventDto;
+  @ApiProperty({ type: MetaDto }) meta!: MetaDto;
+  @ApiProperty({ type: Object, nullable: true, example: null, description: 'Always null for a single event.' }) pagination!: null;
+  @ApiProperty({ type: EventLinksDto }) _links!: EventLinksDto;
 }

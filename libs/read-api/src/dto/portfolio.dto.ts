@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { GRADES } from '@bhis/domain';
-import { MetaDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
+import { MetaDto, PageLinksDto, PaginationDto } from '@bhis/api-platform';
 
 export class PortfolioLinkDto {
   @ApiProperty({ enum: ['company', 'person', 'address'], description: 'What the registrations share: an owner company, an owner or head officer (name and ZIP), or an owner office.' })
@@ -39,7 +39,7 @@ export class PortfolioDto {
   @ApiProperty({ type: [PortfolioBuildingDto], description: 'Its buildings in BBL order, one page (cursor pagination).' }) buildings!: PortfolioBuildingDto[];
 }
 
-export class PortfolioLinksDto extends SelfLinksDto {
+export class PortfolioLinksDto extends PageLinksDto {
   @ApiProperty({ example: 'https://bhis.example.org/api/v1/portfolios/pf_331931' }) portfolio!: string;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { GRADES } from '@bhis/domain';
-import { MetaDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
+import { MetaDto, PageLinksDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
 
 export class BuildingSummaryDto {
   @ApiProperty({ example: '1010150001' }) bbl!: string;
@@ -23,5 +23,5 @@ export class SearchEnvelopeDto {
   @ApiProperty({ type: SearchDataDto }) data!: SearchDataDto;
   @ApiProperty({ type: MetaDto }) meta!: MetaDto;
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
-  @ApiProperty({ type: SelfLinksDto }) _links!: SelfLinksDto;
+  @ApiProperty({ type: PageLinksDto }) _links!: PageLinksDto;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COMPONENT_KEYS, GRADES } from '@bhis/domain';
 import { MetaDto, PaginationDto } from '@bhis/api-platform';
-import { BuildingPartLinksDto } from './envelope.dto';
+import { BuildingPageLinksDto } from './envelope.dto';
 
 export class TrajectoryPointDto {
   @ApiProperty({ type: String, format: 'date', example: '2026-11-20' }) as_of!: string;
@@ -27,5 +27,5 @@ export class TrajectoryEnvelopeDto {
   @ApiProperty({ type: TrajectoryDataDto }) data!: TrajectoryDataDto;
   @ApiProperty({ type: MetaDto }) meta!: MetaDto;
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
-  @ApiProperty({ type: BuildingPartLinksDto }) _links!: BuildingPartLinksDto;
+  @ApiProperty({ type: BuildingPageLinksDto }) _links!: BuildingPageLinksDto;
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '@bhis/envelope';
-import { CATEGORIES, SEVERITIES } from '@bhis/domain';
+import { CATEGORIES, EVENT_STATUSES, SEVERITIES } from '@bhis/domain';
 import { SOURCES } from '@bhis/sources';
 import { parseIsoDate, parseLimit, parseVocabularyList, rejectControlCharacters } from '../shared/query-params';
 import type { EventsQueryDto } from './events-query.dto';
@@ -10,6 +10,8 @@ export interface EventFilters {
   sources: string[] | null;
   categories: string[] | null;
   severities: string[] | null;
+  /** Left out (not null) when not asked for, so the filters of cursors issued before it keep their fingerprint. */
+  statuses?: string[];
   since: string | null;
   until: string | null;
 }
@@ -33,6 +35,7 @@ export function parseEventsParams(query: EventsQueryDto): EventsParams {
       sources: parseVocabularyList('source', query.source, SOURCE_KEYS, lower) ?? null,
       categories: parseVocabularyList('category', query.category, CATEGORIES, lower) ?? null,
       severities: parseVocabularyList('severity', query.severity, SEVERITIES, lower) ?? null,
+      statuses: parseVocabularyList('status', query.status, EVENT_STATUSES, lower),
       since,
       until,
     },

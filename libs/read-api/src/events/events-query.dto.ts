@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { CATEGORIES, SEVERITIES } from '@bhis/domain';
+import { CATEGORIES, EVENT_STATUSES, SEVERITIES } from '@bhis/domain';
 import { SOURCES } from '@bhis/sources';
 
 /** Query parameters of the events list (read by `parseEventsParams`, which names the parameter in errors). */
@@ -13,6 +13,9 @@ export class EventsQueryDto {
 
   @ApiPropertyOptional({ description: `Comma-separated severities: ${SEVERITIES.join(', ')}.`, example: 'critical,high' })
   @IsOptional() @IsString() severity?: string;
+
+  @ApiPropertyOptional({ description: `Comma-separated statuses: ${EVENT_STATUSES.join(', ')}. Events without a status are left out.`, example: 'open,active' })
+  @IsOptional() @IsString() status?: string;
 
   @ApiPropertyOptional({ description: 'Events on or after this date (YYYY-MM-DD, inclusive). Events without a date are left out when a date bound is given.', example: '2023-01-01' })
   @IsOptional() @IsString() since?: string;

@@ -3,15 +3,17 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { attributesText, jsonbText, readRecord } from '@bhis/db';
-import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
-import { EventsEnvelopeDto } from '../dto/event.dto';
+import { quoteInput } from '@bhis/domain';
+import { EventEnvelopeDto, EventsEnvelopeDto } from '../dto/event.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec, CursorPosition } from '../shared/cursor';
 import { cursorHolder } from '../shared/cursor-holder';
 import { digestOf, sendCacheable, withMember } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
 import { selfLink } from '../shared/self-link';
+import { rejectUnknownParams } from '../shared/query-params';
 import { EventFilters, parseEventsParams } from './events-params';
 import { EventsPageCache, RenderedEventsPage } from './events-page-cache';
 import { EventsQueryDto } from './events-query.dto';
@@ -26,6 +28,9 @@ function buildingIdText(id: unknown): string | null {
 }
 
 const ENDPOINT = 'events';
+
+/** Event ids are bigint (at most 19 digits); 18 keeps every accepted id in range. */
+const EVENT_ID = /^\d{1,18}$/;
 
 function eventJson(bbl: string, row: EventRow): string {
   const recorded = row.record ? readRecord(row.source, row.record) : null;
@@ -64,12 +69,12 @@ export class EventsController {
     summary: "A building's event history",
     description:
       'Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. ' +
-      'Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, ' +
-      `category or severity reads at most ${EVENTS_SCANNED_PER_PAGE} events: its page may hold fewer than \`limit\`, even none, ` +
+      'Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters (or follow `_links.next`). A request filtered by source, ' +
+      `category, severity or status reads at most ${EVENTS_SCANNED_PER_PAGE} events: its page may hold fewer than \`limit\`, even none, ` +
       'with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.',
   })
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
-  @ApiOkResponse({ type: EventsEnvelopeDto })
+  @ApiOkResponse({ type: EventsEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
   async list(@Param('bbl') rawBbl: string, @Query() query: EventsQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -86,6 +91,38 @@ export class EventsController {
       dataDigest: page.dataDigest,
       pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: page.nextPosition ? this.cursors.encode(ENDPOINT, cursorHolder(req), filtersKey, page.nextPosition) : null },
       links: { self: selfLink(baseUrl(req, this.config.PUBLIC_BASE_URL), req), building: `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/buildings/${bbl}` },
+    });
+  }
+
+  @Get(':bbl/events/:id')
+  @RequireScope('events:read')
+  @ApiOperation({
+    summary: 'One event of a building',
+    description:
+      'The event with this id, as in the events list: the ids in the list and in the explanation (`include=explanation`, ' +
+      '`event_ids`) are fetched here. An id the building does not have (another building\'s included) is 404 `event_not_found`. ' +
+      'Scope `events:read`.',
+  })
+  @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
+  @ApiParam({ name: 'id', description: 'The event id (digits).', example: '184467' })
+  @ApiOkResponse({ type: EventEnvelopeDto })
+  @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
+  @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found', 'event_not_found')
+  async one(@Param('bbl') rawBbl: string, @Param('id') rawId: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const bbl = parsePathBbl(rawBbl);
+    rejectUnknownParams(query, []);
+    if (!EVENT_ID.test(rawId)) {
+      throw new ApiError('invalid_request', `An event id is a whole number of 1 to 18 digits (got "${quoteInput(rawId)}").`);
+    }
+    const id = rawId.replace(/^0+(?=\d)/, '');
+    const event = await this.events.one(bbl, id);
+    if (!event.found) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
+    if (!event.row) throw new ApiError('event_not_found', `Building ${bbl} has no event ${id}.`);
+    const building = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/buildings/${bbl}`;
+    sendCacheable(req, res, {
+      data: eventJson(bbl, event.row),
+      pagination: null,
+      links: { self: `${building}/events/${id}`, events: `${building}/events`, building },
     });
   }
 

@@ -15,7 +15,7 @@ const OUTPUT = `e.id::text AS id, e.source, e.source_record_id, e.category, e.se
 const ORDER = 'occurred_on DESC NULLS LAST, id DESC';
 
 /**
- * Events of one building read by a request that filters by source, category or severity: the filter is
+ * Events of one building read by a request that filters by source, category, severity or status: the filter is
  * applied to at most this many events in timeline order, so a filter that matches few or no events
  * costs at most this much, whatever the building's history (the busiest buildings have tens of
  * thousands). Twenty pages of the largest page size (100). A page may then hold fewer events than
@@ -41,6 +41,7 @@ export function eventsStatement(bbl: string, filters: EventFilters, position: Cu
   if (filters.sources) content.push(`source = ANY(${v.add(filters.sources, '::event_source[]')})`);
   if (filters.categories) content.push(`category = ANY(${v.add(filters.categories, '::event_category[]')})`);
   if (filters.severities) content.push(`severity = ANY(${v.add(filters.severities, '::event_severity[]')})`);
+  if (filters.statuses) content.push(`status = ANY(${v.add(filters.statuses, '::event_status[]')})`);
   const datesBounded = filters.since !== null || filters.until !== null;
   const limitParam = v.add(limit, '::int');
 
@@ -59,6 +60,20 @@ export function eventsStatement(bbl: string, filters: EventFilters, position: Cu
        FROM buildings b LEFT JOIN hits e ON true WHERE b.bbl = ${bblParam}
       ORDER BY e.occurred_on DESC NULLS LAST, e.id DESC`;
   return namedStatement('read_api_events', text, v.values);
+}
+
+/**
+ * One event by id, with the building row so an unknown BBL is told apart from an event the building
+ * does not have. The building's partition is found by its BBL and the id is checked in its timeline
+ * index (events carry no index by id alone): the cost grows with the building's events, not the city's.
+ */
+export function eventStatement(bbl: string, id: string) {
+  const v = new StatementValues();
+  const bblParam = v.add(bbl, '::bpchar');
+  const text = `SELECT ${OUTPUT} FROM buildings b
+                  LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM events WHERE bbl = ${bblParam} AND id = ${v.add(id, '::bigint')}) e ON true
+                 WHERE b.bbl = ${bblParam}`;
+  return namedStatement('read_api_event', text, v.values);
 }
 
 /** The events after the keyset position in timeline order, at most `limitParam`. */

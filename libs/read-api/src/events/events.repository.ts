@@ -3,7 +3,7 @@ import type { ReadPool } from '@bhis/db';
 import type { CursorPosition } from '../shared/cursor';
 import { READ_POOL } from '../shared/tokens';
 import type { EventFilters } from './events-params';
-import { eventsStatement } from './events.query';
+import { eventStatement, eventsStatement } from './events.query';
 
 export interface EventRow {
   id: string;
@@ -25,6 +25,9 @@ export interface EventRow {
   duplicate_of_hpd_complaint: string | null;
 }
 
+/** One event of a building: `found` false when the building is not in the data set, `row` null when it has no such event. */
+export type OneEvent = { found: false } | { found: true; row: EventRow | null };
+
 /** A page of events; `next` is where the next page starts, null when none follows. */
 export type EventsPage = { found: false } | { found: true; rows: EventRow[]; next: CursorPosition | null };
 
@@ -33,6 +36,13 @@ type StatementRow = (EventRow | Record<keyof EventRow, null>) & { scan_end_on: s
 @Injectable()
 export class EventsRepository {
   constructor(@Inject(READ_POOL) private readonly pool: () => ReadPool) {}
+
+  async one(bbl: string, id: string): Promise<OneEvent> {
+    const { rows } = await this.pool().query<EventRow | Record<keyof EventRow, null>>(eventStatement(bbl, id));
+    const row = rows[0];
+    if (!row) return { found: false };
+    return { found: true, row: row.id === null ? null : (row as EventRow) };
+  }
 
   async page(bbl: string, filters: EventFilters, position: CursorPosition | null, limit: number): Promise<EventsPage> {
     const { rows } = await this.pool().query<StatementRow>(eventsStatement(bbl, filters, position, limit + 1));

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common'
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { ApiErrorResponses, ApiKeyAuth, baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { ApiErrorResponses, ApiKeyAuth, baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { GRADES } from '@bhis/domain';
 import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { PortfolioEnvelopeDto } from '../dto/portfolio.dto';
@@ -41,7 +41,7 @@ export class PortfoliosController {
       'The buildings held by the same owner: current HPD registrations joined when they share an owner company, an owner or head officer (name and ZIP code) or an owner office; agents and managing agents never join two owners. With the grades and scores of its buildings, its worst buildings and a `caution` when it is too large to be one owner. Cursor pagination of its buildings. Scope `buildings:read`.',
   })
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
-  @ApiOkResponse({ type: PortfolioEnvelopeDto })
+  @ApiOkResponse({ type: PortfolioEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found', 'not_found')
   async ofBuilding(@Param('bbl') rawBbl: string, @Query() query: PortfolioQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -56,7 +56,7 @@ export class PortfoliosController {
   @RequireScope('buildings:read')
   @ApiOperation({ summary: 'A landlord portfolio by id', description: 'As `/buildings/{bbl}/portfolio`, by the portfolio id. Scope `buildings:read`.' })
   @ApiParam({ name: 'id', description: 'A portfolio id (`pf_` and digits).', example: 'pf_331931' })
-  @ApiOkResponse({ type: PortfolioEnvelopeDto })
+  @ApiOkResponse({ type: PortfolioEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_request', 'not_found')
   async byId(@Param('id') id: string, @Query() query: PortfolioQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { SearchEnvelopeDto } from '../dto/search.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
@@ -35,7 +35,7 @@ export class SearchController {
       'Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a ' +
       'direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
   })
-  @ApiOkResponse({ type: SearchEnvelopeDto })
+  @ApiOkResponse({ type: SearchEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_request')
   async find(@Query() query: SearchQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { endJsonText, endResponse, platformState } from '@bhis/api-platform';
+import { endJsonText, endResponse, nextPageLinkHeader, nextPageUrl, platformState } from '@bhis/api-platform';
 import { Links, metaText, Pagination } from '@bhis/envelope';
 
 /**
@@ -48,13 +48,26 @@ function envelopeText(req: Request, body: RawEnvelope, paginationText: string, l
   return `{"data":${body.data},"meta":${metaText(platformState(req))},"pagination":${paginationText},"_links":${linksText}}`;
 }
 
+/**
+ * A page with a next one gets `_links.next` (its `self`, the request's own URL, with the next cursor)
+ * and the same URL in a `Link: <...>; rel="next"` header (RFC 8288).
+ */
+function nextPageOf(body: RawEnvelope): string | null {
+  const cursor = body.pagination?.next_cursor;
+  const self = body.links['self'];
+  return cursor && self !== undefined ? nextPageUrl(self, cursor) : null;
+}
+
 /** Sends a cacheable GET response with an ETag, or 304 when the client already has this version. */
-export function sendCacheable(req: Request, res: Response, body: RawEnvelope): void {
+export function sendCacheable(req: Request, res: Response, page: RawEnvelope): void {
+  const next = nextPageOf(page);
+  const body = next === null ? page : { ...page, links: { ...page.links, next } };
   const paginationText = JSON.stringify(body.pagination);
   const linksText = JSON.stringify(body.links);
   const etag = etagOf(body, paginationText, linksText);
   // Vary names Accept-Encoding whether or not this response was compressed (compression adds it only when it is asked for)
   const headers = ['ETag', etag, 'Cache-Control', CACHE_CONTROL_DAILY_DATA, 'Vary', 'Authorization, X-API-Key, Accept-Encoding'];
+  if (next !== null) headers.push('Link', nextPageLinkHeader(next));
   if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) endResponse(req, res, 304, headers, null);
   else endJsonText(req, res, 200, envelopeText(req, body, paginationText, linksText), headers);
 }

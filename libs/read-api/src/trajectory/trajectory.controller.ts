@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common'
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { baseUrl, CONFIG, RequireScope } from '@bhis/api-platform';
+import { baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { TrajectoryEnvelopeDto } from '../dto/trajectory.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
@@ -34,7 +34,7 @@ export class TrajectoryController {
     description: 'One point per scoring run date and scorer version, oldest first. Cursor pagination. Scope `buildings:read`.',
   })
   @ApiParam({ name: 'bbl', description: '10-digit BBL.', example: '1000010001' })
-  @ApiOkResponse({ type: TrajectoryEnvelopeDto })
+  @ApiOkResponse({ type: TrajectoryEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
   async points(@Param('bbl') rawBbl: string, @Query() query: TrajectoryQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {

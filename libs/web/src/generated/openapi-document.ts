@@ -108,6 +108,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                     "sources": "https://bhis.example.org/api/v1/sources",
                     "building": "https://bhis.example.org/api/v1/buildings/{bbl}",
                     "building_events": "https://bhis.example.org/api/v1/buildings/{bbl}/events",
+                    "building_event": "https://bhis.example.org/api/v1/buildings/{bbl}/events/{id}",
                     "building_trajectory": "https://bhis.example.org/api/v1/buildings/{bbl}/trajectory",
                     "buildings_batch": "https://bhis.example.org/api/v1/buildings/batch",
                     "buildings_search": "https://bhis.example.org/api/v1/buildings/search",
@@ -343,6 +344,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "One page of runs (without the data set metadata each was read with: see the run itself).",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -405,7 +413,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                 "example": {
                   "data": {
                     "run_id": "00000000-0000-4000-8000-000000000001",
-                    "job_id": "ingest.hpd_litigations.eee9c507b8b3ebf0.bb802539",
+                    "job_id": "ingest.hpd_litigations.5550a0d9685eedb7.ca5b0b91",
                     "created": true
                   },
                   "meta": {
@@ -934,6 +942,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "One page of quarantined rows.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1224,7 +1239,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/batch": {
       "post": {
-        "description": "One result per distinct entry, in request order; `building` is the same object as the single lookup. Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.",
+        "description": "One result per distinct entry, in request order; `building` is the same object as the single lookup. `summary` counts them, names the entries sent more than once (`duplicates`, answered once) and the valid BBLs not in the data set (`not_found_bbls`). Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.",
         "operationId": "buildings_batch",
         "parameters": [],
         "requestBody": {
@@ -1329,7 +1344,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                             "reason": null,
                             "primary_sources": 6,
                             "active_families": 4
-                          }
+                          },
+                          "as_of": "2026-11-20",
+                          "scored_at": "2026-12-01T11:00:00.000Z",
+                          "data_as_of": null
                         }
                       },
                       {
@@ -1415,7 +1433,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                             "reason": null,
                             "primary_sources": 6,
                             "active_families": 4
-                          }
+                          },
+                          "as_of": "2026-11-20",
+                          "scored_at": "2026-12-01T11:00:00.000Z",
+                          "data_as_of": null
                         }
                       }
                     ],
@@ -1423,7 +1444,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                       "requested": 2,
                       "found": 2,
                       "not_found": 0,
-                      "invalid": 0
+                      "invalid": 0,
+                      "received": 2,
+                      "duplicates": [],
+                      "not_found_bbls": []
                     }
                   },
                   "meta": {
@@ -1694,6 +1718,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1882,7 +1913,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                       "reason": null,
                       "primary_sources": 6,
                       "active_families": 4
-                    }
+                    },
+                    "as_of": "2026-11-20",
+                    "scored_at": "2026-12-01T11:00:00.000Z",
+                    "data_as_of": null
                   },
                   "meta": {
                     "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -1975,7 +2009,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/{bbl}/events": {
       "get": {
-        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters. A request filtered by source, category or severity reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.",
+        "description": "Public-record events (violations, complaints, 311 calls, permits, litigation, liens...) newest first, undated events last. Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters (or follow `_links.next`). A request filtered by source, category, severity or status reads at most 2000 events: its page may hold fewer than `limit`, even none, with `has_more` true; follow `next_cursor` until `has_more` is false. Scope `events:read`.",
         "operationId": "events_list",
         "parameters": [
           {
@@ -2022,6 +2056,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "schema": {
               "examples": [
                 "critical,high"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "description": "Comma-separated statuses: open, closed, active, resolved, dismissed, rescinded, discharged, filed, info. Events without a status are left out.",
+            "in": "query",
+            "name": "status",
+            "required": false,
+            "schema": {
+              "examples": [
+                "open,active"
               ],
               "type": "string"
             }
@@ -2135,7 +2181,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                   },
                   "_links": {
                     "self": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2",
-                    "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                    "building": "https://bhis.example.org/api/v1/buildings/1010150001",
+                    "next": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2&cursor=eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
                   }
                 },
                 "schema": {
@@ -2145,6 +2192,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2205,6 +2259,146 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "summary": "A building's event history",
+        "tags": [
+          "Events"
+        ]
+      }
+    },
+    "/buildings/{bbl}/events/{id}": {
+      "get": {
+        "description": "The event with this id, as in the events list: the ids in the list and in the explanation (`include=explanation`, `event_ids`) are fetched here. An id the building does not have (another building's included) is 404 `event_not_found`. Scope `events:read`.",
+        "operationId": "events_one",
+        "parameters": [
+          {
+            "description": "10-digit BBL.",
+            "in": "path",
+            "name": "bbl",
+            "required": true,
+            "schema": {
+              "examples": [
+                "1000010001"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "description": "The event id (digits).",
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "examples": [
+                "184467"
+              ],
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "id": "1",
+                    "source": "hpd_violations",
+                    "source_record_id": "rec-1010150001-0",
+                    "category": "water_damage",
+                    "severity": "high",
+                    "event_type": "hpd_violation",
+                    "status": "open",
+                    "occurred_on": "2026-11-15",
+                    "closed_on": null,
+                    "description": "Seeded record 0: water leak at ceiling, apartment 1B",
+                    "source_url": "https://hpdonline.nyc.gov/hpdonline/building/800100",
+                    "attributes": {
+                      "building_id": 800100
+                    }
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/buildings/1010150001/events/1",
+                    "events": "https://bhis.example.org/api/v1/buildings/1010150001/events",
+                    "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                  }
+                },
+                "schema": {
+                  "$ref": "#/components/schemas/EventEnvelopeDto"
+                }
+              }
+            },
+            "description": "OK.",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "304": {
+            "description": "Not modified (the If-None-Match ETag is current).",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_bbl_or_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_building_not_found_or_event_not_found"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "One event of a building",
         "tags": [
           "Events"
         ]
@@ -2344,6 +2538,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2499,7 +2700,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                   },
                   "_links": {
                     "self": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2",
-                    "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+                    "building": "https://bhis.example.org/api/v1/buildings/1010150001",
+                    "next": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2&cursor=eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
                   }
                 },
                 "schema": {
@@ -2509,6 +2711,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2576,7 +2785,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/export/csv": {
       "post": {
-        "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.",
+        "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid, unknown and not yet scored BBLs get no row, and the `X-Export-*` headers say which and how many) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.",
         "operationId": "export_export",
         "parameters": [],
         "requestBody": {
@@ -2604,6 +2813,43 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The CSV file (Content-Disposition: attachment).",
             "headers": {
+              "X-Export-Duplicates": {
+                "description": "Export of a BBL list only: repeated entries, collapsed into one row.",
+                "schema": {
+                  "example": 0,
+                  "format": "int32",
+                  "maximum": 10000,
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              },
+              "X-Export-Invalid": {
+                "description": "Export of a BBL list only: distinct entries that are not valid BBLs (no row).",
+                "schema": {
+                  "example": 0,
+                  "format": "int32",
+                  "maximum": 10000,
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              },
+              "X-Export-Not-Found": {
+                "description": "Export of a BBL list only: how many of its valid BBLs have no row (not in the data set, or not scored yet).",
+                "schema": {
+                  "example": 1,
+                  "format": "int32",
+                  "maximum": 10000,
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              },
+              "X-Export-Not-Found-Bbls": {
+                "description": "Export of a BBL list only: those BBLs, comma-separated in request order, the first 100 (the count names them all); empty when none.",
+                "schema": {
+                  "example": "2000010001",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -3300,6 +3546,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "One page of monitors.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -3608,6 +3861,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The monitor with one page of its BBLs.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -3875,6 +4135,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "One page of deliveries.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -4175,6 +4442,13 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Link": {
+                "description": "On a page with a next one: `<URL of the next page>; rel=\"next\"` (the URL of `_links.next`).",
+                "schema": {
+                  "example": "<https://api.example.org/api/v1/buildings/1000010001/events?limit=25&cursor=eyJm...>; rel=\"next\"",
+                  "type": "string"
+                }
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -4855,6 +5129,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         }
+      },
+      "error_event_not_found": {
+        "summary": "The building has no event with this id (an id of another building included).",
+        "value": {
+          "error": {
+            "code": "event_not_found",
+            "message": "The building has no event with this id (an id of another building included).",
+            "status": 404,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-event-not-found"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
       }
     },
     "headers": {
@@ -4903,10 +5198,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         }
       },
       "X-Request-Id": {
-        "description": "The request id, also in `meta.request_id`.",
+        "description": "The request id, also in `meta.request_id`: the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`, else `req_` and 24 hex digits.",
         "schema": {
-          "maxLength": 28,
-          "pattern": "^req_[0-9a-f]{24}$",
+          "maxLength": 128,
+          "pattern": "^[A-Za-z0-9._:+/=-]{1,128}$",
           "type": "string"
         }
       }
@@ -4926,6 +5221,41 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`building_not_found`: The BBL is valid but not in the data set.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_building_not_found_or_event_not_found": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "building_not_found": {
+                "$ref": "#/components/examples/error_building_not_found"
+              },
+              "event_not_found": {
+                "$ref": "#/components/examples/error_event_not_found"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`building_not_found`: The BBL is valid but not in the data set.\n\n`event_not_found`: The building has no event with this id (an id of another building included).",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -5603,13 +5933,47 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "invalid": {
             "type": "number"
+          },
+          "received": {
+            "description": "Entries in the body, repeats included (`requested` plus the repeats).",
+            "examples": [
+              3
+            ],
+            "type": "number"
+          },
+          "duplicates": {
+            "description": "Entries sent more than once (each answered once), in the order of their first occurrence.",
+            "examples": [
+              [
+                "1000010001"
+              ]
+            ],
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "not_found_bbls": {
+            "description": "The valid BBLs not in the data set (the `not_found` results), in request order.",
+            "examples": [
+              [
+                "2000010001"
+              ]
+            ],
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
           }
         },
         "required": [
           "requested",
           "found",
           "not_found",
-          "invalid"
+          "invalid",
+          "received",
+          "duplicates",
+          "not_found_bbls"
         ],
         "type": "object"
       },
@@ -5786,6 +6150,39 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             ],
             "description": "The published AEP, UCP and Watchlist rules with the figures behind each, so they can be checked by hand. Absent until scored."
           },
+          "as_of": {
+            "description": "The data date the score reflects (the `as_of` column of the CSV export); null until scored.",
+            "examples": [
+              "2026-11-20"
+            ],
+            "format": "date",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "scored_at": {
+            "description": "When the score was computed; null until scored.",
+            "examples": [
+              "2026-11-20T07:12:45.120Z"
+            ],
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "data_as_of": {
+            "description": "The latest successful refresh of the public data sources (each source's own freshness: `GET /api/v1/sources`); null before any load.",
+            "examples": [
+              "2026-11-20T06:41:03.512Z"
+            ],
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "explanation": {
             "description": "Only with `include=explanation`; null when not scored.",
             "oneOf": [
@@ -5814,7 +6211,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "longitude",
           "scores",
           "counts",
-          "confidence"
+          "confidence",
+          "as_of",
+          "scored_at",
+          "data_as_of"
         ],
         "type": "object"
       },
@@ -5870,9 +6270,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
-      "BuildingPartLinksDto": {
+      "BuildingPageLinksDto": {
         "properties": {
           "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "next": {
+            "description": "The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.",
             "format": "uri",
             "type": "string"
           },
@@ -6548,6 +6953,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "insufficient_scope",
               "not_found",
               "building_not_found",
+              "event_not_found",
               "method_not_allowed",
               "request_timeout",
               "conflict",
@@ -6776,6 +7182,59 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
+      "EventEnvelopeDto": {
+        "properties": {
+          "data": {
+            "$ref": "#/components/schemas/EventDto"
+          },
+          "meta": {
+            "$ref": "#/components/schemas/MetaDto"
+          },
+          "pagination": {
+            "description": "Always null for a single event.",
+            "examples": [
+              null
+            ],
+            "type": [
+              "object",
+              "null"
+            ]
+          },
+          "_links": {
+            "$ref": "#/components/schemas/EventLinksDto"
+          }
+        },
+        "required": [
+          "data",
+          "meta",
+          "pagination",
+          "_links"
+        ],
+        "type": "object"
+      },
+      "EventLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "events": {
+            "description": "The building's events list.",
+            "format": "uri",
+            "type": "string"
+          },
+          "building": {
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self",
+          "events",
+          "building"
+        ],
+        "type": "object"
+      },
       "EventsDataDto": {
         "properties": {
           "bbl": {
@@ -6810,7 +7269,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/BuildingPartLinksDto"
+            "$ref": "#/components/schemas/BuildingPageLinksDto"
           }
         },
         "required": [
@@ -7450,10 +7909,11 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "MetaDto": {
         "properties": {
           "request_id": {
+            "description": "The id of the request, also in the `X-Request-Id` header: `req_` and 24 hex digits, or the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`.",
             "examples": [
               "req_5f0c6b1e9a3d4c2b1a0f9e8d"
             ],
-            "pattern": "^req_[0-9a-f]{24}$",
+            "pattern": "^[A-Za-z0-9._:+/=-]{1,128}$",
             "type": "string"
           },
           "api_version": {
@@ -7726,6 +8186,23 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "type",
           "timestamp",
           "data"
+        ],
+        "type": "object"
+      },
+      "PageLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "next": {
+            "description": "The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.",
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self"
         ],
         "type": "object"
       },
@@ -8046,6 +8523,11 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "PortfolioLinksDto": {
         "properties": {
           "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "next": {
+            "description": "The next page (this request with `cursor` set to `pagination.next_cursor`); absent on the last page.",
             "format": "uri",
             "type": "string"
           },
@@ -8541,7 +9023,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/PageLinksDto"
           }
         },
         "required": [
@@ -8874,7 +9356,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/schemas/PaginationDto"
           },
           "_links": {
-            "$ref": "#/components/schemas/BuildingPartLinksDto"
+            "$ref": "#/components/schemas/BuildingPageLinksDto"
           }
         },
         "required": [

@@ -33,6 +33,7 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
         "sources": "https://bhis.example.org/api/v1/sources",
         "building": "https://bhis.example.org/api/v1/buildings/{bbl}",
         "building_events": "https://bhis.example.org/api/v1/buildings/{bbl}/events",
+        "building_event": "https://bhis.example.org/api/v1/buildings/{bbl}/events/{id}",
         "building_trajectory": "https://bhis.example.org/api/v1/buildings/{bbl}/trajectory",
         "buildings_batch": "https://bhis.example.org/api/v1/buildings/batch",
         "buildings_search": "https://bhis.example.org/api/v1/buildings/search",
@@ -270,7 +271,10 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
           "reason": null,
           "primary_sources": 6,
           "active_families": 4
-        }
+        },
+        "as_of": "2026-11-20",
+        "scored_at": "2026-12-01T11:00:00.000Z",
+        "data_as_of": null
       },
       "meta": {
         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -379,7 +383,10 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
                 "reason": null,
                 "primary_sources": 6,
                 "active_families": 4
-              }
+              },
+              "as_of": "2026-11-20",
+              "scored_at": "2026-12-01T11:00:00.000Z",
+              "data_as_of": null
             }
           },
           {
@@ -465,7 +472,10 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
                 "reason": null,
                 "primary_sources": 6,
                 "active_families": 4
-              }
+              },
+              "as_of": "2026-11-20",
+              "scored_at": "2026-12-01T11:00:00.000Z",
+              "data_as_of": null
             }
           }
         ],
@@ -473,7 +483,10 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
           "requested": 2,
           "found": 2,
           "not_found": 0,
-          "invalid": 0
+          "invalid": 0,
+          "received": 2,
+          "duplicates": [],
+          "not_found_bbls": []
         }
       },
       "meta": {
@@ -586,6 +599,43 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
       },
       "_links": {
         "self": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2",
+        "building": "https://bhis.example.org/api/v1/buildings/1010150001",
+        "next": "https://bhis.example.org/api/v1/buildings/1010150001/events?limit=2&cursor=eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
+      }
+    }
+  },
+  "events_one": {
+    "200": {
+      "data": {
+        "id": "1",
+        "source": "hpd_violations",
+        "source_record_id": "rec-1010150001-0",
+        "category": "water_damage",
+        "severity": "high",
+        "event_type": "hpd_violation",
+        "status": "open",
+        "occurred_on": "2026-11-15",
+        "closed_on": null,
+        "description": "Seeded record 0: water leak at ceiling, apartment 1B",
+        "source_url": "https://hpdonline.nyc.gov/hpdonline/building/800100",
+        "attributes": {
+          "building_id": 800100
+        }
+      },
+      "meta": {
+        "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+        "api_version": "v1",
+        "timestamp": "2026-12-01T11:00:00.000Z",
+        "rate_limit": {
+          "limit": 6000,
+          "remaining": 5990,
+          "reset_at": "2026-12-01T11:00:00.000Z"
+        }
+      },
+      "pagination": null,
+      "_links": {
+        "self": "https://bhis.example.org/api/v1/buildings/1010150001/events/1",
+        "events": "https://bhis.example.org/api/v1/buildings/1010150001/events",
         "building": "https://bhis.example.org/api/v1/buildings/1010150001"
       }
     }
@@ -634,7 +684,8 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
       },
       "_links": {
         "self": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2",
-        "building": "https://bhis.example.org/api/v1/buildings/1010150001"
+        "building": "https://bhis.example.org/api/v1/buildings/1010150001",
+        "next": "https://bhis.example.org/api/v1/buildings/1010150001/trajectory?limit=2&cursor=eyJrIjpbIjEwMTAxNTAwMDEiXX0.c2lnbmF0dXJl"
       }
     }
   },
@@ -1188,7 +1239,7 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
     "202": {
       "data": {
         "run_id": "00000000-0000-4000-8000-000000000001",
-        "job_id": "ingest.hpd_litigations.eee9c507b8b3ebf0.bb802539",
+        "job_id": "ingest.hpd_litigations.5550a0d9685eedb7.ca5b0b91",
         "created": true
       },
       "meta": {

@@ -20,8 +20,8 @@ const ref = (kind: 'headers' | 'schemas', name: string): JsonObject => ({ $ref: 
 /** Headers of every response under /api/ (errors included), and the one only a 429 has. */
 export const RESPONSE_HEADERS: JsonObject = {
   'X-Request-Id': {
-    description: 'The request id, also in `meta.request_id`.',
-    schema: { type: 'string', pattern: '^req_[0-9a-f]{24}$', maxLength: 28 },
+    description: 'The request id, also in `meta.request_id`: the `X-Request-Id` the client sent when it is 1-128 letters, digits and `-_.:+/=`, else `req_` and 24 hex digits.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:+/=-]{1,128}$', maxLength: 128 },
   },
   'X-RateLimit-Limit': {
     description: 'Units per 60-second window for this key (or client address without a key).',
