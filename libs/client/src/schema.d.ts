@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * List the key's monitors
-         * @description Newest first; cursor pagination.
+         * @description Newest first; cursor pagination. Reading monitors needs `portfolio:read`.
          */
         get: operations["monitors_list"];
         put?: never;
@@ -349,7 +349,11 @@ export interface paths {
         delete: operations["monitors_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a monitor
+         * @description Changes the fields sent and keeps the others; each is validated as at creation (`bbls` replaces the list, `grades: null` notifies of any grade change, `enabled: false` stops deliveries and cancels pending ones). Another key's monitor is 404. Costs 1 unit per 100 BBLs sent (at least 1).
+         */
+        patch: operations["monitors_update"];
         trace?: never;
     };
     "/portfolio/monitor/{id}/deliveries": {
@@ -366,6 +370,26 @@ export interface paths {
         get: operations["monitors_deliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portfolio/monitor/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Returns a new signing secret, shown once. For `overlap_seconds` (default 86,400, at most 604,800) deliveries carry two signatures in `webhook-signature`, one per secret, so a receiver can switch without missing an event; a rotation within the overlap drops the older secret. Another key's monitor is 404.
+         */
+        post: operations["monitors_rotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -899,6 +923,11 @@ export interface components {
             bbl_count: number;
             /** @enum {string} */
             status: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @description Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.
+             */
+            previous_secret_expires_at: string | null;
             disabled_reason: string | null;
             /** Format: date-time */
             disabled_at: string | null;
@@ -923,6 +952,11 @@ export interface components {
             bbl_count: number;
             /** @enum {string} */
             status: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @description Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.
+             */
+            previous_secret_expires_at: string | null;
             disabled_reason: string | null;
             /** Format: date-time */
             disabled_at: string | null;
@@ -1101,6 +1135,21 @@ export interface components {
             share_buildings_d_or_f: number;
             /** @description Share of residential units in buildings graded D or F. */
             share_units_d_or_f: number;
+        };
+        RotateSecretDto: {
+            /**
+             * @description Seconds during which deliveries are signed with both the new and the replaced secret (0: the new one alone at once).
+             * @default 86400
+             */
+            overlap_seconds: number;
+        };
+        RotatedSecretDto: {
+            monitor: components["schemas"]["MonitorDto"];
+            /**
+             * @description The new signing secret. Shown only in this response.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
         RuleCheckDto: {
             /** @description Whether the building meets the published rule. */
@@ -1333,6 +1382,37 @@ export interface components {
             as_of?: string;
             /** @description Write monthly history points for the last N months (history only) */
             backfill_months?: number;
+        };
+        UpdateMonitorDto: {
+            /** @example Bronx portfolio */
+            name?: string;
+            /**
+             * @description Replaces the monitor's buildings.
+             * @example [
+             *       "2012340001",
+             *       "2012340003"
+             *     ]
+             */
+            bbls?: string[];
+            /**
+             * @description As at creation: https on a public address.
+             * @example https://example.com/hooks/bhis
+             */
+            webhook_url?: string;
+            /**
+             * @description null: any grade change.
+             * @example [
+             *       "D",
+             *       "F"
+             *     ]
+             */
+            grades?: ("A" | "B" | "C" | "D" | "F")[] | null;
+            include_uncertain?: boolean;
+            /** @description false: nothing is sent and pending deliveries are cancelled; true: active again, whatever disabled it. */
+            enabled?: boolean;
+        };
+        UpdatedMonitorDto: {
+            monitor: components["schemas"]["MonitorDto"];
         };
         WorstBuildingDto: {
             /** @example 3012340056 */
@@ -2452,6 +2532,55 @@ export interface operations {
             503: components["responses"]["Error_service_unavailable"];
         };
     };
+    monitors_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Monitor id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMonitorDto"];
+            };
+        };
+        responses: {
+            /** @description The monitor as changed (its BBLs: `GET` it). */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UpdatedMonitorDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
+            408: components["responses"]["Error_request_timeout"];
+            413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
     monitors_deliveries: {
         parameters: {
             query?: {
@@ -2493,6 +2622,55 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_not_found"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
+    monitors_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Monitor id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecretDto"];
+            };
+        };
+        responses: {
+            /** @description The monitor and its new signing secret (shown once). */
+            200: {
+                headers: {
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RotatedSecretDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error_invalid_request"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
+            408: components["responses"]["Error_request_timeout"];
+            413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './signing';
 import { inTransaction } from '@bhis/db';
+import { cancelPendingOfDisabledMonitors } from './outbox';
 
 export type MonitorStatus = 'active' | 'disabled';
 
@@ -18,6 +19,8 @@ export interface MonitorRecord {
   disabledReason: string | null;
   disabledAt: Date | null;
   bblCount: number;
+  /** Until then deliveries are also signed with the secret a rotation replaced; null when none is. */
+  previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -49,11 +52,13 @@ interface MonitorRow {
   disabled_reason: string | null;
   disabled_at: Date | null;
   bbl_count: number;
+  previous_secret_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const MONITOR_COLUMNS = `id, api_key_id, name, webhook_url, grades, include_uncertain, status, disabled_reason, disabled_at, bbl_count, created_at, updated_at`;
+const MONITOR_COLUMNS = `id, api_key_id, name, webhook_url, grades, include_uncertain, status, disabled_reason, disabled_at, bbl_count,
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at, created_at, updated_at`;
 
 function toRecord(row: MonitorRow): MonitorRecord {
   return {
@@ -67,6 +72,7 @@ function toRecord(row: MonitorRow): MonitorRecord {
     disabledReason: row.disabled_reason,
     disabledAt: row.disabled_at,
     bblCount: row.bbl_count,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -140,6 +146,88 @@ export async function monitorBbls(pool: Pool, id: string, after: string | null, 
     [id, after, limit],
   );
   return rows.map((r) => r.bbl);
+}
+
+/** What a change of a monitor sets; an absent field is kept. `grades: null` notifies of any grade change. */
+export interface MonitorChanges {
+  name?: string;
+  webhookUrl?: string;
+  grades?: string[] | null;
+  includeUncertain?: boolean;
+  enabled?: boolean;
+  /** Valid, distinct BBLs: they replace the monitor's buildings. */
+  bbls?: string[];
+}
+
+export const DISABLED_BY_KEY = 'Disabled through the API.';
+
+/**
+ * Changes a monitor of the key in one transaction (its row locked, so concurrent changes apply one
+ * after the other); null when the key has no such monitor. Disabling cancels its pending deliveries;
+ * enabling clears the reason it was disabled for.
+ */
+export async function updateMonitor(pool: Pool, apiKeyId: string, id: string, changes: MonitorChanges): Promise<MonitorRecord | null> {
+  return inTransaction(pool, async (client) => {
+    const { rows: found } = await client.query(`SELECT 1 FROM monitors WHERE id = $1 AND api_key_id = $2 FOR UPDATE`, [id, apiKeyId]);
+    if (found.length === 0) return null;
+    if (changes.bbls) {
+      await client.query(`DELETE FROM monitor_buildings WHERE monitor_id = $1`, [id]);
+      await client.query(`INSERT INTO monitor_buildings (monitor_id, bbl) SELECT $1, bbl FROM unnest($2::text[]) AS bbl ON CONFLICT DO NOTHING`, [id, changes.bbls]);
+    }
+    const { rows } = await client.query<MonitorRow>(
+      `UPDATE monitors SET
+          name = COALESCE($3, name),
+          webhook_url = COALESCE($4, webhook_url),
+          grades = CASE WHEN $5::boolean THEN $6::text[] ELSE grades END,
+          include_uncertain = COALESCE($7, include_uncertain),
+          bbl_count = COALESCE($8, bbl_count),
+          status = CASE WHEN $9::boolean IS NULL THEN status WHEN $9 THEN 'active' ELSE 'disabled' END,
+          disabled_reason = CASE WHEN $9::boolean IS NULL THEN disabled_reason WHEN $9 THEN NULL
+                                 WHEN status = 'disabled' THEN disabled_reason ELSE $10 END,
+          disabled_at = CASE WHEN $9::boolean IS NULL THEN disabled_at WHEN $9 THEN NULL ELSE COALESCE(disabled_at, now()) END,
+          updated_at = now()
+        WHERE id = $1 AND api_key_id = $2 RETURNING ${MONITOR_COLUMNS}`,
+      [
+        id,
+        apiKeyId,
+        changes.name ?? null,
+        changes.webhookUrl ?? null,
+        changes.grades !== undefined,
+        changes.grades ?? null,
+        changes.includeUncertain ?? null,
+        changes.bbls?.length ?? null,
+        changes.enabled ?? null,
+        DISABLED_BY_KEY,
+      ],
+    );
+    if (changes.enabled === false) await cancelPendingOfDisabledMonitors(client, id);
+    return toRecord(rows[0]);
+  });
+}
+
+/**
+ * Replaces the signing secret of a monitor of the key with a new one, returned here and never again.
+ * The replaced secret keeps signing deliveries next to the new one for `overlapSeconds` (0: not at
+ * all); a rotation within the overlap drops the secret before it. Null when the key has no such monitor.
+ */
+export async function rotateSigningSecret(
+  pool: Pool,
+  apiKeyId: string,
+  id: string,
+  overlapSeconds: number,
+  secrets: SecretBox,
+): Promise<{ monitor: MonitorRecord; secret: string } | null> {
+  const secret = generateSigningSecret();
+  const { rows } = await pool.query<MonitorRow>(
+    `UPDATE monitors SET
+        previous_signing_secret = CASE WHEN $3::int > 0 THEN signing_secret END,
+        previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
+        signing_secret = $4,
+        updated_at = now()
+      WHERE id = $1 AND api_key_id = $2 RETURNING ${MONITOR_COLUMNS}`,
+    [id, apiKeyId, overlapSeconds, secrets.seal(secret)],
+  );
+  return rows[0] ? { monitor: toRecord(rows[0]), secret } : null;
 }
 
 /** Deletes a monitor of the key with its buildings and outbox rows; false when not found. */

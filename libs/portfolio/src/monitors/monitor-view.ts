@@ -4,7 +4,7 @@ import { API_BASE_PATH } from '@bhis/envelope';
 
 export function monitorLinks(base: string, id: string): Record<string, string> {
   const self = `${base}${API_BASE_PATH}/portfolio/monitor/${id}`;
-  return { self, deliveries: `${self}/deliveries`, test: `${self}/test` };
+  return { self, deliveries: `${self}/deliveries`, test: `${self}/test`, rotate_secret: `${self}/rotate-secret` };
 }
 
 /** The API shape of a monitor (never the signing secret). */
@@ -19,6 +19,7 @@ export function monitorView(monitor: MonitorRecord, base: string): MonitorDto {
     status: monitor.status,
     disabled_reason: monitor.disabledReason,
     disabled_at: monitor.disabledAt?.toISOString() ?? null,
+    previous_secret_expires_at: monitor.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: monitor.createdAt.toISOString(),
     updated_at: monitor.updatedAt.toISOString(),
     _links: monitorLinks(base, monitor.id),

@@ -1660,7 +1660,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/monitor": {
       "get": {
-        "description": "Newest first; cursor pagination.",
+        "description": "Newest first; cursor pagination. Reading monitors needs `portfolio:read`.",
         "operationId": "monitors_list",
         "parameters": [
           {
@@ -2069,6 +2069,119 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         "tags": [
           "Portfolio monitors"
         ]
+      },
+      "patch": {
+        "description": "Changes the fields sent and keeps the others; each is validated as at creation (`bbls` replaces the list, `grades: null` notifies of any grade change, `enabled: false` stops deliveries and cancels pending ones). Another key's monitor is 404. Costs 1 unit per 100 BBLs sent (at least 1).",
+        "operationId": "monitors_update",
+        "parameters": [
+          {
+            "description": "Monitor id.",
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "format": "uuid",
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/UpdateMonitorDto"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/UpdatedMonitorDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The monitor as changed (its BBLs: `GET` it).",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
+          },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "Change a monitor",
+        "tags": [
+          "Portfolio monitors"
+        ]
       }
     },
     "/portfolio/monitor/{id}/deliveries": {
@@ -2182,6 +2295,121 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "summary": "List deliveries and their attempts",
+        "tags": [
+          "Portfolio monitors"
+        ]
+      }
+    },
+    "/portfolio/monitor/{id}/rotate-secret": {
+      "post": {
+        "description": "Returns a new signing secret, shown once. For `overlap_seconds` (default 86,400, at most 604,800) deliveries carry two signatures in `webhook-signature`, one per secret, so a receiver can switch without missing an event; a rotation within the overlap drops the older secret. Another key's monitor is 404.",
+        "operationId": "monitors_rotateSecret",
+        "parameters": [
+          {
+            "description": "Monitor id.",
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "format": "uuid",
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RotateSecretDto"
+              }
+            }
+          },
+          "required": false
+        },
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/RotatedSecretDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The monitor and its new signing secret (shown once).",
+            "headers": {
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
+          },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "Rotate the signing secret",
         "tags": [
           "Portfolio monitors"
         ]
@@ -4952,6 +5180,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             ],
             "type": "string"
           },
+          "previous_secret_expires_at": {
+            "description": "Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.",
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "disabled_reason": {
             "type": [
               "string",
@@ -4995,6 +5231,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "include_uncertain",
           "bbl_count",
           "status",
+          "previous_secret_expires_at",
           "disabled_reason",
           "disabled_at",
           "created_at",
@@ -5047,6 +5284,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             ],
             "type": "string"
           },
+          "previous_secret_expires_at": {
+            "description": "Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.",
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "disabled_reason": {
             "type": [
               "string",
@@ -5084,6 +5329,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "include_uncertain",
           "bbl_count",
           "status",
+          "previous_secret_expires_at",
           "disabled_reason",
           "disabled_at",
           "created_at",
@@ -5559,6 +5805,37 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "unit_weighted_mean",
           "share_buildings_d_or_f",
           "share_units_d_or_f"
+        ],
+        "type": "object"
+      },
+      "RotateSecretDto": {
+        "properties": {
+          "overlap_seconds": {
+            "default": 86400,
+            "description": "Seconds during which deliveries are signed with both the new and the replaced secret (0: the new one alone at once).",
+            "maximum": 604800,
+            "minimum": 0,
+            "type": "number"
+          }
+        },
+        "type": "object"
+      },
+      "RotatedSecretDto": {
+        "properties": {
+          "monitor": {
+            "$ref": "#/components/schemas/MonitorDto"
+          },
+          "secret": {
+            "description": "The new signing secret. Shown only in this response.",
+            "examples": [
+              "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+            ],
+            "type": "string"
+          }
+        },
+        "required": [
+          "monitor",
+          "secret"
         ],
         "type": "object"
       },
@@ -6229,6 +6506,83 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "number"
           }
         },
+        "type": "object"
+      },
+      "UpdateMonitorDto": {
+        "properties": {
+          "name": {
+            "examples": [
+              "Bronx portfolio"
+            ],
+            "maxLength": 100,
+            "minLength": 1,
+            "type": "string"
+          },
+          "bbls": {
+            "description": "Replaces the monitor's buildings.",
+            "examples": [
+              [
+                "2012340001",
+                "2012340003"
+              ]
+            ],
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 10000,
+            "minItems": 1,
+            "type": "array"
+          },
+          "webhook_url": {
+            "description": "As at creation: https on a public address.",
+            "examples": [
+              "https://example.com/hooks/bhis"
+            ],
+            "maxLength": 2048,
+            "type": "string"
+          },
+          "grades": {
+            "description": "null: any grade change.",
+            "examples": [
+              [
+                "D",
+                "F"
+              ]
+            ],
+            "items": {
+              "enum": [
+                "A",
+                "B",
+                "C",
+                "D",
+                "F"
+              ],
+              "type": "string"
+            },
+            "type": [
+              "array",
+              "null"
+            ]
+          },
+          "include_uncertain": {
+            "type": "boolean"
+          },
+          "enabled": {
+            "description": "false: nothing is sent and pending deliveries are cancelled; true: active again, whatever disabled it.",
+            "type": "boolean"
+          }
+        },
+        "type": "object"
+      },
+      "UpdatedMonitorDto": {
+        "properties": {
+          "monitor": {
+            "$ref": "#/components/schemas/MonitorDto"
+          }
+        },
+        "required": [
+          "monitor"
+        ],
         "type": "object"
       },
       "WorstBuildingDto": {
