@@ -766,7 +766,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "invalid_idempotency_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -1459,6 +1459,35 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description `idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After. */
+        Error_idempotency_key_in_flight: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `idempotency_key_reused`: This Idempotency-Key was used within 24 hours for this route with a different request body. */
+        Error_idempotency_key_reused: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description `insufficient_scope`: The key lacks the scope the endpoint needs; the message names it. */
         Error_insufficient_scope: {
             headers: {
@@ -1525,8 +1554,28 @@ export interface components {
          *     `invalid_bbl`: The BBL is not a valid 10-digit number (borough 1-5, block not 0).
          *
          *     `too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.
          */
-        Error_invalid_request_or_invalid_bbl_or_too_many_bbls: {
+        Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `invalid_request`: Malformed body or parameters; the message names the parameter.
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.
+         */
+        Error_invalid_request_or_invalid_idempotency_key: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1543,8 +1592,10 @@ export interface components {
          * @description `invalid_request`: Malformed body or parameters; the message names the parameter.
          *
          *     `too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.
          */
-        Error_invalid_request_or_too_many_bbls: {
+        Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1664,7 +1715,9 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Whole seconds until the window frees enough units for the request. */
+        /** @description On POST and PATCH: `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` and body. */
+        "Idempotent-Replayed": "true";
+        /** @description Whole seconds until the window frees enough units for the request (429), or until the request in flight with the same `Idempotency-Key` is likely answered (409). */
         "Retry-After": number;
         /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression). */
         "X-RateLimit-Cost": number;
@@ -1728,7 +1781,10 @@ export interface operations {
     admin_triggerIngest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1741,6 +1797,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1750,12 +1807,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1795,7 +1854,10 @@ export interface operations {
     admin_triggerScoring: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1808,6 +1870,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1817,12 +1880,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -1862,7 +1927,10 @@ export interface operations {
     buildings_batch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1875,6 +1943,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1886,12 +1955,14 @@ export interface operations {
                     "application/json": components["schemas"]["BatchEnvelopeDto"];
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2185,7 +2256,10 @@ export interface operations {
     export_export: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2198,6 +2272,7 @@ export interface operations {
             /** @description The CSV file (Content-Disposition: attachment). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2209,12 +2284,14 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2314,7 +2391,10 @@ export interface operations {
     analyze_analyze: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2327,6 +2407,7 @@ export interface operations {
             /** @description The analysis. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2345,12 +2426,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2401,7 +2484,10 @@ export interface operations {
     monitors_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2414,6 +2500,7 @@ export interface operations {
             /** @description The monitor and its signing secret (shown once). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2432,12 +2519,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2535,7 +2624,10 @@ export interface operations {
     monitors_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Monitor id. */
                 id: string;
@@ -2551,6 +2643,7 @@ export interface operations {
             /** @description The monitor as changed (its BBLs: `GET` it). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2569,13 +2662,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_not_found"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2630,7 +2725,10 @@ export interface operations {
     monitors_rotateSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Monitor id. */
                 id: string;
@@ -2646,6 +2744,7 @@ export interface operations {
             /** @description The monitor and its new signing secret (shown once). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2664,13 +2763,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_not_found"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2679,7 +2780,10 @@ export interface operations {
     monitors_test: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Monitor id. */
                 id: string;
@@ -2691,6 +2795,7 @@ export interface operations {
             /** @description The test delivery was queued. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2709,10 +2814,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_not_found"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];

@@ -179,7 +179,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Queue an ingest run of one source.",
         "operationId": "admin_triggerIngest",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -194,6 +209,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "202": {
             "description": "Accepted.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -212,7 +230,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -223,11 +241,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -309,7 +333,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Queue a scoring run (incremental, full, selected BBLs, or a history backfill).",
         "operationId": "admin_triggerScoring",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -324,6 +363,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "202": {
             "description": "Accepted.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -342,7 +384,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -353,11 +395,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -439,7 +487,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "One result per distinct entry, in request order; `building` is the same object as the single lookup. Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.",
         "operationId": "buildings_batch",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -461,6 +524,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -479,7 +545,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -490,11 +556,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -1269,7 +1341,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid and unknown BBLs are skipped) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.",
         "operationId": "export_export",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -1294,6 +1381,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The CSV file (Content-Disposition: attachment).",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1312,7 +1402,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -1323,11 +1413,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -1561,7 +1657,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary. Costs 1 rate-limit unit per 100 BBLs (at least 5).",
         "operationId": "analyze_analyze",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -1607,6 +1718,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The analysis.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1625,7 +1739,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -1636,11 +1750,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -1763,7 +1883,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).",
         "operationId": "monitors_create",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -1809,6 +1944,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The monitor and its signing secret (shown once).",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1827,7 +1965,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -1838,11 +1976,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -2083,6 +2227,20 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "format": "uuid",
               "type": "string"
             }
+          },
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
           }
         ],
         "requestBody": {
@@ -2130,6 +2288,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The monitor as changed (its BBLs: `GET` it).",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2148,7 +2309,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -2162,11 +2323,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -2314,6 +2481,20 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "format": "uuid",
               "type": "string"
             }
+          },
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
           }
         ],
         "requestBody": {
@@ -2361,6 +2542,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The monitor and its new signing secret (shown once).",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2379,7 +2563,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -2393,11 +2577,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -2427,6 +2617,20 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "required": true,
             "schema": {
               "format": "uuid",
+              "type": "string"
+            }
+          },
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
               "type": "string"
             }
           }
@@ -2466,6 +2670,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The test delivery was queued.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -2484,7 +2691,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -2494,6 +2701,12 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "404": {
             "$ref": "#/components/responses/Error_not_found"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -2859,6 +3072,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
+      "error_invalid_idempotency_key": {
+        "summary": "The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
+        "value": {
+          "error": {
+            "code": "invalid_idempotency_key",
+            "message": "The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
+            "status": 400,
+            "doc_url": "/api-docs.md#error-invalid-idempotency-key"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
       "error_request_timeout": {
         "summary": "The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).",
         "value": {
@@ -2909,6 +3143,48 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "message": "The request body uses a Content-Encoding other than none or gzip.",
             "status": 415,
             "doc_url": "/api-docs.md#error-unsupported-media-type"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_idempotency_key_in_flight": {
+        "summary": "A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.",
+        "value": {
+          "error": {
+            "code": "idempotency_key_in_flight",
+            "message": "A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.",
+            "status": 409,
+            "doc_url": "/api-docs.md#error-idempotency-key-in-flight"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_idempotency_key_reused": {
+        "summary": "This Idempotency-Key was used within 24 hours for this route with a different request body.",
+        "value": {
+          "error": {
+            "code": "idempotency_key_reused",
+            "message": "This Idempotency-Key was used within 24 hours for this route with a different request body.",
+            "status": 422,
+            "doc_url": "/api-docs.md#error-idempotency-key-reused"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -3008,8 +3284,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       }
     },
     "headers": {
+      "Idempotent-Replayed": {
+        "description": "On POST and PATCH: `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` and body.",
+        "schema": {
+          "enum": [
+            "true"
+          ],
+          "type": "string"
+        }
+      },
       "Retry-After": {
-        "description": "Whole seconds until the window frees enough units for the request.",
+        "description": "Whole seconds until the window frees enough units for the request (429), or until the request in flight with the same `Idempotency-Key` is likely answered (409).",
         "schema": {
           "format": "int32",
           "maximum": 60,
@@ -3111,6 +3396,73 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`building_not_found`: The BBL is valid but not in the data set.\n\n`not_found`: No such route or resource.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_idempotency_key_in_flight": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "idempotency_key_in_flight": {
+                "$ref": "#/components/examples/error_idempotency_key_in_flight"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          },
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_idempotency_key_reused": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "idempotency_key_reused": {
+                "$ref": "#/components/examples/error_idempotency_key_reused"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`idempotency_key_reused`: This Idempotency-Key was used within 24 hours for this route with a different request body.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -3260,7 +3612,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
-      "Error_invalid_request_or_invalid_bbl_or_too_many_bbls": {
+      "Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key": {
         "content": {
           "application/json": {
             "examples": {
@@ -3272,6 +3624,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               },
               "too_many_bbls": {
                 "$ref": "#/components/examples/error_too_many_bbls"
+              },
+              "invalid_idempotency_key": {
+                "$ref": "#/components/examples/error_invalid_idempotency_key"
               }
             },
             "schema": {
@@ -3279,7 +3634,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         },
-        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`invalid_bbl`: The BBL is not a valid 10-digit number (borough 1-5, block not 0).\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
+        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`invalid_bbl`: The BBL is not a valid 10-digit number (borough 1-5, block not 0).\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).\n\n`invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -3298,7 +3653,42 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
-      "Error_invalid_request_or_too_many_bbls": {
+      "Error_invalid_request_or_invalid_idempotency_key": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "invalid_request": {
+                "$ref": "#/components/examples/error_invalid_request"
+              },
+              "invalid_idempotency_key": {
+                "$ref": "#/components/examples/error_invalid_idempotency_key"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key": {
         "content": {
           "application/json": {
             "examples": {
@@ -3307,6 +3697,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               },
               "too_many_bbls": {
                 "$ref": "#/components/examples/error_too_many_bbls"
+              },
+              "invalid_idempotency_key": {
+                "$ref": "#/components/examples/error_invalid_idempotency_key"
               }
             },
             "schema": {
@@ -3314,7 +3707,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         },
-        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
+        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).\n\n`invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -4609,13 +5002,16 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "too_many_bbls",
               "missing_api_key",
               "invalid_api_key",
+              "invalid_idempotency_key",
               "insufficient_scope",
               "not_found",
               "building_not_found",
               "method_not_allowed",
               "request_timeout",
+              "idempotency_key_in_flight",
               "payload_too_large",
               "unsupported_media_type",
+              "idempotency_key_reused",
               "rate_limit_exceeded",
               "internal_error",
               "service_unavailable"

@@ -5,6 +5,8 @@ import {
   ANY_ERRORS,
   AUTHENTICATED_ERRORS,
   BODY_ERRORS,
+  IDEMPOTENCY_ERRORS,
+  IDEMPOTENCY_KEY_PARAMETER,
   ERROR_SCHEMAS,
   errorExamples,
   errorResponse,
@@ -97,15 +99,16 @@ export function finalizeOpenApiDocument(scanned: JsonObject): JsonObject {
 function finalizePathItem(item: JsonObject, shared: SharedErrors): JsonObject {
   const out: JsonObject = {};
   for (const [method, operation] of Object.entries(item)) {
-    out[method] = HTTP_METHODS.includes(method) ? finalizeOperation(asObject(operation), shared) : operation;
+    out[method] = HTTP_METHODS.includes(method) ? finalizeOperation(asObject(operation), shared, method === 'post' || method === 'patch') : operation;
   }
   return out;
 }
 
-function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObject {
+function finalizeOperation(operation: JsonObject, shared: SharedErrors, writes: boolean): JsonObject {
   const { security, ...rest } = operation;
   const isPublic = Array.isArray(security) && security.length === 0;
-  const parameters = Array.isArray(rest['parameters']) ? rest['parameters'] : [];
+  const idempotent = writes && !isPublic;
+  const parameters = [...(Array.isArray(rest['parameters']) ? rest['parameters'] : []), ...(idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])];
   const out: JsonObject = {
     ...rest,
     ...(typeof rest['description'] !== 'string' && typeof rest['summary'] === 'string' ? { description: `${rest['summary']}.` } : {}),
@@ -118,6 +121,7 @@ function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObj
     isPublic,
     hasBody: isJsonObject(rest['requestBody']),
     hasParameters: parameters.length > 0,
+    idempotent,
   }, shared);
   return out;
 }
@@ -126,7 +130,11 @@ function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObj
  * Success responses stay with their operation; error responses become shared components, one per
  * combination of codes, so every operation lists exactly the codes it can answer with.
  */
-function finalizeResponses(responses: JsonObject, op: { isPublic: boolean; hasBody: boolean; hasParameters: boolean }, shared: SharedErrors): JsonObject {
+function finalizeResponses(
+  responses: JsonObject,
+  op: { isPublic: boolean; hasBody: boolean; hasParameters: boolean; idempotent: boolean },
+  shared: SharedErrors,
+): JsonObject {
   const codesByStatus = new Map<string, ErrorCode[]>();
   const add = (code: ErrorCode) => {
     const status = String(ERROR_CODES[code].status);
@@ -140,10 +148,13 @@ function finalizeResponses(responses: JsonObject, op: { isPublic: boolean; hasBo
   (op.isPublic ? ANY_ERRORS : AUTHENTICATED_ERRORS).forEach(add);
   if (op.hasBody) BODY_ERRORS.forEach(add);
   if (op.hasParameters) add('invalid_request'); // unknown and badly typed parameters are refused
+  if (op.idempotent) IDEMPOTENCY_ERRORS.forEach(add);
 
   const out: JsonObject = {};
   for (const [status, response] of Object.entries(responses)) {
-    if (Number(status) < 400) out[status] = withHeaders(withContentSchemas(asObject(response)), status);
+    if (Number(status) >= 400) continue;
+    const answer = withHeaders(withContentSchemas(asObject(response)), status);
+    out[status] = op.idempotent ? { ...answer, headers: { ...asObject(answer['headers']), 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } } : answer;
   }
   for (const [status, codes] of codesByStatus) {
     const name = `Error_${codes.join('_or_')}`;
