@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Search buildings
-         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
+         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
          */
         get: operations["search_find"];
         put?: never;
@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Risk analysis of up to 10,000 buildings
-         * @description Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary. Costs 1 rate-limit unit per 100 BBLs (at least 5).
+         * @description Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary, of the BBLs sent or of the current buildings of a landlord portfolio (`portfolio_id`). Costs 1 rate-limit unit per 100 BBLs (a portfolio: per 100 of its buildings; at least 5).
          */
         post: operations["analyze_analyze"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor
-         * @description Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).
+         * @description Watches up to 10,000 buildings (`bbls`, or the buildings of a landlord portfolio, `portfolio_id`, followed as the portfolio changes) and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).
          */
         post: operations["monitors_create"];
         delete?: never;
@@ -515,13 +515,18 @@ export interface components {
         };
         BblListRequestDto: {
             /**
-             * @description 1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls.
+             * @description 1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls. Either this or `portfolio_id`.
              * @example [
              *       "1000010001",
              *       "3012340056"
              *     ]
              */
-            bbls: string[];
+            bbls?: string[];
+            /**
+             * @description A landlord portfolio (`GET /buildings/{bbl}/portfolio`): its current buildings in place of `bbls`. Unknown: 404 portfolio_not_found.
+             * @example pf_331931
+             */
+            portfolio_id?: string;
         };
         BuildingDto: {
             /** @example 1000010001 */
@@ -597,7 +602,21 @@ export interface components {
             grade: "A" | "B" | "C" | "D" | "F";
             /** @example Poor */
             label: string;
-            _links: components["schemas"]["SelfLinksDto"];
+            /**
+             * @description With `owner` only: the landlord portfolio of the building (`GET /portfolios/{id}`); null without a current registration.
+             * @example pf_331931
+             */
+            portfolio_id?: string | null;
+            _links: components["schemas"]["BuildingSummaryLinksDto"];
+        };
+        BuildingSummaryLinksDto: {
+            /** Format: uri */
+            self: string;
+            /**
+             * Format: uri
+             * @description With `owner`: the landlord portfolio of the building, when it has one.
+             */
+            portfolio?: string;
         };
         ComponentMeansDto: {
             /** @description Mean component score (1 decimal); null when nothing was found. */
@@ -687,12 +706,18 @@ export interface components {
             /** @example Bronx portfolio */
             name: string;
             /**
+             * @description Either this or `portfolio_id`.
              * @example [
              *       "2012340001",
              *       "2012340002"
              *     ]
              */
-            bbls: string[];
+            bbls?: string[];
+            /**
+             * @description A landlord portfolio to follow in place of `bbls`: the monitor watches the portfolio's buildings, set again at every rebuild of the portfolios. Unknown: 404 portfolio_not_found.
+             * @example pf_331931
+             */
+            portfolio_id?: string;
             /**
              * @description http(s) URL on a public address; private, loopback, link-local and similar targets are refused.
              * @example https://example.com/hooks/bhis
@@ -766,7 +791,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "invalid_idempotency_key" | "insufficient_scope" | "not_found" | "building_not_found" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "invalid_idempotency_key" | "insufficient_scope" | "not_found" | "building_not_found" | "portfolio_not_found" | "method_not_allowed" | "request_timeout" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -921,6 +946,11 @@ export interface components {
             /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
             include_uncertain: boolean;
             bbl_count: number;
+            /**
+             * @description The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.
+             * @example pf_331931
+             */
+            portfolio_id: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
             /**
@@ -950,6 +980,11 @@ export interface components {
             /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
             include_uncertain: boolean;
             bbl_count: number;
+            /**
+             * @description The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.
+             * @example pf_331931
+             */
+            portfolio_id: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
             /**
@@ -1387,13 +1422,18 @@ export interface components {
             /** @example Bronx portfolio */
             name?: string;
             /**
-             * @description Replaces the monitor's buildings.
+             * @description Replaces the monitor's buildings (a monitor that followed a portfolio stops following it).
              * @example [
              *       "2012340001",
              *       "2012340003"
              *     ]
              */
             bbls?: string[];
+            /**
+             * @description Follow this landlord portfolio from now on: its buildings replace the monitor's.
+             * @example pf_331931
+             */
+            portfolio_id?: string;
             /**
              * @description As at creation: https on a public address.
              * @example https://example.com/hooks/bhis
@@ -1640,8 +1680,40 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description `not_found`: No such route or resource.
+         *
+         *     `portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building).
+         */
+        Error_not_found_or_portfolio_not_found: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description `payload_too_large`: The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest. */
         Error_payload_too_large: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building). */
+        Error_portfolio_not_found: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2429,6 +2501,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_portfolio_not_found"];
             408: components["responses"]["Error_request_timeout"];
             409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
@@ -2522,6 +2595,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_portfolio_not_found"];
             408: components["responses"]["Error_request_timeout"];
             409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
@@ -2665,7 +2739,7 @@ export interface operations {
             400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
-            404: components["responses"]["Error_not_found"];
+            404: components["responses"]["Error_not_found_or_portfolio_not_found"];
             408: components["responses"]["Error_request_timeout"];
             409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, summary: 'The key lacks the scope the endpoint needs; the message names it.' },
   not_found: { status: 404, summary: 'No such route or resource.' },
   building_not_found: { status: 404, summary: 'The BBL is valid but not in the data set.' },
+  portfolio_not_found: { status: 404, summary: 'No current landlord portfolio has this id (ids follow the current registrations: look one up by building).' },
   method_not_allowed: { status: 405, summary: 'The route exists but not with this HTTP method (see the Allow header).' },
   request_timeout: { status: 408, summary: 'The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).' },
   idempotency_key_in_flight: { status: 409, summary: 'A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.' },

@@ -19,6 +19,8 @@ export interface MonitorRecord {
   disabledReason: string | null;
   disabledAt: Date | null;
   bblCount: number;
+  /** The landlord portfolio whose buildings the monitor follows, or null for a fixed BBL list. */
+  portfolioId: string | null;
   /** Until then deliveries are also signed with the secret a rotation replaced; null when none is. */
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
@@ -33,6 +35,8 @@ export interface NewMonitor {
   includeUncertain: boolean;
   /** Valid, distinct BBLs. */
   bbls: string[];
+  /** The portfolio `bbls` are the buildings of: the monitor follows it from then on. */
+  portfolioId?: string | null;
 }
 
 /** Keyset position in a list ordered by creation time, newest first. */
@@ -52,12 +56,13 @@ interface MonitorRow {
   disabled_reason: string | null;
   disabled_at: Date | null;
   bbl_count: number;
+  portfolio_id: string | null;
   previous_secret_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const MONITOR_COLUMNS = `id, api_key_id, name, webhook_url, grades, include_uncertain, status, disabled_reason, disabled_at, bbl_count,
+const MONITOR_COLUMNS = `id, api_key_id, name, webhook_url, grades, include_uncertain, status, disabled_reason, disabled_at, bbl_count, portfolio_id,
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at, created_at, updated_at`;
 
 function toRecord(row: MonitorRow): MonitorRecord {
@@ -72,6 +77,7 @@ function toRecord(row: MonitorRow): MonitorRecord {
     disabledReason: row.disabled_reason,
     disabledAt: row.disabled_at,
     bblCount: row.bbl_count,
+    portfolioId: row.portfolio_id,
     previousSecretExpiresAt: row.previous_secret_expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -105,9 +111,9 @@ export async function createMonitor(
     const { rows: counted } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM monitors WHERE api_key_id = $1`, [input.apiKeyId]);
     if ((counted[0]?.n ?? 0) >= limit) throw new MonitorLimitError(limit);
     const { rows } = await client.query<MonitorRow>(
-      `INSERT INTO monitors (api_key_id, name, webhook_url, grades, signing_secret, bbl_count, include_uncertain)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${MONITOR_COLUMNS}`,
-      [input.apiKeyId, input.name, input.webhookUrl, input.grades, secrets.seal(secret), input.bbls.length, input.includeUncertain],
+      `INSERT INTO monitors (api_key_id, name, webhook_url, grades, signing_secret, bbl_count, include_uncertain, portfolio_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${MONITOR_COLUMNS}`,
+      [input.apiKeyId, input.name, input.webhookUrl, input.grades, secrets.seal(secret), input.bbls.length, input.includeUncertain, input.portfolioId ?? null],
     );
     await client.query(
       `INSERT INTO monitor_buildings (monitor_id, bbl) SELECT $1, bbl FROM unnest($2::text[]) AS bbl ON CONFLICT DO NOTHING`,
@@ -157,6 +163,8 @@ export interface MonitorChanges {
   enabled?: boolean;
   /** Valid, distinct BBLs: they replace the monitor's buildings. */
   bbls?: string[];
+  /** With `bbls` (the portfolio's buildings): the portfolio the monitor follows from then on; null with a fixed list. */
+  portfolioId?: string | null;
 }
 
 export const DISABLED_BY_KEY = 'Disabled through the API.';
@@ -181,6 +189,7 @@ export async function updateMonitor(pool: Pool, apiKeyId: string, id: string, ch
           grades = CASE WHEN $5::boolean THEN $6::text[] ELSE grades END,
           include_uncertain = COALESCE($7, include_uncertain),
           bbl_count = COALESCE($8, bbl_count),
+          portfolio_id = CASE WHEN $8::int IS NULL THEN portfolio_id ELSE $11::text END,
           status = CASE WHEN $9::boolean IS NULL THEN status WHEN $9 THEN 'active' ELSE 'disabled' END,
           disabled_reason = CASE WHEN $9::boolean IS NULL THEN disabled_reason WHEN $9 THEN NULL
                                  WHEN status = 'disabled' THEN disabled_reason ELSE $10 END,
@@ -198,6 +207,7 @@ export async function updateMonitor(pool: Pool, apiKeyId: string, id: string, ch
         changes.bbls?.length ?? null,
         changes.enabled ?? null,
         DISABLED_BY_KEY,
+        changes.portfolioId ?? null,
       ],
     );
     if (changes.enabled === false) await cancelPendingOfDisabledMonitors(client, id);
@@ -234,6 +244,44 @@ export async function rotateSigningSecret(
 export async function deleteMonitor(pool: Pool, apiKeyId: string, id: string): Promise<boolean> {
   const { rowCount } = await pool.query(`DELETE FROM monitors WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
   return (rowCount ?? 0) > 0;
+}
+
+/** The most buildings a monitor holds (the API's BBL limit); a portfolio that outgrows it is followed by its first BBLs. */
+export const MONITOR_BBL_LIMIT = 10_000;
+
+/**
+ * Sets the buildings of every monitor that follows a portfolio to the portfolio's current ones, after
+ * the portfolios were rebuilt (in the rebuild's transaction, so both change together). A monitor
+ * whose portfolio id is gone (its lowest registration lapsed, or it merged into another) follows the
+ * portfolio that now holds most of its buildings; one none of whose buildings is in a portfolio keeps
+ * its buildings and its id. Returns the monitors whose buildings were set.
+ */
+export async function followPortfolios(db: Pick<Pool, 'query'>): Promise<number> {
+  await db.query(
+    `UPDATE monitors m SET portfolio_id = best.portfolio_id, updated_at = now()
+       FROM (SELECT DISTINCT ON (mb.monitor_id) mb.monitor_id, bp.portfolio_id
+               FROM monitors lost
+               JOIN monitor_buildings mb ON mb.monitor_id = lost.id
+               JOIN building_portfolios bp ON bp.bbl = mb.bbl
+              WHERE lost.portfolio_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM owner_portfolios p WHERE p.id = lost.portfolio_id)
+              GROUP BY mb.monitor_id, bp.portfolio_id
+              ORDER BY mb.monitor_id, count(*) DESC, bp.portfolio_id) best
+      WHERE m.id = best.monitor_id`,
+  );
+  const followed = `SELECT m.id FROM monitors m WHERE m.portfolio_id IS NOT NULL AND EXISTS (SELECT 1 FROM owner_portfolios p WHERE p.id = m.portfolio_id)`;
+  const wanted = `SELECT m.id AS monitor_id, bp.bbl FROM monitors m
+      CROSS JOIN LATERAL (SELECT bbl FROM building_portfolios WHERE portfolio_id = m.portfolio_id ORDER BY bbl LIMIT ${MONITOR_BBL_LIMIT}) bp
+     WHERE m.id IN (${followed})`;
+  await db.query(
+    `DELETE FROM monitor_buildings mb WHERE mb.monitor_id IN (${followed}) AND (mb.monitor_id, mb.bbl) NOT IN (${wanted})`,
+  );
+  await db.query(`INSERT INTO monitor_buildings (monitor_id, bbl) ${wanted} ON CONFLICT DO NOTHING`);
+  const { rowCount } = await db.query(
+    `UPDATE monitors m SET bbl_count = n.count, updated_at = CASE WHEN m.bbl_count = n.count THEN m.updated_at ELSE now() END
+       FROM (SELECT monitor_id, count(*)::int AS count FROM monitor_buildings WHERE monitor_id IN (${followed}) GROUP BY monitor_id) n
+      WHERE m.id = n.monitor_id`,
+  );
+  return rowCount ?? 0;
 }
 
 /**

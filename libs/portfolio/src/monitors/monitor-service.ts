@@ -26,6 +26,7 @@ import {
   updateMonitor,
 } from '@bhis/webhooks';
 import { partitionBbls, requireAllValid } from '../bbl-list';
+import { portfolioBbls, requireOneTarget } from '../portfolio-members';
 import type { CreateMonitorDto, UpdateMonitorDto } from './monitor.dto';
 import { MonitorWriteLimits } from './monitor-write-limits';
 import { WebhookQueue } from './webhook-queue';
@@ -65,9 +66,20 @@ export class MonitorService {
     this.secrets = secretBoxFromConfig(config, (m) => this.logger.warn(m));
   }
 
-  async create(apiKeyId: string, body: CreateMonitorDto): Promise<{ monitor: MonitorRecord; bbls: string[]; secret: string }> {
+  /**
+   * Creates a monitor of the BBLs sent or of a portfolio's buildings; `chargePortfolio` takes the units
+   * a portfolio's buildings cost (a body with `portfolio_id` names none for the pipeline to price).
+   */
+  async create(
+    apiKeyId: string,
+    body: CreateMonitorDto,
+    chargePortfolio: (bblCount: number) => Promise<void>,
+  ): Promise<{ monitor: MonitorRecord; bbls: string[]; secret: string }> {
+    requireOneTarget(body);
     const name = validName(body.name);
-    const bbls = requireAllValid(partitionBbls(body.bbls));
+    const portfolioId = body.portfolio_id ?? null;
+    const bbls = portfolioId === null ? requireAllValid(partitionBbls(body.bbls ?? [])) : await portfolioBbls(this.pool(), portfolioId);
+    if (portfolioId !== null) await chargePortfolio(bbls.length);
     const webhookUrl = await this.checkedUrl(body.webhook_url);
     const grades = body.grades ? distinctGrades(body.grades) : null;
     await this.writeLimits.countCreation(apiKeyId);
@@ -78,6 +90,7 @@ export class MonitorService {
       grades,
       includeUncertain: body.include_uncertain ?? false,
       bbls,
+      portfolioId,
     }, this.secrets).catch((error: unknown) => {
       if (error instanceof MonitorLimitError) throw new ApiError('invalid_request', error.message, { details: { limit: error.limit } });
       throw error;
@@ -96,13 +109,19 @@ export class MonitorService {
    * Changes the key's monitor, each field validated as at creation; `charge` takes the units the new BBL
    * list costs before anything is written. 404 for any other key's monitor.
    */
-  async update(apiKeyId: string, id: string, body: UpdateMonitorDto): Promise<MonitorRecord> {
+  async update(apiKeyId: string, id: string, body: UpdateMonitorDto, chargePortfolio: (bblCount: number) => Promise<void>): Promise<MonitorRecord> {
     const fields = Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined);
-    if (fields.length === 0) throw new ApiError('invalid_request', 'Send at least one of name, bbls, webhook_url, grades, include_uncertain, enabled.');
+    if (fields.length === 0) throw new ApiError('invalid_request', 'Send at least one of name, bbls, portfolio_id, webhook_url, grades, include_uncertain, enabled.');
+    if (body.bbls !== undefined && body.portfolio_id !== undefined) throw new ApiError('invalid_request', 'Send either "bbls" or "portfolio_id", not both.');
     const current = await this.get(apiKeyId, id);
     const changes: MonitorChanges = {};
     if (body.name !== undefined) changes.name = validName(body.name);
     if (body.bbls !== undefined) changes.bbls = requireAllValid(partitionBbls(body.bbls));
+    if (body.portfolio_id !== undefined) {
+      changes.bbls = await portfolioBbls(this.pool(), body.portfolio_id);
+      changes.portfolioId = body.portfolio_id;
+      await chargePortfolio(changes.bbls.length);
+    }
     if (body.webhook_url !== undefined) changes.webhookUrl = await this.checkedUrl(body.webhook_url);
     if (body.grades !== undefined) changes.grades = body.grades === null ? null : distinctGrades(body.grades);
     if (body.include_uncertain !== undefined) changes.includeUncertain = body.include_uncertain;

@@ -7,6 +7,9 @@ import { PORTFOLIO_BBL_LIMIT } from '../bbl-list';
 
 export const MONITOR_NAME_MAX = 100;
 
+/** Present in the body (null included, which the field's own rule then refuses). */
+const sent = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
+
 export class CreateMonitorDto {
   @ApiProperty({ minLength: 1, maxLength: MONITOR_NAME_MAX, example: 'Bronx portfolio' })
   @IsString()
@@ -14,10 +17,22 @@ export class CreateMonitorDto {
   @MaxLength(MONITOR_NAME_MAX)
   name!: string;
 
-  @ApiProperty({ type: [String], minItems: 1, maxItems: PORTFOLIO_BBL_LIMIT, example: ['2012340001', '2012340002'] })
+  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: PORTFOLIO_BBL_LIMIT, example: ['2012340001', '2012340002'], description: 'Either this or `portfolio_id`.' })
+  @sent('bbls')
   @IsArray()
   @ArrayMinSize(1)
-  bbls!: unknown[];
+  bbls?: unknown[];
+
+  @ApiPropertyOptional({
+    example: 'pf_331931',
+    maxLength: 40,
+    description:
+      "A landlord portfolio to follow in place of `bbls`: the monitor watches the portfolio's buildings, set again at every rebuild of the portfolios. Unknown: 404 portfolio_not_found.",
+  })
+  @sent('portfolio_id')
+  @IsString()
+  @MaxLength(40)
+  portfolio_id?: string;
 
   @ApiProperty({
     example: 'https://example.com/hooks/bhis',
@@ -50,9 +65,6 @@ export class CreateMonitorDto {
   include_uncertain?: boolean;
 }
 
-/** Present in the body (null included, which the field's own rule then refuses). */
-const sent = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
-
 export class UpdateMonitorDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: MONITOR_NAME_MAX, example: 'Bronx portfolio' })
   @sent('name')
@@ -61,11 +73,17 @@ export class UpdateMonitorDto {
   @MaxLength(MONITOR_NAME_MAX)
   name?: string;
 
-  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: PORTFOLIO_BBL_LIMIT, example: ['2012340001', '2012340003'], description: "Replaces the monitor's buildings." })
+  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: PORTFOLIO_BBL_LIMIT, example: ['2012340001', '2012340003'], description: "Replaces the monitor's buildings (a monitor that followed a portfolio stops following it)." })
   @sent('bbls')
   @IsArray()
   @ArrayMinSize(1)
   bbls?: unknown[];
+
+  @ApiPropertyOptional({ example: 'pf_331931', maxLength: 40, description: "Follow this landlord portfolio from now on: its buildings replace the monitor's." })
+  @sent('portfolio_id')
+  @IsString()
+  @MaxLength(40)
+  portfolio_id?: string;
 
   @ApiPropertyOptional({ example: 'https://example.com/hooks/bhis', maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'As at creation: https on a public address.' })
   @sent('webhook_url')
@@ -149,6 +167,13 @@ export class MonitorDto {
   @ApiProperty({ type: [String], nullable: true, enum: GRADES, description: 'null: any grade change.' }) grades!: string[] | null;
   @ApiProperty({ description: 'Also notified of buildings the model cannot know (public-housing, units-unknown).' }) include_uncertain!: boolean;
   @ApiProperty() bbl_count!: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'pf_331931',
+    description: "The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.",
+  })
+  portfolio_id!: string | null;
   @ApiProperty({ enum: ['active', 'disabled'] }) status!: string;
   @ApiProperty({
     type: String,

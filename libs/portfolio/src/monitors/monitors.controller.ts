@@ -56,15 +56,16 @@ export class MonitorsController {
   @ApiOperation({
     summary: 'Create a monitor',
     description:
-      'Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one ' +
+      'Watches up to 10,000 buildings (`bbls`, or the buildings of a landlord portfolio, `portfolio_id`, followed as the portfolio changes) and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one ' +
       'enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. ' +
       `Costs 1 unit per 100 BBLs (at least 1); at most ${MONITOR_CREATIONS_PER_HOUR} creations per key and hour (429 with \`Retry-After\`).`,
   })
   @ApiBody({ type: CreateMonitorDto })
   @ApiEnvelopeResponse(CreatedMonitorDto, { status: 201, description: 'The monitor and its signing secret (shown once).' })
-  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'payload_too_large', 'rate_limit_exceeded')
+  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'portfolio_not_found', 'payload_too_large', 'rate_limit_exceeded')
   async create(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: CreateMonitorDto) {
-    const { monitor, bbls, secret } = await this.monitors.create(authenticatedKey(req).id, body);
+    const charge = this.chargeTotal(req, res);
+    const { monitor, bbls, secret } = await this.monitors.create(authenticatedKey(req).id, body, (n) => charge(costOfBbls(MONITOR_ROUTE, n)));
     const view = monitorView(monitor, this.base(req));
     res.setHeader('Location', view._links.self);
     res.setHeader('Cache-Control', 'no-store');
@@ -122,9 +123,10 @@ export class MonitorsController {
   @ApiParam(ID_PARAM)
   @ApiBody({ type: UpdateMonitorDto })
   @ApiEnvelopeResponse(UpdatedMonitorDto, { description: 'The monitor as changed (its BBLs: `GET` it).' })
-  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'not_found', 'payload_too_large', 'rate_limit_exceeded')
+  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'not_found', 'portfolio_not_found', 'payload_too_large', 'rate_limit_exceeded')
   async update(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string, @Body() body: UpdateMonitorDto) {
-    const view = monitorView(await this.monitors.update(authenticatedKey(req).id, id, body), this.base(req));
+    const charge = this.chargeTotal(req, res);
+    const view = monitorView(await this.monitors.update(authenticatedKey(req).id, id, body, (n) => charge(costOfBbls(MONITOR_ROUTE, n))), this.base(req));
     res.setHeader('Cache-Control', 'no-store');
     return successEnvelope(platformState(req), { monitor: view }, { links: view._links });
   }

@@ -586,7 +586,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/search": {
       "get": {
-        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
+        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
         "operationId": "search_find",
         "parameters": [
           {
@@ -1655,7 +1655,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/analyze": {
       "post": {
-        "description": "Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary. Costs 1 rate-limit unit per 100 BBLs (at least 5).",
+        "description": "Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary, of the BBLs sent or of the current buildings of a landlord portfolio (`portfolio_id`). Costs 1 rate-limit unit per 100 BBLs (a portfolio: per 100 of its buildings; at least 5).",
         "operationId": "analyze_analyze",
         "parameters": [
           {
@@ -1746,6 +1746,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_portfolio_not_found"
           },
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
@@ -1881,7 +1884,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       },
       "post": {
-        "description": "Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).",
+        "description": "Watches up to 10,000 buildings (`bbls`, or the buildings of a landlord portfolio, `portfolio_id`, followed as the portfolio changes) and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).",
         "operationId": "monitors_create",
         "parameters": [
           {
@@ -1972,6 +1975,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_portfolio_not_found"
           },
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
@@ -2318,7 +2324,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/responses/Error_insufficient_scope"
           },
           "404": {
-            "$ref": "#/components/responses/Error_not_found"
+            "$ref": "#/components/responses/Error_not_found_or_portfolio_not_found"
           },
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
@@ -3281,6 +3287,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         }
+      },
+      "error_portfolio_not_found": {
+        "summary": "No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
+        "value": {
+          "error": {
+            "code": "portfolio_not_found",
+            "message": "No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
+            "status": 404,
+            "doc_url": "/api-docs.md#error-portfolio-not-found"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
       }
     },
     "headers": {
@@ -3793,6 +3820,41 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
+      "Error_not_found_or_portfolio_not_found": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "not_found": {
+                "$ref": "#/components/examples/error_not_found"
+              },
+              "portfolio_not_found": {
+                "$ref": "#/components/examples/error_portfolio_not_found"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`not_found`: No such route or resource.\n\n`portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
       "Error_payload_too_large": {
         "content": {
           "application/json": {
@@ -3807,6 +3869,38 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`payload_too_large`: The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_portfolio_not_found": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "portfolio_not_found": {
+                "$ref": "#/components/examples/error_portfolio_not_found"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -4127,7 +4221,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "BblListRequestDto": {
         "properties": {
           "bbls": {
-            "description": "1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls.",
+            "description": "1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls. Either this or `portfolio_id`.",
             "examples": [
               [
                 "1000010001",
@@ -4140,11 +4234,16 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "maxItems": 10000,
             "minItems": 1,
             "type": "array"
+          },
+          "portfolio_id": {
+            "description": "A landlord portfolio (`GET /buildings/{bbl}/portfolio`): its current buildings in place of `bbls`. Unknown: 404 portfolio_not_found.",
+            "examples": [
+              "pf_331931"
+            ],
+            "maxLength": 40,
+            "type": "string"
           }
         },
-        "required": [
-          "bbls"
-        ],
         "type": "object"
       },
       "BuildingDto": {
@@ -4444,8 +4543,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             ],
             "type": "string"
           },
+          "portfolio_id": {
+            "description": "With `owner` only: the landlord portfolio of the building (`GET /portfolios/{id}`); null without a current registration.",
+            "examples": [
+              "pf_331931"
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/BuildingSummaryLinksDto"
           }
         },
         "required": [
@@ -4459,6 +4568,23 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "grade",
           "label",
           "_links"
+        ],
+        "type": "object"
+      },
+      "BuildingSummaryLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "portfolio": {
+            "description": "With `owner`: the landlord portfolio of the building, when it has one.",
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self"
         ],
         "type": "object"
       },
@@ -4739,6 +4865,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "string"
           },
           "bbls": {
+            "description": "Either this or `portfolio_id`.",
             "examples": [
               [
                 "2012340001",
@@ -4751,6 +4878,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "maxItems": 10000,
             "minItems": 1,
             "type": "array"
+          },
+          "portfolio_id": {
+            "description": "A landlord portfolio to follow in place of `bbls`: the monitor watches the portfolio's buildings, set again at every rebuild of the portfolios. Unknown: 404 portfolio_not_found.",
+            "examples": [
+              "pf_331931"
+            ],
+            "maxLength": 40,
+            "type": "string"
           },
           "webhook_url": {
             "description": "http(s) URL on a public address; private, loopback, link-local and similar targets are refused.",
@@ -4788,7 +4923,6 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         },
         "required": [
           "name",
-          "bbls",
           "webhook_url"
         ],
         "type": "object"
@@ -5006,6 +5140,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "insufficient_scope",
               "not_found",
               "building_not_found",
+              "portfolio_not_found",
               "method_not_allowed",
               "request_timeout",
               "idempotency_key_in_flight",
@@ -5569,6 +5704,16 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "bbl_count": {
             "type": "number"
           },
+          "portfolio_id": {
+            "description": "The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.",
+            "examples": [
+              "pf_331931"
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "status": {
             "enum": [
               "active",
@@ -5626,6 +5771,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "grades",
           "include_uncertain",
           "bbl_count",
+          "portfolio_id",
           "status",
           "previous_secret_expires_at",
           "disabled_reason",
@@ -5672,6 +5818,16 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "bbl_count": {
             "type": "number"
+          },
+          "portfolio_id": {
+            "description": "The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.",
+            "examples": [
+              "pf_331931"
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "status": {
             "enum": [
@@ -5724,6 +5880,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "grades",
           "include_uncertain",
           "bbl_count",
+          "portfolio_id",
           "status",
           "previous_secret_expires_at",
           "disabled_reason",
@@ -6915,7 +7072,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "string"
           },
           "bbls": {
-            "description": "Replaces the monitor's buildings.",
+            "description": "Replaces the monitor's buildings (a monitor that followed a portfolio stops following it).",
             "examples": [
               [
                 "2012340001",
@@ -6928,6 +7085,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "maxItems": 10000,
             "minItems": 1,
             "type": "array"
+          },
+          "portfolio_id": {
+            "description": "Follow this landlord portfolio from now on: its buildings replace the monitor's.",
+            "examples": [
+              "pf_331931"
+            ],
+            "maxLength": 40,
+            "type": "string"
           },
           "webhook_url": {
             "description": "As at creation: https on a public address.",
