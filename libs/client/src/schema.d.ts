@@ -1791,7 +1791,7 @@ export interface components {
         "Idempotent-Replayed": "true";
         /** @description Whole seconds until the window frees enough units for the request (429), or until the request in flight with the same `Idempotency-Key` is likely answered (409). */
         "Retry-After": number;
-        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression). */
+        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new or changed monitor 1 per 100 BBLs (of a portfolio: per 100 of its buildings); any body at least 1 per 64 KiB after decompression). */
         "X-RateLimit-Cost": number;
         /** @description Units per 60-second window for this key (or client address without a key). */
         "X-RateLimit-Limit": number;

@@ -174,8 +174,13 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     const rotated = await rotateSigningSecret(pool, apiKeyId, created.monitor.id, 3600, SECRETS);
     expect(rotated?.monitor.previousSecretExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 3500_000);
     receiver.setSecret('/rotate', rotated!.secret);
+    // a replaced secret stored in clear (as before encryption at rest) is sealed at start like the current one
+    await pool.query(`UPDATE monitors SET previous_signing_secret = $2 WHERE id = $1`, [created.monitor.id, old]);
     receiver.reply = () => ({ status: 200 });
     await startWorker();
+    const { rows: previous } = await pool.query<{ p: string }>(`SELECT previous_signing_secret AS p FROM monitors WHERE id = $1`, [created.monitor.id]);
+    expect(previous[0]!.p).toMatch(/^enc:v1:/);
+    expect(SECRETS.open(previous[0]!.p)).toBe(old);
     const verifies = (secret: string, hook: { body: string; headers: Record<string, string> }) => {
       try {
         new Webhook(secret).verify(hook.body, hook.headers);

@@ -286,28 +286,28 @@ export async function followPortfolios(db: Pick<Pool, 'query'>): Promise<number>
 
 /**
  * Seals every signing secret stored in clear (monitors created before encryption at rest) or under a key
- * that is no longer the first one (after a rotation). Idempotent; the webhook worker runs it at start.
+ * that is no longer the first one (after a rotation of WEBHOOK_SECRET_KEY), the replaced secret of a
+ * signing-secret rotation included. Idempotent; the webhook worker runs it at start.
  * `unreadable` counts secrets no configured key opens (left as they are; their deliveries fail).
  */
 export async function sealStoredSecrets(pool: Pool, secrets: SecretBox): Promise<{ sealed: number; unreadable: number }> {
-  const { rows } = await pool.query<{ id: string; signing_secret: string }>(`SELECT id, signing_secret FROM monitors`);
   let sealed = 0;
   let unreadable = 0;
-  for (const row of rows) {
-    if (secrets.isCurrent(row.signing_secret)) continue;
-    let clear: string;
-    try {
-      clear = secrets.open(row.signing_secret);
-    } catch {
-      unreadable += 1;
-      continue;
+  // the secret a rotation replaced is sealed like the current one while it still signs
+  for (const column of ['signing_secret', 'previous_signing_secret'] as const) {
+    const { rows } = await pool.query<{ id: string; stored: string }>(`SELECT id, ${column} AS stored FROM monitors WHERE ${column} IS NOT NULL`);
+    for (const row of rows) {
+      if (secrets.isCurrent(row.stored)) continue;
+      let clear: string;
+      try {
+        clear = secrets.open(row.stored);
+      } catch {
+        unreadable += 1;
+        continue;
+      }
+      const { rowCount } = await pool.query(`UPDATE monitors SET ${column} = $2 WHERE id = $1 AND ${column} = $3`, [row.id, secrets.seal(clear), row.stored]);
+      sealed += rowCount ?? 0;
     }
-    const { rowCount } = await pool.query(`UPDATE monitors SET signing_secret = $2 WHERE id = $1 AND signing_secret = $3`, [
-      row.id,
-      secrets.seal(clear),
-      row.signing_secret,
-    ]);
-    sealed += rowCount ?? 0;
   }
   return { sealed, unreadable };
 }

@@ -3330,7 +3330,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         }
       },
       "X-RateLimit-Cost": {
-        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression).",
+        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new or changed monitor 1 per 100 BBLs (of a portfolio: per 100 of its buildings); any body at least 1 per 64 KiB after decompression).",
         "schema": {
           "format": "int32",
           "maximum": 10000,

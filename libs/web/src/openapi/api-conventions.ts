@@ -36,7 +36,7 @@ export const RESPONSE_HEADERS: JsonObject = {
     schema: { type: 'string', format: 'date-time', maxLength: 24 },
   },
   'X-RateLimit-Cost': {
-    description: 'Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression).',
+    description: 'Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new or changed monitor 1 per 100 BBLs (of a portfolio: per 100 of its buildings); any body at least 1 per 64 KiB after decompression).',
     schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 10_000 },
   },
   'Idempotent-Replayed': {
