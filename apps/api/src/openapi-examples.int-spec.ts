@@ -91,6 +91,8 @@ describe('the OpenAPI examples are the API\'s answers', () => {
     const monitorId = String((((created.body as JsonObject)['data'] as JsonObject)['monitor'] as JsonObject)['id']);
     await call('monitors_list', 'GET', '/portfolio/monitor');
     await call('monitors_get', 'GET', `/portfolio/monitor/${monitorId}`);
+    await call('monitors_update', 'PATCH', `/portfolio/monitor/${monitorId}`, { name: 'Midtown watch, any grade change', grades: null });
+    await call('monitors_rotateSecret', 'POST', `/portfolio/monitor/${monitorId}/rotate-secret`, { overlap_seconds: 3600 });
     await call('monitors_test', 'POST', `/portfolio/monitor/${monitorId}/test`);
     await call('monitors_deliveries', 'GET', `/portfolio/monitor/${monitorId}/deliveries`);
     await call('monitors_remove', 'DELETE', `/portfolio/monitor/${monitorId}`);

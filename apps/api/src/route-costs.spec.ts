@@ -17,6 +17,9 @@ describe('rate-limit cost table', () => {
     expect(routeCostOf('POST', '/api/v1/portfolio/analyze')?.minimum).toBe(5);
     for (const variant of ['/api/v1/portfolio/analyze/', '/API/v1/portfolio/analyze', '/api/v1/portfolio/Analyze']) expect(routeCostOf('POST', variant)).toBeUndefined();
     expect(routeCostOf('GET', '/api/v1/portfolio/analyze')).toBeUndefined();
+    const id = '00000000-0000-4000-8000-000000000000';
+    expect(routeCostOf('PATCH', `/api/v1/portfolio/monitor/${id}`)?.maxBodyBytes).toBe(256_384);
+    for (const variant of [`/api/v1/portfolio/monitor/${id}/`, `/api/v1/portfolio/monitor/${id}/test`, '/api/v1/portfolio/monitor']) expect(routeCostOf('PATCH', variant)).toBeUndefined();
   });
 
   it('charges batch 1 per 50 BBLs, portfolio and export 1 per 100 (at least 5), monitors 1 per 100 (at least 1)', () => {

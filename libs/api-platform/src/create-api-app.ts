@@ -15,6 +15,7 @@ import { hardenHttpServer } from './http-server-limits';
 import { SOCKET_POLICY } from './socket-policy';
 import { installPipeline } from './pipeline';
 import { PlatformExpressAdapter } from './platform-http-server';
+import { IdempotencyInterceptor } from './idempotency';
 import { KeyedRoutes } from './keyed-routes';
 import { PaginationLinksInterceptor } from './pagination-links.interceptor';
 import { RequestCharges } from './request-charges';
@@ -72,6 +73,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   const trusted = express.get('trust proxy fn') as (address: string, hop: number) => boolean;
   hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
+  app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalInterceptors(new PaginationLinksInterceptor(config.PUBLIC_BASE_URL));
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));

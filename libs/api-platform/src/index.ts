@@ -28,3 +28,4 @@ export * from './json-depth';
 export * from './http-server-limits';
 export * from './socket-policy';
 export * from './platform-http-server';
+export * from './idempotency';

@@ -6,7 +6,9 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { ChangeListener, createDataSource, poolGetter, ReadReplicas } from '@bhis/db';
 import { producerConnection } from '@bhis/queue';
+import type pino from 'pino';
 import { ApiKeyStore } from './api-key-store';
+import { IdempotencyInterceptor } from './idempotency';
 import { BackingServiceIndicators, HealthController } from './health.controller';
 import { IndexController } from './index.controller';
 import { MetricsController } from './metrics.controller';
@@ -80,8 +82,13 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
         ApiMetrics,
         RouteShortcuts,
         BackingServiceIndicators,
+        {
+          provide: IdempotencyInterceptor,
+          useFactory: (ds: DataSource, logger: pino.Logger) => new IdempotencyInterceptor(poolGetter(ds), logger),
+          inject: [DATA_SOURCE, PINO_LOGGER],
+        },
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, RouteShortcuts, ChangeListener, ReadReplicas],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, RouteShortcuts, ChangeListener, ReadReplicas, IdempotencyInterceptor],
     };
   }
 

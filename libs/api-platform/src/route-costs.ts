@@ -2,7 +2,7 @@ import { apiPath } from '@bhis/envelope';
 /**
  * The routes whose rate-limit cost or body limit differ from the default (docs/api-decisions.md, "Rate limits"):
  * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5),
- * creating or deleting a monitor 1 per 100 of its BBLs (at least 1; the delete in monitors.controller.ts).
+ * creating, changing or deleting a monitor 1 per 100 of its (new) BBLs (at least 1; the delete in monitors.controller.ts).
  * Every other request costs 1 unit; any body also costs 1 unit per BODY_BYTES_PER_UNIT inflated
  * (charged while it streams in, pipeline.ts), so the largest body of a 1-unit route costs 4.
  *
@@ -11,7 +11,8 @@ import { apiPath } from '@bhis/envelope';
  * costs 1 unit. apps/api/src/route-costs.spec.ts checks that every entry names a route of the API.
  */
 export interface RouteCost {
-  method: 'POST';
+  method: 'POST' | 'PATCH';
+  /** The path as the OpenAPI document names it: a `{name}` segment stands for any one segment. */
   path: string;
   /** Units charged before the body is read (the least the request can cost). */
   minimum: number;
@@ -61,14 +62,22 @@ export const ROUTE_COSTS: readonly RouteCost[] = [
   // creating a monitor writes a row per BBL: at 1 unit for its body's bytes alone a unit bought 50
   // cached lookups' CPU (docs/benchmarks.md, "What one unit buys"); priced as an analysis of its BBLs
   { method: 'POST', path: apiPath('/portfolio/monitor'), minimum: 1, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
+  // a change may replace the monitor's BBLs: priced and sized as creating it
+  { method: 'PATCH', path: apiPath('/portfolio/monitor/{id}'), minimum: 1, bblsPerUnit: 100, maxBodyBytes: PORTFOLIO_MAX_BODY_BYTES },
 ];
 
-const POST_ROUTES = new Map(ROUTE_COSTS.map((route) => [route.path, route]));
+const POST_ROUTES = new Map(ROUTE_COSTS.filter((route) => route.method === 'POST').map((route) => [route.path, route]));
+const PATCH_ROUTES = ROUTE_COSTS.filter((route) => route.method === 'PATCH').map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.replace(/\{[^/}]+\}/g, '[^/]+')}$`),
+}));
 
 /** The table entry of a request, by exact method and path (the same rule as the router's). */
 export function routeCostOf(method: string, path: string): RouteCost | undefined {
-  // every entry is a POST route; other methods (most requests) need no lookup
-  return method === 'POST' ? POST_ROUTES.get(path) : undefined;
+  // other methods (most requests) need no lookup
+  if (method === 'POST') return POST_ROUTES.get(path);
+  if (method === 'PATCH') return PATCH_ROUTES.find((entry) => entry.pattern.test(path))?.route;
+  return undefined;
 }
 
 /** Units a request costs once its body is known: by its BBLs, and at least by its inflated bytes. */

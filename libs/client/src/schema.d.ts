@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * Search buildings
-         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
+         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
          */
         get: operations["search_find"];
         put?: never;
@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Risk analysis of up to 10,000 buildings
-         * @description Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary. Costs 1 rate-limit unit per 100 BBLs (at least 5).
+         * @description Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary, of the BBLs sent or of the current buildings of a landlord portfolio (`portfolio_id`). Costs 1 rate-limit unit per 100 BBLs (a portfolio: per 100 of its buildings; at least 5).
          */
         post: operations["analyze_analyze"];
         delete?: never;
@@ -377,13 +377,13 @@ export interface paths {
         };
         /**
          * List the key's monitors
-         * @description Newest first; cursor pagination.
+         * @description Newest first; cursor pagination. Reading monitors needs `portfolio:read`.
          */
         get: operations["monitors_list"];
         put?: never;
         /**
          * Create a monitor
-         * @description Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).
+         * @description Watches up to 10,000 buildings (`bbls`, or the buildings of a landlord portfolio, `portfolio_id`, followed as the portfolio changes) and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).
          */
         post: operations["monitors_create"];
         delete?: never;
@@ -413,7 +413,11 @@ export interface paths {
         delete: operations["monitors_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a monitor
+         * @description Changes the fields sent and keeps the others; each is validated as at creation (`bbls` replaces the list, `grades: null` notifies of any grade change, `enabled: false` stops deliveries and cancels pending ones). Another key's monitor is 404. Costs 1 unit per 100 BBLs sent (at least 1).
+         */
+        patch: operations["monitors_update"];
         trace?: never;
     };
     "/portfolio/monitor/{id}/deliveries": {
@@ -430,6 +434,26 @@ export interface paths {
         get: operations["monitors_deliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portfolio/monitor/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Returns a new signing secret, shown once. For `overlap_seconds` (default 86,400, at most 604,800) deliveries carry two signatures in `webhook-signature`, one per secret, so a receiver can switch without missing an event; a rotation within the overlap drops the older secret. Another key's monitor is 404.
+         */
+        post: operations["monitors_rotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -615,13 +639,18 @@ export interface components {
         };
         BblListRequestDto: {
             /**
-             * @description 1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls.
+             * @description 1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls. Either this or `portfolio_id`.
              * @example [
              *       "1000010001",
              *       "3012340056"
              *     ]
              */
-            bbls: string[];
+            bbls?: string[];
+            /**
+             * @description A landlord portfolio (`GET /buildings/{bbl}/portfolio`): its current buildings in place of `bbls`. Unknown: 404 portfolio_not_found.
+             * @example pf_331931
+             */
+            portfolio_id?: string;
         };
         BuildingDto: {
             /** @example 1000010001 */
@@ -726,7 +755,21 @@ export interface components {
             grade: "A" | "B" | "C" | "D" | "F";
             /** @example Poor */
             label: string;
-            _links: components["schemas"]["SelfLinksDto"];
+            /**
+             * @description With `owner` only: the landlord portfolio of the building (`GET /portfolios/{id}`); null without a current registration.
+             * @example pf_331931
+             */
+            portfolio_id?: string | null;
+            _links: components["schemas"]["BuildingSummaryLinksDto"];
+        };
+        BuildingSummaryLinksDto: {
+            /** Format: uri */
+            self: string;
+            /**
+             * Format: uri
+             * @description With `owner`: the landlord portfolio of the building, when it has one.
+             */
+            portfolio?: string;
         };
         CancelledRunDto: {
             /** Format: uuid */
@@ -846,12 +889,18 @@ export interface components {
             /** @example Bronx portfolio */
             name: string;
             /**
+             * @description Either this or `portfolio_id`.
              * @example [
              *       "2012340001",
              *       "2012340002"
              *     ]
              */
-            bbls: string[];
+            bbls?: string[];
+            /**
+             * @description A landlord portfolio to follow in place of `bbls`: the monitor watches the portfolio's buildings, set again at every rebuild of the portfolios. Unknown: 404 portfolio_not_found.
+             * @example pf_331931
+             */
+            portfolio_id?: string;
             /**
              * @description http(s) URL on a public address; private, loopback, link-local and similar targets are refused.
              * @example https://example.com/hooks/bhis
@@ -925,7 +974,7 @@ export interface components {
              * @description Stable machine-readable code; see `doc_url`.
              * @enum {string}
              */
-            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "not_found" | "building_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_bbl" | "invalid_request" | "too_many_bbls" | "missing_api_key" | "invalid_api_key" | "invalid_idempotency_key" | "insufficient_scope" | "not_found" | "building_not_found" | "event_not_found" | "portfolio_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @description What went wrong, for people; never stack traces or SQL. */
             message: string;
             /**
@@ -1238,8 +1287,18 @@ export interface components {
             /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
             include_uncertain: boolean;
             bbl_count: number;
+            /**
+             * @description The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.
+             * @example pf_331931
+             */
+            portfolio_id: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @description Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.
+             */
+            previous_secret_expires_at: string | null;
             disabled_reason: string | null;
             /** Format: date-time */
             disabled_at: string | null;
@@ -1262,8 +1321,18 @@ export interface components {
             /** @description Also notified of buildings the model cannot know (public-housing, units-unknown). */
             include_uncertain: boolean;
             bbl_count: number;
+            /**
+             * @description The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.
+             * @example pf_331931
+             */
+            portfolio_id: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @description Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.
+             */
+            previous_secret_expires_at: string | null;
             disabled_reason: string | null;
             /** Format: date-time */
             disabled_at: string | null;
@@ -1489,6 +1558,21 @@ export interface components {
             /** @description Share of residential units in buildings graded D or F. */
             share_units_d_or_f: number;
         };
+        RotateSecretDto: {
+            /**
+             * @description Seconds during which deliveries are signed with both the new and the replaced secret (0: the new one alone at once).
+             * @default 86400
+             */
+            overlap_seconds: number;
+        };
+        RotatedSecretDto: {
+            monitor: components["schemas"]["MonitorDto"];
+            /**
+             * @description The new signing secret. Shown only in this response.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
         RuleCheckDto: {
             /** @description Whether the building meets the published rule. */
             met: boolean;
@@ -1617,10 +1701,6 @@ export interface components {
             meta: components["schemas"]["MetaDto"];
             pagination: components["schemas"]["PaginationDto"];
             _links: components["schemas"]["PageLinksDto"];
-        };
-        SelfLinksDto: {
-            /** Format: uri */
-            self: string;
         };
         SignalExplanationDto: {
             /** @example hpd_class_c_open */
@@ -1773,6 +1853,42 @@ export interface components {
             /** @description Write monthly history points for the last N months (history only) */
             backfill_months?: number;
         };
+        UpdateMonitorDto: {
+            /** @example Bronx portfolio */
+            name?: string;
+            /**
+             * @description Replaces the monitor's buildings (a monitor that followed a portfolio stops following it).
+             * @example [
+             *       "2012340001",
+             *       "2012340003"
+             *     ]
+             */
+            bbls?: string[];
+            /**
+             * @description Follow this landlord portfolio from now on: its buildings replace the monitor's.
+             * @example pf_331931
+             */
+            portfolio_id?: string;
+            /**
+             * @description As at creation: https on a public address.
+             * @example https://example.com/hooks/bhis
+             */
+            webhook_url?: string;
+            /**
+             * @description null: any grade change.
+             * @example [
+             *       "D",
+             *       "F"
+             *     ]
+             */
+            grades?: ("A" | "B" | "C" | "D" | "F")[] | null;
+            include_uncertain?: boolean;
+            /** @description false: nothing is sent and pending deliveries are cancelled; true: active again, whatever disabled it. */
+            enabled?: boolean;
+        };
+        UpdatedMonitorDto: {
+            monitor: components["schemas"]["MonitorDto"];
+        };
         WorstBuildingDto: {
             /** @example 3012340056 */
             bbl: string;
@@ -1836,8 +1952,42 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `conflict`: The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which. */
-        Error_conflict: {
+        /**
+         * @description `conflict`: The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.
+         *
+         *     `idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.
+         */
+        Error_conflict_or_idempotency_key_in_flight: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After. */
+        Error_idempotency_key_in_flight: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `idempotency_key_reused`: This Idempotency-Key was used within 24 hours for this route with a different request body. */
+        Error_idempotency_key_reused: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1916,8 +2066,28 @@ export interface components {
          *     `invalid_bbl`: The BBL is not a valid 10-digit number (borough 1-5, block not 0).
          *
          *     `too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.
          */
-        Error_invalid_request_or_invalid_bbl_or_too_many_bbls: {
+        Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `invalid_request`: Malformed body or parameters; the message names the parameter.
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.
+         */
+        Error_invalid_request_or_invalid_idempotency_key: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1934,8 +2104,10 @@ export interface components {
          * @description `invalid_request`: Malformed body or parameters; the message names the parameter.
          *
          *     `too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.
          */
-        Error_invalid_request_or_too_many_bbls: {
+        Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1980,8 +2152,40 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description `not_found`: No such route or resource.
+         *
+         *     `portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building).
+         */
+        Error_not_found_or_portfolio_not_found: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description `payload_too_large`: The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest. */
         Error_payload_too_large: {
+            headers: {
+                "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building). */
+        Error_portfolio_not_found: {
             headers: {
                 "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2055,9 +2259,11 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Whole seconds until the window frees enough units for the request. */
+        /** @description On POST and PATCH: `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` and body. */
+        "Idempotent-Replayed": "true";
+        /** @description Whole seconds until the window frees enough units for the request (429), or until the request in flight with the same `Idempotency-Key` is likely answered (409). */
         "Retry-After": number;
-        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression). */
+        /** @description Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new or changed monitor 1 per 100 BBLs (of a portfolio: per 100 of its buildings); any body at least 1 per 64 KiB after decompression). */
         "X-RateLimit-Cost": number;
         /** @description Units per 60-second window for this key (or client address without a key). */
         "X-RateLimit-Limit": number;
@@ -2252,7 +2458,10 @@ export interface operations {
     admin_triggerIngest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2265,6 +2474,7 @@ export interface operations {
             /** @description Queued (or, `created: false`, the run of the same input already queued or loaded today). */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2277,7 +2487,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "run_id": "00000000-0000-4000-8000-000000000001",
-                     *         "job_id": "ingest.hpd_litigations.5550a0d9685eedb7.ca5b0b91",
+                     *         "job_id": "ingest.hpd_litigations.f3290b5b7eaf73fb.bba37738",
                      *         "created": true
                      *       },
                      *       "meta": {
@@ -2306,12 +2516,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2400,7 +2612,10 @@ export interface operations {
     admin_cancelIngestRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2411,6 +2626,7 @@ export interface operations {
             /** @description Cancelled: the run had not started. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2455,6 +2671,7 @@ export interface operations {
             /** @description Asked to stop: the running run stops before its merge. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2496,11 +2713,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_not_found"];
-            409: components["responses"]["Error_conflict"];
+            409: components["responses"]["Error_conflict_or_idempotency_key_in_flight"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2590,7 +2808,10 @@ export interface operations {
     admin_triggerScoring: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2603,6 +2824,7 @@ export interface operations {
             /** @description Queued. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2643,12 +2865,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -2728,7 +2952,10 @@ export interface operations {
     buildings_batch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2741,6 +2968,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2961,12 +3189,14 @@ export interface operations {
                     "application/json": components["schemas"]["BatchEnvelopeDto"];
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -3694,7 +3924,10 @@ export interface operations {
     export_export: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3707,6 +3940,7 @@ export interface operations {
             /** @description The CSV file (Content-Disposition: attachment). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Export of a BBL list only: repeated entries, collapsed into one row. */
                     "X-Export-Duplicates"?: number;
                     /** @description Export of a BBL list only: distinct entries that are not valid BBLs (no row). */
@@ -3727,12 +3961,14 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -3977,7 +4213,10 @@ export interface operations {
     analyze_analyze: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3990,6 +4229,7 @@ export interface operations {
             /** @description The analysis. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4095,12 +4335,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_portfolio_not_found"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -4146,15 +4389,18 @@ export interface operations {
                      *             ],
                      *             "include_uncertain": false,
                      *             "bbl_count": 3,
+                     *             "portfolio_id": null,
                      *             "status": "active",
                      *             "disabled_reason": null,
                      *             "disabled_at": null,
+                     *             "previous_secret_expires_at": null,
                      *             "created_at": "2026-12-01T11:00:00.000Z",
                      *             "updated_at": "2026-12-01T11:00:00.000Z",
                      *             "_links": {
                      *               "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                      *               "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                     *               "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *               "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *               "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                      *             }
                      *           }
                      *         ]
@@ -4200,7 +4446,10 @@ export interface operations {
     monitors_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4213,6 +4462,7 @@ export interface operations {
             /** @description The monitor and its signing secret (shown once). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4234,15 +4484,18 @@ export interface operations {
                      *           ],
                      *           "include_uncertain": false,
                      *           "bbl_count": 3,
+                     *           "portfolio_id": null,
                      *           "status": "active",
                      *           "disabled_reason": null,
                      *           "disabled_at": null,
+                     *           "previous_secret_expires_at": null,
                      *           "created_at": "2026-12-01T11:00:00.000Z",
                      *           "updated_at": "2026-12-01T11:00:00.000Z",
                      *           "_links": {
                      *             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                      *             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *             "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                      *           },
                      *           "bbls": [
                      *             "1010150001",
@@ -4265,7 +4518,8 @@ export interface operations {
                      *       "_links": {
                      *         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                      *         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *         "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                      *       }
                      *     }
                      */
@@ -4279,12 +4533,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls"];
+            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_portfolio_not_found"];
             408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
             413: components["responses"]["Error_payload_too_large"];
             415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -4333,15 +4590,18 @@ export interface operations {
                      *           ],
                      *           "include_uncertain": false,
                      *           "bbl_count": 3,
+                     *           "portfolio_id": null,
                      *           "status": "active",
                      *           "disabled_reason": null,
                      *           "disabled_at": null,
+                     *           "previous_secret_expires_at": null,
                      *           "created_at": "2026-12-01T11:00:00.000Z",
                      *           "updated_at": "2026-12-01T11:00:00.000Z",
                      *           "_links": {
                      *             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                      *             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *             "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                      *           },
                      *           "bbls": [
                      *             "1010150001",
@@ -4367,7 +4627,8 @@ export interface operations {
                      *       "_links": {
                      *         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                      *         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *         "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                      *       }
                      *     }
                      */
@@ -4447,6 +4708,105 @@ export interface operations {
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_not_found"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
+    monitors_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Monitor id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMonitorDto"];
+            };
+        };
+        responses: {
+            /** @description The monitor as changed (its BBLs: `GET` it). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "monitor": {
+                     *           "id": "00000000-0000-4000-8000-000000000001",
+                     *           "name": "Midtown watch, any grade change",
+                     *           "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                     *           "grades": null,
+                     *           "include_uncertain": false,
+                     *           "bbl_count": 3,
+                     *           "portfolio_id": null,
+                     *           "status": "active",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-12-01T11:00:00.000Z",
+                     *           "updated_at": "2026-12-01T11:00:00.000Z",
+                     *           "_links": {
+                     *             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *             "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                     *           }
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *         "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["UpdatedMonitorDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found_or_portfolio_not_found"];
+            408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
+            413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];
@@ -4541,10 +4901,113 @@ export interface operations {
             503: components["responses"]["Error_service_unavailable"];
         };
     };
+    monitors_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Monitor id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecretDto"];
+            };
+        };
+        responses: {
+            /** @description The monitor and its new signing secret (shown once). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "monitor": {
+                     *           "id": "00000000-0000-4000-8000-000000000001",
+                     *           "name": "Midtown watch, any grade change",
+                     *           "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                     *           "grades": null,
+                     *           "include_uncertain": false,
+                     *           "bbl_count": 3,
+                     *           "portfolio_id": null,
+                     *           "status": "active",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "previous_secret_expires_at": "2026-12-01T11:00:00.000Z",
+                     *           "created_at": "2026-12-01T11:00:00.000Z",
+                     *           "updated_at": "2026-12-01T11:00:00.000Z",
+                     *           "_links": {
+                     *             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *             "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *             "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                     *           }
+                     *         },
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                     *         "api_version": "v1",
+                     *         "timestamp": "2026-12-01T11:00:00.000Z",
+                     *         "rate_limit": {
+                     *           "limit": 6000,
+                     *           "remaining": 5990,
+                     *           "reset_at": "2026-12-01T11:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "pagination": null,
+                     *       "_links": {
+                     *         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                     *         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                     *         "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                     *         "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RotatedSecretDto"];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: null;
+                        _links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
+            401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
+            403: components["responses"]["Error_insufficient_scope"];
+            404: components["responses"]["Error_not_found"];
+            408: components["responses"]["Error_request_timeout"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
+            413: components["responses"]["Error_payload_too_large"];
+            415: components["responses"]["Error_unsupported_media_type"];
+            422: components["responses"]["Error_idempotency_key_reused"];
+            429: components["responses"]["Error_rate_limit_exceeded"];
+            500: components["responses"]["Error_internal_error"];
+            503: components["responses"]["Error_service_unavailable"];
+        };
+    };
     monitors_test: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Monitor id. */
                 id: string;
@@ -4556,6 +5019,7 @@ export interface operations {
             /** @description The test delivery was queued. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Cost": components["headers"]["X-RateLimit-Cost"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4601,10 +5065,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error_invalid_request"];
+            400: components["responses"]["Error_invalid_request_or_invalid_idempotency_key"];
             401: components["responses"]["Error_missing_api_key_or_invalid_api_key"];
             403: components["responses"]["Error_insufficient_scope"];
             404: components["responses"]["Error_not_found"];
+            409: components["responses"]["Error_idempotency_key_in_flight"];
+            422: components["responses"]["Error_idempotency_key_reused"];
             429: components["responses"]["Error_rate_limit_exceeded"];
             500: components["responses"]["Error_internal_error"];
             503: components["responses"]["Error_service_unavailable"];

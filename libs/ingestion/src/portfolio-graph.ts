@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { copyRowsOn, inTransaction } from '@bhis/db';
 import { PortfolioGraph, type Portfolio } from '@bhis/landlords';
+import { followPortfolios } from '@bhis/webhooks';
 
 /** Sources whose load changes the portfolios: the registrations and their contacts. */
 export const PORTFOLIO_SOURCES: ReadonlySet<string> = new Set(['hpd_registrations', 'hpd_registration_contacts']);
@@ -24,12 +25,15 @@ export interface PortfolioRebuild {
   shared: number;
   buildings: number;
   cautioned: number;
+  /** monitors that follow a portfolio, their buildings set to its new ones */
+  monitors: number;
   seconds: number;
 }
 
 /**
  * Rebuilds every landlord portfolio from the current registrations and contacts (libs/landlords), in
- * one transaction: readers see the previous portfolios until it commits, and a failure keeps them.
+ * one transaction with the buildings of the monitors that follow a portfolio: readers see the previous
+ * portfolios until it commits, and a failure keeps them.
  */
 export async function rebuildPortfolios(pool: Pool): Promise<PortfolioRebuild> {
   const started = Date.now();
@@ -48,11 +52,13 @@ export async function rebuildPortfolios(pool: Pool): Promise<PortfolioRebuild> {
     await client.query('DELETE FROM owner_portfolios');
     await copyRowsOn(client, 'owner_portfolios (id, buildings, registrations, links, caution)', portfolioRows(portfolios));
     const buildings = await copyRowsOn(client, 'building_portfolios (bbl, portfolio_id)', membershipRows(portfolios));
+    const monitors = await followPortfolios(client);
     return {
       portfolios: portfolios.length,
       shared: portfolios.filter((p) => p.bbls.length > 1).length,
       buildings,
       cautioned: portfolios.filter((p) => p.caution !== null).length,
+      monitors,
       seconds: (Date.now() - started) / 1000,
     };
   });

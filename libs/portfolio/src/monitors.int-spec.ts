@@ -13,7 +13,7 @@ interface MonitorView {
   _links: Record<string, string>;
 }
 
-const PUBLIC_URL = 'http://93.184.215.14/hooks/bhis';
+const PUBLIC_URL = 'https://93.184.215.14/hooks/bhis';
 const BBLS = ['2012340001', '2012340002'];
 
 describe('portfolio monitors API (real Postgres and Redis)', () => {
@@ -66,8 +66,10 @@ describe('portfolio monitors API (real Postgres and Redis)', () => {
       ['DELETE', ''],
       ['POST', '/test'],
       ['GET', '/deliveries'],
+      ['PATCH', ''],
+      ['POST', '/rotate-secret'],
     ] as const) {
-      const res = await call(api.url, other, method, `/api/v1/portfolio/monitor/${monitor.id}${path}`);
+      const res = await call(api.url, other, method, `/api/v1/portfolio/monitor/${monitor.id}${path}`, method === 'PATCH' ? { name: 'taken' } : undefined);
       expect(res.status).toBe(404);
       expect(errorOf(res).code).toBe('not_found');
     }
@@ -128,6 +130,109 @@ describe('portfolio monitors API (real Postgres and Redis)', () => {
     expect(errorOf(res).code).toBe('invalid_request');
     expect(errorOf(res).message).toMatch(/webhook_url/);
     expect(errorOf(res).message).toMatch(problem);
+  });
+
+  it('refuses a plain http webhook URL on a public address (https only)', async () => {
+    const res = await create(owner, { name: 'plain', bbls: BBLS, webhook_url: 'http://93.184.215.14/hooks/bhis' });
+    expect([res.status, errorOf(res).code]).toEqual([400, 'invalid_request']);
+    expect(errorOf(res).message).toMatch(/"webhook_url" must use https/);
+  });
+
+  it('lets a key with portfolio:read alone list and read monitors, and nothing more', async () => {
+    const [{ key: both }] = await createKeys(db.url, [{ name: 'reader and writer', scopes: ['portfolio:read', 'portfolio:write'] }]);
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(both, { name: 'seen', bbls: BBLS, webhook_url: PUBLIC_URL }));
+    const [{ key: writer }] = await createKeys(db.url, [{ name: 'writer only', scopes: ['portfolio:write'] }]);
+    expect((await call(api.url, readOnly, 'GET', '/api/v1/portfolio/monitor')).status).toBe(200);
+    expect((await call(api.url, writer, 'GET', '/api/v1/portfolio/monitor')).status).toBe(403);
+    expect((await call(api.url, readOnly, 'PATCH', `/api/v1/portfolio/monitor/${monitor.id}`, { name: 'x' })).status).toBe(403);
+    expect((await call(api.url, readOnly, 'POST', `/api/v1/portfolio/monitor/${monitor.id}/rotate-secret`)).status).toBe(403);
+    expect((await call(api.url, both, 'GET', `/api/v1/portfolio/monitor/${monitor.id}/deliveries`)).status).toBe(200);
+  });
+
+  it('changes a monitor with PATCH: the fields sent, validated as at creation', async () => {
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(owner, { name: 'to change', bbls: BBLS, webhook_url: PUBLIC_URL, grades: ['F'] }));
+    const path = `/api/v1/portfolio/monitor/${monitor.id}`;
+    const patch = (body: unknown) => call(api.url, owner, 'PATCH', path, body);
+
+    const changed = await patch({ name: ' renamed ', bbls: ['2012340003', '2012340001', '2012340003'], grades: ['D', 'F', 'D'], webhook_url: 'https://93.184.215.14/other', include_uncertain: true });
+    expect(changed.status).toBe(200);
+    expect(dataOf<{ monitor: MonitorView }>(changed).monitor).toMatchObject({
+      id: monitor.id,
+      name: 'renamed',
+      bbl_count: 2,
+      grades: ['D', 'F'],
+      webhook_url: 'https://93.184.215.14/other',
+      include_uncertain: true,
+      status: 'active',
+    });
+    expect(dataOf<{ monitor: MonitorView }>(await call(api.url, owner, 'GET', path)).monitor.bbls).toEqual(['2012340001', '2012340003']);
+    expect(dataOf<{ monitor: MonitorView }>(await patch({ grades: null })).monitor).toMatchObject({ grades: null, name: 'renamed', bbl_count: 2 });
+
+    for (const [body, code, message] of [
+      [{}, 'invalid_request', /at least one/],
+      [{ bbls: ['2012340001', '12345'] }, 'invalid_bbl', /"12345"/],
+      [{ bbls: [] }, 'invalid_request', /bbls/],
+      [{ grades: ['E'] }, 'invalid_request', /grades/],
+      [{ name: '  ' }, 'invalid_request', /name/],
+      [{ name: null }, 'invalid_request', /name/],
+      [{ webhook_url: 'http://93.184.215.14/hook' }, 'invalid_request', /https/],
+      [{ webhook_url: 'https://10.0.0.1/hook' }, 'invalid_request', /private/],
+      [{ enabled: 'yes' }, 'invalid_request', /enabled/],
+      [{ status: 'active' }, 'invalid_request', /status/],
+    ] as const) {
+      const res = await patch(body);
+      expect([JSON.stringify(body), res.status, errorOf(res).code]).toEqual([JSON.stringify(body), 400, code]);
+      expect(errorOf(res).message).toMatch(message);
+    }
+    expect(errorOf(await call(api.url, owner, 'PATCH', '/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000000', { name: 'x' })).code).toBe('not_found');
+    expect(dataOf<{ monitor: MonitorView }>(await call(api.url, owner, 'GET', path)).monitor).toMatchObject({ name: 'renamed', bbl_count: 2 });
+  });
+
+  it('disables a monitor (pending deliveries cancelled) and enables it again', async () => {
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(owner, { name: 'pause me', bbls: BBLS, webhook_url: PUBLIC_URL }));
+    const path = `/api/v1/portfolio/monitor/${monitor.id}`;
+    expect((await call(api.url, owner, 'POST', `${path}/test`)).status).toBe(202);
+    const off = await call(api.url, owner, 'PATCH', path, { enabled: false });
+    expect(dataOf<{ monitor: MonitorView & { disabled_reason: string } }>(off).monitor).toMatchObject({ status: 'disabled', disabled_reason: 'Disabled through the API.' });
+    const { rows } = await pool.query(`SELECT status FROM webhook_deliveries WHERE monitor_id = $1`, [monitor.id]);
+    expect(rows).toEqual([{ status: 'cancelled' }]);
+    expect(errorOf(await call(api.url, owner, 'POST', `${path}/test`)).code).toBe('invalid_request');
+    const on = await call(api.url, owner, 'PATCH', path, { enabled: true });
+    expect(dataOf<{ monitor: MonitorView & { disabled_reason: string | null } }>(on).monitor).toMatchObject({ status: 'active', disabled_reason: null });
+    expect((await call(api.url, owner, 'POST', `${path}/test`)).status).toBe(202);
+  });
+
+  it('prices a PATCH by the BBLs it sends and takes 10,000 of them', async () => {
+    const [{ key }] = await createKeys(db.url, [{ name: 'big patch' }]);
+    const { monitor } = dataOf<{ monitor: MonitorView }>(await create(key, { name: 'grow', bbls: BBLS, webhook_url: PUBLIC_URL }));
+    const bbls = Array.from({ length: 10_000 }, (_, i) => `3${String(1 + Math.floor(i / 100)).padStart(5, '0')}${String(1 + (i % 100)).padStart(4, '0')}`);
+    const grown = await call(api.url, key, 'PATCH', `/api/v1/portfolio/monitor/${monitor.id}`, { bbls });
+    expect([grown.status, grown.headers.get('x-ratelimit-cost')]).toEqual([200, '100']);
+    expect(dataOf<{ monitor: MonitorView }>(grown).monitor.bbl_count).toBe(10_000);
+    const renamed = await call(api.url, key, 'PATCH', `/api/v1/portfolio/monitor/${monitor.id}`, { name: 'grown' });
+    expect([renamed.status, renamed.headers.get('x-ratelimit-cost')]).toEqual([200, '1']);
+    const tooMany = await call(api.url, key, 'PATCH', `/api/v1/portfolio/monitor/${monitor.id}`, { bbls: [...bbls, '4000010001'] });
+    expect(errorOf(tooMany).code).toBe('too_many_bbls');
+  });
+
+  it('rotates the signing secret: a new one shown once, the old one kept for the overlap', async () => {
+    const created = dataOf<{ monitor: MonitorView; secret: string }>(await create(owner, { name: 'rotate', bbls: BBLS, webhook_url: PUBLIC_URL }));
+    const path = `/api/v1/portfolio/monitor/${created.monitor.id}`;
+    const res = await call(api.url, owner, 'POST', `${path}/rotate-secret`);
+    expect(res.status).toBe(200);
+    const rotated = dataOf<{ monitor: MonitorView & { previous_secret_expires_at: string }; secret: string }>(res);
+    expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(rotated.secret).not.toBe(created.secret);
+    const expires = Date.parse(rotated.monitor.previous_secret_expires_at) - Date.now();
+    expect(expires).toBeGreaterThan(86_400_000 - 60_000);
+    expect(expires).toBeLessThanOrEqual(86_400_000);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect((await call(api.url, owner, 'GET', path)).text).not.toContain(rotated.secret);
+
+    const short = dataOf<{ monitor: { previous_secret_expires_at: string | null } }>(await call(api.url, owner, 'POST', `${path}/rotate-secret`, { overlap_seconds: 0 }));
+    expect(short.monitor.previous_secret_expires_at).toBeNull();
+    expect(errorOf(await call(api.url, owner, 'POST', `${path}/rotate-secret`, { overlap_seconds: 604_801 })).code).toBe('invalid_request');
+    expect(errorOf(await call(api.url, owner, 'POST', `${path}/rotate-secret`, { overlap_seconds: 1.5 })).code).toBe('invalid_request');
   });
 
   it('queues a signed test event through the outbox and lists deliveries', async () => {

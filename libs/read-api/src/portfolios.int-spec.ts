@@ -35,9 +35,9 @@ describe('GET /buildings/{bbl}/portfolio and /portfolios/{id}', () => {
     client = new Client({ connectionString: db.url });
     await client.connect();
     await seedBuildings(client, [
-      ...BBLS.map((bbl, i) => ({ bbl, address: `${10 + i} Delavan Street`, units: 10 + i, score: i === 7 ? undefined : SCORES[i] })),
-      { bbl: '1000010001', address: '1 Broadway', units: 40, score: 50 },
-      { bbl: '1000010002', address: '3 Broadway', units: 40, score: 50 },
+      ...BBLS.map((bbl, i) => ({ bbl, address: `${10 + i} Delavan Street`, units: 10 + i, score: i === 7 ? undefined : SCORES[i], owner: `${10 + i} DELAVAN LLC` })),
+      { bbl: '1000010001', address: '1 Broadway', units: 40, score: 50, owner: '1 BROADWAY LLC' },
+      { bbl: '1000010002', address: '3 Broadway', units: 40, score: 50, owner: '3 BROADWAY LLC' },
     ]);
     const links = [{ kind: 'person', key: 'GEORGE RIGAS 11231', shown: 'GEORGE RIGAS', registration_ids: [331931, 331932] }];
     await client.query(
@@ -103,5 +103,26 @@ describe('GET /buildings/{bbl}/portfolio and /portfolios/{id}', () => {
     const eventsOnly = await createReadTestKey(db.url, { scopes: ['events:read'] });
     expectError(await call(`${api.url}/api/v1/portfolios/pf_331931`, auth(eventsOnly)), 403, 'insufficient_scope');
     expectError(await call(`${api.url}/api/v1/portfolios/pf_331931`), 401, 'missing_api_key');
+  });
+
+  it('leads an owner search on to each building\'s portfolio, and only an owner search', async () => {
+    const res = await call(`${api.url}/api/v1/buildings/search?owner=delavan&limit=3`, auth(key));
+    expect(res.status).toBe(200);
+    const found = data<{ buildings: { bbl: string; portfolio_id: string | null; _links: Record<string, string> }[] }>(res).buildings;
+    expect(found).toHaveLength(3);
+    for (const b of found) {
+      expect(b.portfolio_id).toBe('pf_331931');
+      expect(b._links['portfolio']).toBe(`${api.url}/api/v1/portfolios/pf_331931`);
+    }
+    const broadway = data<{ buildings: { bbl: string; portfolio_id: string | null; _links: Record<string, string> }[] }>(
+      await call(`${api.url}/api/v1/buildings/search?owner=broadway%20llc&sort=address`, auth(key)),
+    ).buildings;
+    expect(broadway.map((b) => [b.bbl, b.portfolio_id, b._links['portfolio'] ?? null])).toEqual([
+      ['1000010001', 'pf_400001', `${api.url}/api/v1/portfolios/pf_400001`],
+      ['1000010002', null, null],
+    ]);
+    const byAddress = data<{ buildings: Record<string, unknown>[] }>(await call(`${api.url}/api/v1/buildings/search?borough=3`, auth(key))).buildings;
+    expect(byAddress.length).toBeGreaterThan(0);
+    expect(byAddress[0]).not.toHaveProperty('portfolio_id');
   });
 });

@@ -58,7 +58,9 @@ export async function attemptDelivery(pool: Pool, deliveryId: string, options: D
     if (secret === null) {
       result = { statusCode: null, durationMs: 0, retryAfter: undefined, error: 'the signing secret cannot be opened with the configured WEBHOOK_SECRET_KEY' };
     } else {
-      const headers = signWebhook(secret, claimed.webhookId, claimed.payload);
+      // a previous secret no configured key opens only loses its signature; the current one still signs
+      const previous = claimed.previousSigningSecret === null ? null : openSecret(options.secrets, claimed.previousSigningSecret);
+      const headers = signWebhook(previous === null ? [secret] : [secret, previous], claimed.webhookId, claimed.payload);
       result = await sendWebhookRequest(check.target, { ...headers }, claimed.payload, options.timeoutMs);
     }
   }

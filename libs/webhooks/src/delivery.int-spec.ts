@@ -6,7 +6,8 @@ import { Pool } from 'pg';
 import { createApiKey, createDataSource, revokeApiKey } from '@bhis/db';
 import { QUEUES, workerConnection } from '@bhis/queue';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
-import { createMonitor, MonitorRecord, sealStoredSecrets } from './monitor-store';
+import { Webhook } from 'standardwebhooks';
+import { createMonitor, MonitorRecord, rotateSigningSecret, sealStoredSecrets } from './monitor-store';
 import { claimDelivery, createTestDelivery, dispatchCrossings } from './outbox';
 import { enqueueCrossingDispatch, enqueueDelivery } from './producer';
 import { SecretBox } from './secret-box';
@@ -164,6 +165,49 @@ describe('webhook delivery (real Postgres, Redis and HTTP receiver)', () => {
     await dispatchCrossings(pool, runId);
     expect((await deliveryStates(plain.id)).map((d) => d.bbl)).toEqual([bbls[2]]);
     expect((await deliveryStates(asked.id)).map((d) => d.bbl)).toEqual([bbls[1], bbls[2]]);
+  });
+
+  it('signs with both the new and the replaced secret during a rotation overlap, then with the new one alone', async () => {
+    const bbls = await seedBuildings(1);
+    const created = await createMonitor(pool, { apiKeyId, name: 'rotate', webhookUrl: receiver.url('/rotate'), grades: null, bbls, includeUncertain: false }, SECRETS);
+    const old = created.secret;
+    const rotated = await rotateSigningSecret(pool, apiKeyId, created.monitor.id, 3600, SECRETS);
+    expect(rotated?.monitor.previousSecretExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 3500_000);
+    receiver.setSecret('/rotate', rotated!.secret);
+    // a replaced secret stored in clear (as before encryption at rest) is sealed at start like the current one
+    await pool.query(`UPDATE monitors SET previous_signing_secret = $2 WHERE id = $1`, [created.monitor.id, old]);
+    receiver.reply = () => ({ status: 200 });
+    await startWorker();
+    const { rows: previous } = await pool.query<{ p: string }>(`SELECT previous_signing_secret AS p FROM monitors WHERE id = $1`, [created.monitor.id]);
+    expect(previous[0]!.p).toMatch(/^enc:v1:/);
+    expect(SECRETS.open(previous[0]!.p)).toBe(old);
+    const verifies = (secret: string, hook: { body: string; headers: Record<string, string> }) => {
+      try {
+        new Webhook(secret).verify(hook.body, hook.headers);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    await enqueueDelivery(queue, (await createTestDelivery(pool, created.monitor.id)).id, 1);
+    await waitFor(() => receiver.forPath('/rotate').length >= 1, 10_000, 'the delivery within the overlap');
+    const during = receiver.forPath('/rotate')[0]!;
+    expect(during.headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect([verifies(rotated!.secret, during), verifies(old, during)]).toEqual([true, true]);
+
+    // once the overlap is over the new secret signs alone
+    await pool.query(`UPDATE monitors SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [created.monitor.id]);
+    await enqueueDelivery(queue, (await createTestDelivery(pool, created.monitor.id)).id, 1);
+    await waitFor(() => receiver.forPath('/rotate').length >= 2, 10_000, 'the delivery after the overlap');
+    const after = receiver.forPath('/rotate')[1]!;
+    expect(after.headers['webhook-signature'].split(' ')).toHaveLength(1);
+    expect([verifies(rotated!.secret, after), verifies(old, after)]).toEqual([true, false]);
+
+    // a rotation without overlap drops the replaced secret at once
+    const again = await rotateSigningSecret(pool, apiKeyId, created.monitor.id, 0, SECRETS);
+    expect(again?.monitor.previousSecretExpiresAt).toBeNull();
+    expect(await rotateSigningSecret(pool, await newKey('not the owner'), created.monitor.id, 60, SECRETS)).toBeNull();
   });
 
   it('sends each matching grade change once, signed, with the documented payload and grade filter', async () => {

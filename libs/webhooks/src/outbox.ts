@@ -13,6 +13,8 @@ export interface ClaimedDelivery {
   attemptId: string;
   webhookUrl: string;
   signingSecret: string;
+  /** The secret being rotated out, while its overlap lasts: deliveries are signed with both. */
+  previousSigningSecret: string | null;
 }
 
 /** How an attempt ended, as recorded in the outbox. */
@@ -102,6 +104,7 @@ export async function claimDelivery(pool: Pool, deliveryId: string, lockMs: numb
     attempt_id: string;
     webhook_url: string;
     signing_secret: string;
+    previous_signing_secret: string | null;
   }>(
     `WITH claimed AS (
        UPDATE webhook_deliveries d
@@ -110,7 +113,8 @@ export async function claimDelivery(pool: Pool, deliveryId: string, lockMs: numb
         WHERE d.id = $1 AND m.id = d.monitor_id AND m.status = 'active' AND ${KEY_USABLE} AND d.status = 'pending'
           AND d.next_attempt_at <= now() + make_interval(secs => $3::double precision / 1000)
           AND (d.locked_until IS NULL OR d.locked_until < now())
-       RETURNING d.id, d.webhook_id, d.monitor_id, d.payload, d.attempts, m.webhook_url, m.signing_secret
+       RETURNING d.id, d.webhook_id, d.monitor_id, d.payload, d.attempts, m.webhook_url, m.signing_secret,
+                 CASE WHEN m.previous_secret_expires_at > now() THEN m.previous_signing_secret END AS previous_signing_secret
      ), interrupted AS (
        UPDATE webhook_attempts a
           SET finished_at = now(), outcome = 'interrupted', error = 'the delivery worker stopped during the attempt'
@@ -133,6 +137,7 @@ export async function claimDelivery(pool: Pool, deliveryId: string, lockMs: numb
     attemptId: row.attempt_id,
     webhookUrl: row.webhook_url,
     signingSecret: row.signing_secret,
+    previousSigningSecret: row.previous_signing_secret,
   };
 }
 

@@ -15,11 +15,17 @@ export interface SignedHeaders {
   'webhook-signature': string;
 }
 
-/** The Standard Webhooks headers of one attempt: the timestamp is the time of sending. */
-export function signWebhook(secret: string, webhookId: string, body: string, at: Date = new Date()): SignedHeaders {
+/**
+ * The Standard Webhooks headers of one attempt: the timestamp is the time of sending. With several
+ * secrets (the current one first, then one being rotated out) `webhook-signature` carries one
+ * signature per secret, space-delimited, as the specification allows; a receiver accepts the request
+ * when any of them verifies under its secret.
+ */
+export function signWebhook(secret: string | readonly string[], webhookId: string, body: string, at: Date = new Date()): SignedHeaders {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(webhookId, at, body),
+    'webhook-signature': secrets.map((s) => new Webhook(s).sign(webhookId, at, body)).join(' '),
   };
 }

@@ -58,4 +58,16 @@ describe('webhook URL check', () => {
     expect((await checkWebhookTarget('http://localhost:9/hook', { allowLoopback: true })).ok).toBe(true);
     expect((await checkWebhookTarget('http://10.0.0.1/hook', { allowLoopback: true })).ok).toBe(false);
   });
+
+  it('takes only https when asked, but plain http to loopback when loopback is allowed', async () => {
+    const resolve = async () => [{ address: '93.184.215.14', family: 4 }];
+    expect(await checkWebhookTarget('http://hooks.example.com/x', { allowLoopback: true, httpsOnly: true, resolve })).toEqual({
+      ok: false,
+      problem: 'must use https (plain http only to a loopback address)',
+    });
+    expect(await checkWebhookTarget('http://hooks.example.com/x', { allowLoopback: false, httpsOnly: true, resolve })).toEqual({ ok: false, problem: 'must use https' });
+    expect((await checkWebhookTarget('https://hooks.example.com/x', { allowLoopback: false, httpsOnly: true, resolve })).ok).toBe(true);
+    expect((await checkWebhookTarget('http://127.0.0.1:9/hook', { allowLoopback: true, httpsOnly: true })).ok).toBe(true);
+    expect((await checkWebhookTarget('http://127.0.0.1:9/hook', { allowLoopback: false, httpsOnly: true })).ok).toBe(false);
+  });
 });

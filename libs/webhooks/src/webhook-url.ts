@@ -18,6 +18,11 @@ export interface TargetPolicy {
   allowLoopback: boolean;
   /** Private network addresses (10/8, 172.16/12, 192.168/16, fc00::/7) too; link-local and the rest stay refused. */
   allowPrivate?: boolean;
+  /**
+   * Only https, except plain http to a loopback target when `allowLoopback` is set (a receiver on the
+   * same machine in development): a signed payload over http can be read and replayed on the way.
+   */
+  httpsOnly?: boolean;
   /** DNS resolution, replaceable in tests. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -64,6 +69,9 @@ export async function checkWebhookTarget(raw: string, policy: TargetPolicy): Pro
     if (cls === 'public' || (cls === 'loopback' && policy.allowLoopback) || (cls === 'private' && policy.allowPrivate)) continue;
     const via = address === host ? '' : ` resolves to ${address}, which`;
     return { ok: false, problem: `host "${host}"${via} is ${describeAddressClass(cls)}; webhooks may only target public addresses` };
+  }
+  if (policy.httpsOnly && url.protocol === 'http:' && !(policy.allowLoopback && resolved.every(({ address }) => classifyAddress(address) === 'loopback'))) {
+    return { ok: false, problem: `must use https${policy.allowLoopback ? ' (plain http only to a loopback address)' : ''}` };
   }
   return {
     ok: true,

@@ -68,7 +68,7 @@ export class WebhookWorker {
       timeoutMs,
       lockMs: options.lockMs ?? timeoutMs + 20_000,
       retry: options.retry ?? DEFAULT_RETRY_POLICY,
-      target: { allowLoopback: options.allowLoopback, resolve: options.resolve },
+      target: { allowLoopback: options.allowLoopback, httpsOnly: true, resolve: options.resolve },
       secrets: options.secrets,
     };
     this.logger = options.logger ?? SILENT;

@@ -19,6 +19,7 @@ import { BenchmarkFile, BenchmarkRun, CitySummary, LargestFileAlone } from './re
 import { ensureRefresh, refreshCity } from './refresh';
 import { measureScaleOut } from './scale-out';
 import { measureReingest } from './reingest';
+import { CITY_REGISTRATIONS, measurePortfolioGraph } from './portfolio-graph';
 
 interface BenchOptions {
   renderOnly: boolean;
@@ -39,6 +40,8 @@ interface BenchOptions {
   gzip?: boolean;
   workers?: number;
   scoringProcesses: number;
+  /** `true` when given without a count. */
+  portfolioGraph?: number | true;
 }
 
 function positive(value: string): number {
@@ -186,7 +189,21 @@ async function run(options: BenchOptions, argv: string[]): Promise<void> {
   if (options.sizesOnly) return remeasureSizes(options);
   if (options.workers) return compareWorkers(options, argv);
   if (options.httpOnly) return rerunHttp(options, argv);
+  if (options.portfolioGraph) return benchmarkPortfolioGraph(options);
   return benchmarkCity(options, argv);
+}
+
+/** Only the rebuild of the landlord portfolios, on registrations and contacts seeded in a database of its own. */
+async function benchmarkPortfolioGraph(options: BenchOptions): Promise<void> {
+  const registrations = typeof options.portfolioGraph === 'number' ? options.portfolioGraph : CITY_REGISTRATIONS;
+  log(`seeding ${registrations} registrations with 4 contacts each`);
+  const result = await measurePortfolioGraph(options.adminUrl, options.database ?? 'bhis_bench_portfolio_graph', registrations);
+  const { rebuild } = result;
+  log(`seeded in ${result.seedSeconds.toFixed(1)} s`);
+  process.stdout.write(
+    `portfolio graph: ${result.registrations} registrations, ${result.contacts} contacts -> ${rebuild.portfolios} portfolios ` +
+      `(${rebuild.shared} of 2+ buildings, ${rebuild.buildings} buildings) in ${rebuild.seconds.toFixed(1)} s\n`,
+  );
 }
 
 function loadAverage(): number[] {
@@ -442,6 +459,7 @@ const program = new Command('bench')
   .option('--scoring-processes <n>', 'processes of the scoring worker (SCORING_PROCESSES)', (v) => Math.max(1, Math.floor(Number(v)) || 1), os.availableParallelism())
   .option('--gzip', 'write and ingest the city gzip-compressed (the default from --scale 10 on)')
   .option('--no-gzip', 'write and ingest plain CSV whatever the scale')
+  .option('--portfolio-graph [registrations]', `only time the rebuild of the landlord portfolios from N seeded registrations with 4 contacts each (default ${CITY_REGISTRATIONS}, the whole city)`, (v) => Math.max(1, Math.floor(Number(v)) || CITY_REGISTRATIONS))
   .option('--admin-url <url>', 'Postgres maintenance database', process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
   .option('--redis-url <url>', 'Redis', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
   .action(async (options: BenchOptions) => run(options, process.argv.slice(2)));

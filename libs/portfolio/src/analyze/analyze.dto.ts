@@ -1,19 +1,30 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMinSize, IsArray } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMinSize, IsArray, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { COMPONENT_KEYS, GRADES } from '@bhis/domain';
 import { PORTFOLIO_BBL_LIMIT } from '../bbl-list';
 
 export class BblListRequestDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: [String],
     minItems: 1,
     maxItems: PORTFOLIO_BBL_LIMIT,
     example: ['1000010001', '3012340056'],
-    description: `1 to ${PORTFOLIO_BBL_LIMIT} BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls.`,
+    description: `1 to ${PORTFOLIO_BBL_LIMIT} BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls. Either this or \`portfolio_id\`.`,
   })
+  @ValidateIf((o: BblListRequestDto) => o.bbls !== undefined)
   @IsArray()
   @ArrayMinSize(1)
-  bbls!: unknown[];
+  bbls?: unknown[];
+
+  @ApiPropertyOptional({
+    example: 'pf_331931',
+    maxLength: 40,
+    description: 'A landlord portfolio (`GET /buildings/{bbl}/portfolio`): its current buildings in place of `bbls`. Unknown: 404 portfolio_not_found.',
+  })
+  @ValidateIf((o: BblListRequestDto) => o.portfolio_id !== undefined)
+  @IsString()
+  @MaxLength(40)
+  portfolio_id?: string;
 }
 
 export class AnalysisSummaryDto {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
@@ -16,7 +16,12 @@ import {
   MonitorBblsQueryDto,
   MonitorEnvelopeDataDto,
   MonitorListDto,
+  RotatedSecretDto,
+  RotateSecretDto,
+  SECRET_OVERLAP_DEFAULT_SECONDS,
   TestDeliveryEnvelopeDataDto,
+  UpdatedMonitorDto,
+  UpdateMonitorDto,
 } from './monitor.dto';
 import { MonitorService, TEST_DELIVERY_UNITS } from './monitor-service';
 import { MONITOR_CREATIONS_PER_HOUR, TEST_DELIVERIES_PER_MINUTE } from './monitor-write-limits';
@@ -51,15 +56,16 @@ export class MonitorsController {
   @ApiOperation({
     summary: 'Create a monitor',
     description:
-      'Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one ' +
+      'Watches up to 10,000 buildings (`bbls`, or the buildings of a landlord portfolio, `portfolio_id`, followed as the portfolio changes) and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one ' +
       'enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. ' +
       `Costs 1 unit per 100 BBLs (at least 1); at most ${MONITOR_CREATIONS_PER_HOUR} creations per key and hour (429 with \`Retry-After\`).`,
   })
   @ApiBody({ type: CreateMonitorDto })
   @ApiEnvelopeResponse(CreatedMonitorDto, { status: 201, description: 'The monitor and its signing secret (shown once).' })
-  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'payload_too_large', 'rate_limit_exceeded')
+  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'portfolio_not_found', 'payload_too_large', 'rate_limit_exceeded')
   async create(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: CreateMonitorDto) {
-    const { monitor, bbls, secret } = await this.monitors.create(authenticatedKey(req).id, body);
+    const charge = this.chargeTotal(req, res);
+    const { monitor, bbls, secret } = await this.monitors.create(authenticatedKey(req).id, body, (n) => charge(costOfBbls(MONITOR_ROUTE, n)));
     const view = monitorView(monitor, this.base(req));
     res.setHeader('Location', view._links.self);
     res.setHeader('Cache-Control', 'no-store');
@@ -67,7 +73,8 @@ export class MonitorsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the key's monitors", description: 'Newest first; cursor pagination.' })
+  @RequireScope('portfolio:read')
+  @ApiOperation({ summary: "List the key's monitors", description: 'Newest first; cursor pagination. Reading monitors needs `portfolio:read`.' })
   @ApiEnvelopeResponse(MonitorListDto, { description: 'One page of monitors.', paginated: true })
   @ApiErrorResponses('invalid_request')
   async list(@Req() req: Request, @Query() query: ListQueryDto) {
@@ -79,6 +86,7 @@ export class MonitorsController {
   }
 
   @Get(':id')
+  @RequireScope('portfolio:read')
   @ApiOperation({
     summary: 'Read a monitor',
     description:
@@ -102,6 +110,45 @@ export class MonitorsController {
       { monitor: { ...view, bbls } },
       { pagination: { limit, has_more: hasMore, next_cursor: hasMore && last ? encodeBblCursor(last) : null }, links: view._links },
     );
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Change a monitor',
+    description:
+      'Changes the fields sent and keeps the others; each is validated as at creation (`bbls` replaces the list, `grades: null` ' +
+      'notifies of any grade change, `enabled: false` stops deliveries and cancels pending ones). Another key\'s monitor is 404. ' +
+      'Costs 1 unit per 100 BBLs sent (at least 1).',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiBody({ type: UpdateMonitorDto })
+  @ApiEnvelopeResponse(UpdatedMonitorDto, { description: 'The monitor as changed (its BBLs: `GET` it).' })
+  @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'not_found', 'portfolio_not_found', 'payload_too_large', 'rate_limit_exceeded')
+  async update(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string, @Body() body: UpdateMonitorDto) {
+    const charge = this.chargeTotal(req, res);
+    const view = monitorView(await this.monitors.update(authenticatedKey(req).id, id, body, (n) => charge(costOfBbls(MONITOR_ROUTE, n))), this.base(req));
+    res.setHeader('Cache-Control', 'no-store');
+    return successEnvelope(platformState(req), { monitor: view }, { links: view._links });
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description:
+      'Returns a new signing secret, shown once. For `overlap_seconds` (default 86,400, at most 604,800) deliveries carry two ' +
+      'signatures in `webhook-signature`, one per secret, so a receiver can switch without missing an event; a rotation ' +
+      'within the overlap drops the older secret. Another key\'s monitor is 404.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiBody({ type: RotateSecretDto, required: false })
+  @ApiEnvelopeResponse(RotatedSecretDto, { description: 'The monitor and its new signing secret (shown once).' })
+  @ApiErrorResponses('invalid_request', 'not_found', 'rate_limit_exceeded')
+  async rotateSecret(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string, @Body() body: RotateSecretDto) {
+    const { monitor, secret } = await this.monitors.rotateSecret(authenticatedKey(req).id, id, body.overlap_seconds ?? SECRET_OVERLAP_DEFAULT_SECONDS);
+    const view = monitorView(monitor, this.base(req));
+    res.setHeader('Cache-Control', 'no-store');
+    return successEnvelope(platformState(req), { monitor: view, secret }, { links: view._links });
   }
 
   @Delete(':id')
@@ -137,6 +184,7 @@ export class MonitorsController {
   }
 
   @Get(':id/deliveries')
+  @RequireScope('portfolio:read')
   @ApiOperation({ summary: 'List deliveries and their attempts', description: 'Newest first; each attempt with status code, duration and error.' })
   @ApiParam(ID_PARAM)
   @ApiEnvelopeResponse(DeliveryListDto, { description: 'One page of deliveries.', paginated: true })

@@ -1,6 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { GRADES } from '@bhis/domain';
-import { MetaDto, PageLinksDto, PaginationDto, SelfLinksDto } from '@bhis/api-platform';
+import { MetaDto, PageLinksDto, PaginationDto } from '@bhis/api-platform';
+
+export class BuildingSummaryLinksDto {
+  @ApiProperty({ format: 'uri' }) self!: string;
+  @ApiPropertyOptional({ format: 'uri', description: 'With `owner`: the landlord portfolio of the building, when it has one.' }) portfolio?: string;
+}
 
 export class BuildingSummaryDto {
   @ApiProperty({ example: '1010150001' }) bbl!: string;
@@ -12,7 +17,14 @@ export class BuildingSummaryDto {
   @ApiProperty({ minimum: 0, maximum: 100 }) total_score!: number;
   @ApiProperty({ enum: GRADES }) grade!: string;
   @ApiProperty({ example: 'Poor' }) label!: string;
-  @ApiProperty({ type: SelfLinksDto }) _links!: SelfLinksDto;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'pf_331931',
+    description: 'With `owner` only: the landlord portfolio of the building (`GET /portfolios/{id}`); null without a current registration.',
+  })
+  portfolio_id?: string | null;
+  @ApiProperty({ type: BuildingSummaryLinksDto }) _links!: BuildingSummaryLinksDto;
 }
 
 export class SearchDataDto {

@@ -33,7 +33,8 @@ export class SearchController {
     description:
       'At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). ' +
       'Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a ' +
-      'direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
+      'direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord ' +
+      'portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
   })
   @ApiOkResponse({ type: SearchEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
@@ -44,6 +45,8 @@ export class SearchController {
     const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, cursorHolder(req), filtersKey, params.cursor, [params.filters.sort === 'address' ? 'string' : 'int', 'bbl']);
     const { rows, hasMore } = await this.search.page(params.filters, position, params.limit);
     const base = baseUrl(req, this.config.PUBLIC_BASE_URL);
+    // an owner search leads on to who is behind the owner of record: the landlord portfolio
+    const portfolios = params.filters.owner === null ? null : await this.search.portfolioIds(rows.map((row) => row.bbl));
     const buildings = rows.map((row) => ({
       bbl: row.bbl,
       address: row.address,
@@ -54,7 +57,11 @@ export class SearchController {
       total_score: row.total_score,
       grade: row.grade,
       label: row.label,
-      _links: { self: `${base}${API_BASE_PATH}/buildings/${row.bbl}` },
+      ...(portfolios === null ? {} : { portfolio_id: portfolios.get(row.bbl) ?? null }),
+      _links: {
+        self: `${base}${API_BASE_PATH}/buildings/${row.bbl}`,
+        ...(portfolios?.has(row.bbl) ? { portfolio: `${base}${API_BASE_PATH}/portfolios/${portfolios.get(row.bbl)}` } : {}),
+      },
     }));
     const last = rows[rows.length - 1];
     const nextCursor = hasMore && last ? this.cursors.encode(ENDPOINT, cursorHolder(req), filtersKey, [last.sort_key, last.bbl]) : null;

@@ -22,6 +22,16 @@ export interface SearchRow {
 export class SearchRepository {
   constructor(@Inject(READ_POOL) private readonly pool: () => ReadPool) {}
 
+  /** The landlord portfolio of each of the BBLs that has one (one lookup by primary key for the page). */
+  async portfolioIds(bbls: readonly string[]): Promise<Map<string, string>> {
+    if (bbls.length === 0) return new Map();
+    const { rows } = await this.pool().query<{ bbl: string; portfolio_id: string }>(
+      `SELECT bbl::text AS bbl, portfolio_id FROM building_portfolios WHERE bbl = ANY($1::char(10)[])`,
+      [bbls],
+    );
+    return new Map(rows.map((r) => [r.bbl, r.portfolio_id]));
+  }
+
   /** Up to `limit` rows after the position (one more is read to tell whether another page exists). */
   async page(filters: SearchFilters, position: CursorPosition | null, limit: number): Promise<{ rows: SearchRow[]; hasMore: boolean }> {
     const { rows } = await this.pool().query<SearchRow>(searchStatement(filters, position, limit + 1));

@@ -395,7 +395,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Queue an ingest run of one source.",
         "operationId": "admin_triggerIngest",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -413,7 +428,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                 "example": {
                   "data": {
                     "run_id": "00000000-0000-4000-8000-000000000001",
-                    "job_id": "ingest.hpd_litigations.5550a0d9685eedb7.ca5b0b91",
+                    "job_id": "ingest.hpd_litigations.f3290b5b7eaf73fb.bba37738",
                     "created": true
                   },
                   "meta": {
@@ -462,6 +477,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "Queued (or, `created: false`, the run of the same input already queued or loaded today).",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -480,7 +498,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -491,11 +509,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -656,6 +680,20 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "schema": {
               "type": "string"
             }
+          },
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
           }
         ],
         "responses": {
@@ -714,6 +752,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "Cancelled: the run had not started.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -786,6 +827,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "Asked to stop: the running run stops before its merge.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -804,7 +848,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -816,7 +860,10 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "$ref": "#/components/responses/Error_not_found"
           },
           "409": {
-            "$ref": "#/components/responses/Error_conflict"
+            "$ref": "#/components/responses/Error_conflict_or_idempotency_key_in_flight"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -998,7 +1045,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Queue a scoring run (incremental, full, selected BBLs, or a history backfill).",
         "operationId": "admin_triggerScoring",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -1064,6 +1126,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "Queued.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1082,7 +1147,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -1093,11 +1158,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -1241,7 +1312,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "One result per distinct entry, in request order; `building` is the same object as the single lookup. `summary` counts them, names the entries sent more than once (`duplicates`, answered once) and the valid BBLs not in the data set (`not_found_bbls`). Costs 1 rate-limit unit per 50 BBLs (at least 1). Scope `buildings:read`.",
         "operationId": "buildings_batch",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -1470,6 +1556,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "OK.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -1488,7 +1577,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -1499,11 +1588,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -1523,7 +1618,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/search": {
       "get": {
-        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
+        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
         "operationId": "search_find",
         "parameters": [
           {
@@ -2787,7 +2882,22 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "post": {
         "description": "Body: `{ \"bbls\": [...] }` (rows in request order; invalid, unknown and not yet scored BBLs get no row, and the `X-Export-*` headers say which and how many) or the search filters (rows worst first, at most 10,000). Streams `text/csv` with a header row: bbl, address, borough, zipcode, residential_units, owner_name, total_score, health_score, grade, label, living_conditions_score, building_safety_score, complaint_burden_score, management_quality_score, financial_distress_score, deferred_maintenance_score, legal_enforcement_score, hpd_violations_total, hpd_violations_open, hpd_class_c_open, dob_violations_total, complaints_311, permits, total_events, confidence_score, confidence_tier, flags, scorer_id, as_of. Flags are joined with \";\"; text cells that begin with =, +, -, @, tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas. Costs 1 rate-limit unit per 100 rows (BBLs sent, or rows matching the filters; at least 5). A client that takes no data for 20 s is cut off.",
         "operationId": "export_export",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -2813,6 +2923,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The CSV file (Content-Disposition: attachment).",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-Export-Duplicates": {
                 "description": "Export of a BBL list only: repeated entries, collapsed into one row.",
                 "schema": {
@@ -2868,7 +2981,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -2879,11 +2992,17 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
           },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -3256,9 +3375,24 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/analyze": {
       "post": {
-        "description": "Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary. Costs 1 rate-limit unit per 100 BBLs (at least 5).",
+        "description": "Grade distribution, the 25 worst buildings, aggregate risk metrics, component means and a flag summary, of the BBLs sent or of the current buildings of a landlord portfolio (`portfolio_id`). Costs 1 rate-limit unit per 100 BBLs (a portfolio: per 100 of its buildings; at least 5).",
         "operationId": "analyze_analyze",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -3389,6 +3523,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The analysis.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -3407,7 +3544,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -3415,14 +3552,23 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
           },
+          "404": {
+            "$ref": "#/components/responses/Error_portfolio_not_found"
+          },
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -3442,7 +3588,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/portfolio/monitor": {
       "get": {
-        "description": "Newest first; cursor pagination.",
+        "description": "Newest first; cursor pagination. Reading monitors needs `portfolio:read`.",
         "operationId": "monitors_list",
         "parameters": [
           {
@@ -3483,15 +3629,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                         ],
                         "include_uncertain": false,
                         "bbl_count": 3,
+                        "portfolio_id": null,
                         "status": "active",
                         "disabled_reason": null,
                         "disabled_at": null,
+                        "previous_secret_expires_at": null,
                         "created_at": "2026-12-01T11:00:00.000Z",
                         "updated_at": "2026-12-01T11:00:00.000Z",
                         "_links": {
                           "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                           "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                          "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                          "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                          "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                         }
                       }
                     ]
@@ -3595,9 +3744,24 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       },
       "post": {
-        "description": "Watches up to 10,000 buildings and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).",
+        "description": "Watches up to 10,000 buildings (`bbls`, or the buildings of a landlord portfolio, `portfolio_id`, followed as the portfolio changes) and sends a signed `building.grade_changed` webhook (Standard Webhooks) when one enters or leaves the listed grades (any grade change when `grades` is omitted). The signing secret is returned once. Costs 1 unit per 100 BBLs (at least 1); at most 200 creations per key and hour (429 with `Retry-After`).",
         "operationId": "monitors_create",
-        "parameters": [],
+        "parameters": [
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "content": {
             "application/json": {
@@ -3624,15 +3788,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                       ],
                       "include_uncertain": false,
                       "bbl_count": 3,
+                      "portfolio_id": null,
                       "status": "active",
                       "disabled_reason": null,
                       "disabled_at": null,
+                      "previous_secret_expires_at": null,
                       "created_at": "2026-12-01T11:00:00.000Z",
                       "updated_at": "2026-12-01T11:00:00.000Z",
                       "_links": {
                         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                       },
                       "bbls": [
                         "1010150001",
@@ -3655,7 +3822,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                   "_links": {
                     "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                     "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                    "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                   }
                 },
                 "schema": {
@@ -3689,6 +3857,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The monitor and its signing secret (shown once).",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -3707,7 +3878,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -3715,14 +3886,23 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "403": {
             "$ref": "#/components/responses/Error_insufficient_scope"
           },
+          "404": {
+            "$ref": "#/components/responses/Error_portfolio_not_found"
+          },
           "408": {
             "$ref": "#/components/responses/Error_request_timeout"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
           },
           "413": {
             "$ref": "#/components/responses/Error_payload_too_large"
           },
           "415": {
             "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -3793,15 +3973,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                       ],
                       "include_uncertain": false,
                       "bbl_count": 3,
+                      "portfolio_id": null,
                       "status": "active",
                       "disabled_reason": null,
                       "disabled_at": null,
+                      "previous_secret_expires_at": null,
                       "created_at": "2026-12-01T11:00:00.000Z",
                       "updated_at": "2026-12-01T11:00:00.000Z",
                       "_links": {
                         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                       },
                       "bbls": [
                         "1010150001",
@@ -3827,7 +4010,8 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                   "_links": {
                     "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
                     "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                    "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
                   }
                 },
                 "schema": {
@@ -4023,6 +4207,184 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         "tags": [
           "Portfolio monitors"
         ]
+      },
+      "patch": {
+        "description": "Changes the fields sent and keeps the others; each is validated as at creation (`bbls` replaces the list, `grades: null` notifies of any grade change, `enabled: false` stops deliveries and cancels pending ones). Another key's monitor is 404. Costs 1 unit per 100 BBLs sent (at least 1).",
+        "operationId": "monitors_update",
+        "parameters": [
+          {
+            "description": "Monitor id.",
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "format": "uuid",
+              "type": "string"
+            }
+          },
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/UpdateMonitorDto"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "monitor": {
+                      "id": "00000000-0000-4000-8000-000000000001",
+                      "name": "Midtown watch, any grade change",
+                      "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                      "grades": null,
+                      "include_uncertain": false,
+                      "bbl_count": 3,
+                      "portfolio_id": null,
+                      "status": "active",
+                      "disabled_reason": null,
+                      "disabled_at": null,
+                      "previous_secret_expires_at": null,
+                      "created_at": "2026-12-01T11:00:00.000Z",
+                      "updated_at": "2026-12-01T11:00:00.000Z",
+                      "_links": {
+                        "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                        "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                      }
+                    }
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                    "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                    "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/UpdatedMonitorDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The monitor as changed (its BBLs: `GET` it).",
+            "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found_or_portfolio_not_found"
+          },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "Change a monitor",
+        "tags": [
+          "Portfolio monitors"
+        ]
       }
     },
     "/portfolio/monitor/{id}/deliveries": {
@@ -4187,6 +4549,187 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ]
       }
     },
+    "/portfolio/monitor/{id}/rotate-secret": {
+      "post": {
+        "description": "Returns a new signing secret, shown once. For `overlap_seconds` (default 86,400, at most 604,800) deliveries carry two signatures in `webhook-signature`, one per secret, so a receiver can switch without missing an event; a rotation within the overlap drops the older secret. Another key's monitor is 404.",
+        "operationId": "monitors_rotateSecret",
+        "parameters": [
+          {
+            "description": "Monitor id.",
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "schema": {
+              "format": "uuid",
+              "type": "string"
+            }
+          },
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RotateSecretDto"
+              }
+            }
+          },
+          "required": false
+        },
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "example": {
+                  "data": {
+                    "monitor": {
+                      "id": "00000000-0000-4000-8000-000000000001",
+                      "name": "Midtown watch, any grade change",
+                      "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+                      "grades": null,
+                      "include_uncertain": false,
+                      "bbl_count": 3,
+                      "portfolio_id": null,
+                      "status": "active",
+                      "disabled_reason": null,
+                      "disabled_at": null,
+                      "previous_secret_expires_at": "2026-12-01T11:00:00.000Z",
+                      "created_at": "2026-12-01T11:00:00.000Z",
+                      "updated_at": "2026-12-01T11:00:00.000Z",
+                      "_links": {
+                        "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                        "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                      }
+                    },
+                    "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                  },
+                  "meta": {
+                    "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+                    "api_version": "v1",
+                    "timestamp": "2026-12-01T11:00:00.000Z",
+                    "rate_limit": {
+                      "limit": 6000,
+                      "remaining": 5990,
+                      "reset_at": "2026-12-01T11:00:00.000Z"
+                    }
+                  },
+                  "pagination": null,
+                  "_links": {
+                    "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+                    "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+                    "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+                    "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+                  }
+                },
+                "schema": {
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/RotatedSecretDto"
+                    },
+                    "meta": {
+                      "$ref": "#/components/schemas/MetaDto"
+                    },
+                    "pagination": {
+                      "type": "null"
+                    },
+                    "_links": {
+                      "additionalProperties": {
+                        "format": "uri",
+                        "type": "string"
+                      },
+                      "type": "object"
+                    }
+                  },
+                  "required": [
+                    "data",
+                    "meta",
+                    "pagination",
+                    "_links"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The monitor and its new signing secret (shown once).",
+            "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
+              "X-RateLimit-Cost": {
+                "$ref": "#/components/headers/X-RateLimit-Cost"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
+          },
+          "401": {
+            "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error_insufficient_scope"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error_not_found"
+          },
+          "408": {
+            "$ref": "#/components/responses/Error_request_timeout"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error_payload_too_large"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error_unsupported_media_type"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
+          },
+          "429": {
+            "$ref": "#/components/responses/Error_rate_limit_exceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error_internal_error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error_service_unavailable"
+          }
+        },
+        "summary": "Rotate the signing secret",
+        "tags": [
+          "Portfolio monitors"
+        ]
+      }
+    },
     "/portfolio/monitor/{id}/test": {
       "post": {
         "description": "Queues a signed `monitor.test` event through the same outbox as real events. Costs 12 units (the first attempt and its retries); at most 5 test events per monitor and minute (429 with `Retry-After`).",
@@ -4199,6 +4742,20 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "required": true,
             "schema": {
               "format": "uuid",
+              "type": "string"
+            }
+          },
+          {
+            "description": "Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 `idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. An sf-string (`\"...\"`) or the bare value: 1-255 visible ASCII characters.",
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "schema": {
+              "examples": [
+                "\"8e03978e-40d5-43e8-bc93-6894a57f9324\""
+              ],
+              "maxLength": 257,
+              "minLength": 1,
               "type": "string"
             }
           }
@@ -4263,6 +4820,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             },
             "description": "The test delivery was queued.",
             "headers": {
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              },
               "X-RateLimit-Cost": {
                 "$ref": "#/components/headers/X-RateLimit-Cost"
               },
@@ -4281,7 +4841,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/Error_invalid_request"
+            "$ref": "#/components/responses/Error_invalid_request_or_invalid_idempotency_key"
           },
           "401": {
             "$ref": "#/components/responses/Error_missing_api_key_or_invalid_api_key"
@@ -4291,6 +4851,12 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           },
           "404": {
             "$ref": "#/components/responses/Error_not_found"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error_idempotency_key_in_flight"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error_idempotency_key_reused"
           },
           "429": {
             "$ref": "#/components/responses/Error_rate_limit_exceeded"
@@ -4962,6 +5528,27 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
+      "error_invalid_idempotency_key": {
+        "summary": "The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
+        "value": {
+          "error": {
+            "code": "invalid_idempotency_key",
+            "message": "The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
+            "status": 400,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-invalid-idempotency-key"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
       "error_request_timeout": {
         "summary": "The request (headers and body) did not arrive within its deadline (20 s for the headers, 60 s for the whole request).",
         "value": {
@@ -5012,6 +5599,48 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "message": "The request body uses a Content-Encoding other than none or gzip.",
             "status": 415,
             "doc_url": "https://bhis.example.org/api-docs.md#error-unsupported-media-type"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_idempotency_key_in_flight": {
+        "summary": "A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.",
+        "value": {
+          "error": {
+            "code": "idempotency_key_in_flight",
+            "message": "A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.",
+            "status": 409,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-idempotency-key-in-flight"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
+      },
+      "error_idempotency_key_reused": {
+        "summary": "This Idempotency-Key was used within 24 hours for this route with a different request body.",
+        "value": {
+          "error": {
+            "code": "idempotency_key_reused",
+            "message": "This Idempotency-Key was used within 24 hours for this route with a different request body.",
+            "status": 422,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-idempotency-key-reused"
           },
           "meta": {
             "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
@@ -5150,11 +5779,41 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         }
+      },
+      "error_portfolio_not_found": {
+        "summary": "No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
+        "value": {
+          "error": {
+            "code": "portfolio_not_found",
+            "message": "No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
+            "status": 404,
+            "doc_url": "https://bhis.example.org/api-docs.md#error-portfolio-not-found"
+          },
+          "meta": {
+            "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+            "api_version": "v1",
+            "timestamp": "2026-11-21T10:00:00.000Z",
+            "rate_limit": {
+              "limit": 6000,
+              "remaining": 5999,
+              "reset_at": "2026-11-21T10:01:00.000Z"
+            }
+          }
+        }
       }
     },
     "headers": {
+      "Idempotent-Replayed": {
+        "description": "On POST and PATCH: `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` and body.",
+        "schema": {
+          "enum": [
+            "true"
+          ],
+          "type": "string"
+        }
+      },
       "Retry-After": {
-        "description": "Whole seconds until the window frees enough units for the request.",
+        "description": "Whole seconds until the window frees enough units for the request (429), or until the request in flight with the same `Idempotency-Key` is likely answered (409).",
         "schema": {
           "format": "int32",
           "maximum": 60,
@@ -5163,7 +5822,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         }
       },
       "X-RateLimit-Cost": {
-        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression).",
+        "description": "Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new or changed monitor 1 per 100 BBLs (of a portfolio: per 100 of its buildings); any body at least 1 per 64 KiB after decompression).",
         "schema": {
           "format": "int32",
           "maximum": 10000,
@@ -5309,12 +5968,15 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
-      "Error_conflict": {
+      "Error_conflict_or_idempotency_key_in_flight": {
         "content": {
           "application/json": {
             "examples": {
               "conflict": {
                 "$ref": "#/components/examples/error_conflict"
+              },
+              "idempotency_key_in_flight": {
+                "$ref": "#/components/examples/error_idempotency_key_in_flight"
               }
             },
             "schema": {
@@ -5322,7 +5984,77 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         },
-        "description": "`conflict`: The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.",
+        "description": "`conflict`: The request conflicts with the state of the resource (e.g. cancelling a run that has ended); the message says which.\n\n`idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          },
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_idempotency_key_in_flight": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "idempotency_key_in_flight": {
+                "$ref": "#/components/examples/error_idempotency_key_in_flight"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed; retry after the seconds given in Retry-After.",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          },
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_idempotency_key_reused": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "idempotency_key_reused": {
+                "$ref": "#/components/examples/error_idempotency_key_reused"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`idempotency_key_reused`: This Idempotency-Key was used within 24 hours for this route with a different request body.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -5472,7 +6204,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
-      "Error_invalid_request_or_invalid_bbl_or_too_many_bbls": {
+      "Error_invalid_request_or_invalid_bbl_or_too_many_bbls_or_invalid_idempotency_key": {
         "content": {
           "application/json": {
             "examples": {
@@ -5484,6 +6216,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               },
               "too_many_bbls": {
                 "$ref": "#/components/examples/error_too_many_bbls"
+              },
+              "invalid_idempotency_key": {
+                "$ref": "#/components/examples/error_invalid_idempotency_key"
               }
             },
             "schema": {
@@ -5491,7 +6226,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         },
-        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`invalid_bbl`: The BBL is not a valid 10-digit number (borough 1-5, block not 0).\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
+        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`invalid_bbl`: The BBL is not a valid 10-digit number (borough 1-5, block not 0).\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).\n\n`invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -5510,7 +6245,42 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
-      "Error_invalid_request_or_too_many_bbls": {
+      "Error_invalid_request_or_invalid_idempotency_key": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "invalid_request": {
+                "$ref": "#/components/examples/error_invalid_request"
+              },
+              "invalid_idempotency_key": {
+                "$ref": "#/components/examples/error_invalid_idempotency_key"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_invalid_request_or_too_many_bbls_or_invalid_idempotency_key": {
         "content": {
           "application/json": {
             "examples": {
@@ -5519,6 +6289,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               },
               "too_many_bbls": {
                 "$ref": "#/components/examples/error_too_many_bbls"
+              },
+              "invalid_idempotency_key": {
+                "$ref": "#/components/examples/error_invalid_idempotency_key"
               }
             },
             "schema": {
@@ -5526,7 +6299,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           }
         },
-        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).",
+        "description": "`invalid_request`: Malformed body or parameters; the message names the parameter.\n\n`too_many_bbls`: More BBLs than the endpoint accepts (500 for batch, 10,000 for portfolio and export).\n\n`invalid_idempotency_key`: The Idempotency-Key header is not a string of 1-255 visible ASCII characters (a quoted sf-string or a bare token), or was sent twice.",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -5612,6 +6385,41 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         }
       },
+      "Error_not_found_or_portfolio_not_found": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "not_found": {
+                "$ref": "#/components/examples/error_not_found"
+              },
+              "portfolio_not_found": {
+                "$ref": "#/components/examples/error_portfolio_not_found"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`not_found`: No such route or resource.\n\n`portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
       "Error_payload_too_large": {
         "content": {
           "application/json": {
@@ -5626,6 +6434,38 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           }
         },
         "description": "`payload_too_large`: The request body is over its route's limit: 256,384 bytes for portfolio, monitor and export bodies, 28,384 for the rest.",
+        "headers": {
+          "X-RateLimit-Cost": {
+            "$ref": "#/components/headers/X-RateLimit-Cost"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          },
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        }
+      },
+      "Error_portfolio_not_found": {
+        "content": {
+          "application/json": {
+            "examples": {
+              "portfolio_not_found": {
+                "$ref": "#/components/examples/error_portfolio_not_found"
+              }
+            },
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        },
+        "description": "`portfolio_not_found`: No current landlord portfolio has this id (ids follow the current registrations: look one up by building).",
         "headers": {
           "X-RateLimit-Cost": {
             "$ref": "#/components/headers/X-RateLimit-Cost"
@@ -5980,7 +6820,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
       "BblListRequestDto": {
         "properties": {
           "bbls": {
-            "description": "1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls.",
+            "description": "1 to 10000 BBLs (10 digits). Duplicates are collapsed; invalid entries are counted as invalid. More: 400 too_many_bbls. Either this or `portfolio_id`.",
             "examples": [
               [
                 "1000010001",
@@ -5993,11 +6833,16 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "maxItems": 10000,
             "minItems": 1,
             "type": "array"
+          },
+          "portfolio_id": {
+            "description": "A landlord portfolio (`GET /buildings/{bbl}/portfolio`): its current buildings in place of `bbls`. Unknown: 404 portfolio_not_found.",
+            "examples": [
+              "pf_331931"
+            ],
+            "maxLength": 40,
+            "type": "string"
           }
         },
-        "required": [
-          "bbls"
-        ],
         "type": "object"
       },
       "BuildingDto": {
@@ -6355,8 +7200,18 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             ],
             "type": "string"
           },
+          "portfolio_id": {
+            "description": "With `owner` only: the landlord portfolio of the building (`GET /portfolios/{id}`); null without a current registration.",
+            "examples": [
+              "pf_331931"
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "_links": {
-            "$ref": "#/components/schemas/SelfLinksDto"
+            "$ref": "#/components/schemas/BuildingSummaryLinksDto"
           }
         },
         "required": [
@@ -6370,6 +7225,23 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "grade",
           "label",
           "_links"
+        ],
+        "type": "object"
+      },
+      "BuildingSummaryLinksDto": {
+        "properties": {
+          "self": {
+            "format": "uri",
+            "type": "string"
+          },
+          "portfolio": {
+            "description": "With `owner`: the landlord portfolio of the building, when it has one.",
+            "format": "uri",
+            "type": "string"
+          }
+        },
+        "required": [
+          "self"
         ],
         "type": "object"
       },
@@ -6687,6 +7559,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "string"
           },
           "bbls": {
+            "description": "Either this or `portfolio_id`.",
             "examples": [
               [
                 "2012340001",
@@ -6699,6 +7572,14 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "maxItems": 10000,
             "minItems": 1,
             "type": "array"
+          },
+          "portfolio_id": {
+            "description": "A landlord portfolio to follow in place of `bbls`: the monitor watches the portfolio's buildings, set again at every rebuild of the portfolios. Unknown: 404 portfolio_not_found.",
+            "examples": [
+              "pf_331931"
+            ],
+            "maxLength": 40,
+            "type": "string"
           },
           "webhook_url": {
             "description": "http(s) URL on a public address; private, loopback, link-local and similar targets are refused.",
@@ -6736,7 +7617,6 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         },
         "required": [
           "name",
-          "bbls",
           "webhook_url"
         ],
         "type": "object"
@@ -6950,15 +7830,19 @@ export const OPENAPI_DOCUMENT: JsonObject = {
               "too_many_bbls",
               "missing_api_key",
               "invalid_api_key",
+              "invalid_idempotency_key",
               "insufficient_scope",
               "not_found",
               "building_not_found",
               "event_not_found",
+              "portfolio_not_found",
               "method_not_allowed",
               "request_timeout",
               "conflict",
+              "idempotency_key_in_flight",
               "payload_too_large",
               "unsupported_media_type",
+              "idempotency_key_reused",
               "rate_limit_exceeded",
               "internal_error",
               "service_unavailable"
@@ -7984,12 +8868,30 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "bbl_count": {
             "type": "number"
           },
+          "portfolio_id": {
+            "description": "The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.",
+            "examples": [
+              "pf_331931"
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "status": {
             "enum": [
               "active",
               "disabled"
             ],
             "type": "string"
+          },
+          "previous_secret_expires_at": {
+            "description": "Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.",
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "disabled_reason": {
             "type": [
@@ -8033,7 +8935,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "grades",
           "include_uncertain",
           "bbl_count",
+          "portfolio_id",
           "status",
+          "previous_secret_expires_at",
           "disabled_reason",
           "disabled_at",
           "created_at",
@@ -8079,12 +8983,30 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "bbl_count": {
             "type": "number"
           },
+          "portfolio_id": {
+            "description": "The landlord portfolio the monitor follows (its buildings are the portfolio's current ones); null for a fixed BBL list.",
+            "examples": [
+              "pf_331931"
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "status": {
             "enum": [
               "active",
               "disabled"
             ],
             "type": "string"
+          },
+          "previous_secret_expires_at": {
+            "description": "Until then deliveries carry a signature of the secret the last rotation replaced as well; null when none.",
+            "format": "date-time",
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "disabled_reason": {
             "type": [
@@ -8122,7 +9044,9 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "grades",
           "include_uncertain",
           "bbl_count",
+          "portfolio_id",
           "status",
+          "previous_secret_expires_at",
           "disabled_reason",
           "disabled_at",
           "created_at",
@@ -8725,6 +9649,37 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         ],
         "type": "object"
       },
+      "RotateSecretDto": {
+        "properties": {
+          "overlap_seconds": {
+            "default": 86400,
+            "description": "Seconds during which deliveries are signed with both the new and the replaced secret (0: the new one alone at once).",
+            "maximum": 604800,
+            "minimum": 0,
+            "type": "number"
+          }
+        },
+        "type": "object"
+      },
+      "RotatedSecretDto": {
+        "properties": {
+          "monitor": {
+            "$ref": "#/components/schemas/MonitorDto"
+          },
+          "secret": {
+            "description": "The new signing secret. Shown only in this response.",
+            "examples": [
+              "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+            ],
+            "type": "string"
+          }
+        },
+        "required": [
+          "monitor",
+          "secret"
+        ],
+        "type": "object"
+      },
       "RuleCheckDto": {
         "properties": {
           "met": {
@@ -9031,18 +9986,6 @@ export const OPENAPI_DOCUMENT: JsonObject = {
           "meta",
           "pagination",
           "_links"
-        ],
-        "type": "object"
-      },
-      "SelfLinksDto": {
-        "properties": {
-          "self": {
-            "format": "uri",
-            "type": "string"
-          }
-        },
-        "required": [
-          "self"
         ],
         "type": "object"
       },
@@ -9489,6 +10432,91 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             "type": "number"
           }
         },
+        "type": "object"
+      },
+      "UpdateMonitorDto": {
+        "properties": {
+          "name": {
+            "examples": [
+              "Bronx portfolio"
+            ],
+            "maxLength": 100,
+            "minLength": 1,
+            "type": "string"
+          },
+          "bbls": {
+            "description": "Replaces the monitor's buildings (a monitor that followed a portfolio stops following it).",
+            "examples": [
+              [
+                "2012340001",
+                "2012340003"
+              ]
+            ],
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 10000,
+            "minItems": 1,
+            "type": "array"
+          },
+          "portfolio_id": {
+            "description": "Follow this landlord portfolio from now on: its buildings replace the monitor's.",
+            "examples": [
+              "pf_331931"
+            ],
+            "maxLength": 40,
+            "type": "string"
+          },
+          "webhook_url": {
+            "description": "As at creation: https on a public address.",
+            "examples": [
+              "https://example.com/hooks/bhis"
+            ],
+            "maxLength": 2048,
+            "type": "string"
+          },
+          "grades": {
+            "description": "null: any grade change.",
+            "examples": [
+              [
+                "D",
+                "F"
+              ]
+            ],
+            "items": {
+              "enum": [
+                "A",
+                "B",
+                "C",
+                "D",
+                "F"
+              ],
+              "type": "string"
+            },
+            "type": [
+              "array",
+              "null"
+            ]
+          },
+          "include_uncertain": {
+            "type": "boolean"
+          },
+          "enabled": {
+            "description": "false: nothing is sent and pending deliveries are cancelled; true: active again, whatever disabled it.",
+            "type": "boolean"
+          }
+        },
+        "type": "object"
+      },
+      "UpdatedMonitorDto": {
+        "properties": {
+          "monitor": {
+            "$ref": "#/components/schemas/MonitorDto"
+          }
+        },
+        "required": [
+          "monitor"
+        ],
         "type": "object"
       },
       "WorstBuildingDto": {

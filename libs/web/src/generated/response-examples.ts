@@ -1014,15 +1014,18 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
           ],
           "include_uncertain": false,
           "bbl_count": 3,
+          "portfolio_id": null,
           "status": "active",
           "disabled_reason": null,
           "disabled_at": null,
+          "previous_secret_expires_at": null,
           "created_at": "2026-12-01T11:00:00.000Z",
           "updated_at": "2026-12-01T11:00:00.000Z",
           "_links": {
             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-            "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+            "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+            "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
           },
           "bbls": [
             "1010150001",
@@ -1045,7 +1048,8 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
       "_links": {
         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
       }
     }
   },
@@ -1063,15 +1067,18 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
             ],
             "include_uncertain": false,
             "bbl_count": 3,
+            "portfolio_id": null,
             "status": "active",
             "disabled_reason": null,
             "disabled_at": null,
+            "previous_secret_expires_at": null,
             "created_at": "2026-12-01T11:00:00.000Z",
             "updated_at": "2026-12-01T11:00:00.000Z",
             "_links": {
               "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
               "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-              "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+              "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+              "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
             }
           }
         ]
@@ -1109,15 +1116,18 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
           ],
           "include_uncertain": false,
           "bbl_count": 3,
+          "portfolio_id": null,
           "status": "active",
           "disabled_reason": null,
           "disabled_at": null,
+          "previous_secret_expires_at": null,
           "created_at": "2026-12-01T11:00:00.000Z",
           "updated_at": "2026-12-01T11:00:00.000Z",
           "_links": {
             "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
             "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-            "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+            "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+            "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
           },
           "bbls": [
             "1010150001",
@@ -1143,7 +1153,97 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
       "_links": {
         "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
         "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
-        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test"
+        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+      }
+    }
+  },
+  "monitors_update": {
+    "200": {
+      "data": {
+        "monitor": {
+          "id": "00000000-0000-4000-8000-000000000001",
+          "name": "Midtown watch, any grade change",
+          "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+          "grades": null,
+          "include_uncertain": false,
+          "bbl_count": 3,
+          "portfolio_id": null,
+          "status": "active",
+          "disabled_reason": null,
+          "disabled_at": null,
+          "previous_secret_expires_at": null,
+          "created_at": "2026-12-01T11:00:00.000Z",
+          "updated_at": "2026-12-01T11:00:00.000Z",
+          "_links": {
+            "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+            "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+            "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+            "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+          }
+        }
+      },
+      "meta": {
+        "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+        "api_version": "v1",
+        "timestamp": "2026-12-01T11:00:00.000Z",
+        "rate_limit": {
+          "limit": 6000,
+          "remaining": 5990,
+          "reset_at": "2026-12-01T11:00:00.000Z"
+        }
+      },
+      "pagination": null,
+      "_links": {
+        "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+        "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+      }
+    }
+  },
+  "monitors_rotateSecret": {
+    "200": {
+      "data": {
+        "monitor": {
+          "id": "00000000-0000-4000-8000-000000000001",
+          "name": "Midtown watch, any grade change",
+          "webhook_url": "http://127.0.0.1:9/hooks/bhis",
+          "grades": null,
+          "include_uncertain": false,
+          "bbl_count": 3,
+          "portfolio_id": null,
+          "status": "active",
+          "disabled_reason": null,
+          "disabled_at": null,
+          "previous_secret_expires_at": "2026-12-01T11:00:00.000Z",
+          "created_at": "2026-12-01T11:00:00.000Z",
+          "updated_at": "2026-12-01T11:00:00.000Z",
+          "_links": {
+            "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+            "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+            "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+            "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
+          }
+        },
+        "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+      },
+      "meta": {
+        "request_id": "req_5f0c6b1e9a3d4c2b1a0f9e8d",
+        "api_version": "v1",
+        "timestamp": "2026-12-01T11:00:00.000Z",
+        "rate_limit": {
+          "limit": 6000,
+          "remaining": 5990,
+          "reset_at": "2026-12-01T11:00:00.000Z"
+        }
+      },
+      "pagination": null,
+      "_links": {
+        "self": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001",
+        "deliveries": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/deliveries",
+        "test": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/test",
+        "rotate_secret": "https://bhis.example.org/api/v1/portfolio/monitor/00000000-0000-4000-8000-000000000001/rotate-secret"
       }
     }
   },
@@ -1239,7 +1339,7 @@ export const RESPONSE_EXAMPLES: ResponseExamples = {
     "202": {
       "data": {
         "run_id": "00000000-0000-4000-8000-000000000001",
-        "job_id": "ingest.hpd_litigations.5550a0d9685eedb7.ca5b0b91",
+        "job_id": "ingest.hpd_litigations.f3290b5b7eaf73fb.bba37738",
         "created": true
       },
       "meta": {

@@ -36,18 +36,22 @@ export const RESPONSE_HEADERS: JsonObject = {
     schema: { type: 'string', format: 'date-time', maxLength: 24 },
   },
   'X-RateLimit-Cost': {
-    description: 'Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new monitor 1 per 100 BBLs; any body at least 1 per 64 KiB after decompression).',
+    description: 'Units this request cost (1; batch 1 per 50 BBLs; portfolio analysis and CSV export 1 per 100 BBLs, at least 5; a new or changed monitor 1 per 100 BBLs (of a portfolio: per 100 of its buildings); any body at least 1 per 64 KiB after decompression).',
     schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 10_000 },
   },
+  'Idempotent-Replayed': {
+    description: 'On POST and PATCH: `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` and body.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   'Retry-After': {
-    description: 'Whole seconds until the window frees enough units for the request.',
+    description: 'Whole seconds until the window frees enough units for the request (429), or until the request in flight with the same `Idempotency-Key` is likely answered (409).',
     schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 60 },
   },
 };
 
 export function responseHeaders(status: string): JsonObject {
   const names = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Cost'];
-  if (status === '429') names.push('Retry-After');
+  if (status === '429' || status === '409') names.push('Retry-After');
   return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
 }
 
@@ -107,6 +111,21 @@ export function errorResponse(codes: ErrorCode[]): JsonObject {
 /** Errors any operation that needs a key can answer with. */
 export const AUTHENTICATED_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'rate_limit_exceeded', 'internal_error', 'service_unavailable'];
 /** Errors any operation with a JSON body can answer with. */
+/** What every POST and PATCH with a key answers about its `Idempotency-Key` (libs/api-platform/src/idempotency.ts). */
+export const IDEMPOTENCY_ERRORS: ErrorCode[] = ['invalid_idempotency_key', 'idempotency_key_in_flight', 'idempotency_key_reused'];
+
+export const IDEMPOTENCY_KEY_PARAMETER: JsonObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header-06): for 24 hours a request with the same key, route and body gets ' +
+    'the first answer again (`Idempotent-Replayed: true`) instead of running twice; another body with the key is 422 ' +
+    '`idempotency_key_reused`, a request while the first is in flight 409 `idempotency_key_in_flight`. An error answer gives the key up. ' +
+    'An sf-string (`"..."`) or the bare value: 1-255 visible ASCII characters.',
+  schema: { type: 'string', minLength: 1, maxLength: 257, example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"' },
+};
+
 export const BODY_ERRORS: ErrorCode[] = ['invalid_request', 'request_timeout', 'payload_too_large', 'unsupported_media_type'];
 /** Errors every operation can answer with. */
 export const ANY_ERRORS: ErrorCode[] = ['rate_limit_exceeded', 'internal_error'];

@@ -5,6 +5,8 @@ import {
   ANY_ERRORS,
   AUTHENTICATED_ERRORS,
   BODY_ERRORS,
+  IDEMPOTENCY_ERRORS,
+  IDEMPOTENCY_KEY_PARAMETER,
   ERROR_SCHEMAS,
   errorExamples,
   errorResponse,
@@ -103,15 +105,16 @@ export function finalizeOpenApiDocument(scanned: JsonObject, examples: ResponseE
 function finalizePathItem(item: JsonObject, shared: SharedErrors): JsonObject {
   const out: JsonObject = {};
   for (const [method, operation] of Object.entries(item)) {
-    out[method] = HTTP_METHODS.includes(method) ? finalizeOperation(asObject(operation), shared) : operation;
+    out[method] = HTTP_METHODS.includes(method) ? finalizeOperation(asObject(operation), shared, method === 'post' || method === 'patch') : operation;
   }
   return out;
 }
 
-function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObject {
+function finalizeOperation(operation: JsonObject, shared: SharedErrors, writes: boolean): JsonObject {
   const { security, ...rest } = operation;
   const isPublic = Array.isArray(security) && security.length === 0;
-  const parameters = Array.isArray(rest['parameters']) ? rest['parameters'] : [];
+  const idempotent = writes && !isPublic;
+  const parameters = [...(Array.isArray(rest['parameters']) ? rest['parameters'] : []), ...(idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])];
   const out: JsonObject = {
     ...rest,
     ...(typeof rest['description'] !== 'string' && typeof rest['summary'] === 'string' ? { description: `${rest['summary']}.` } : {}),
@@ -125,6 +128,7 @@ function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObj
     isPublic,
     hasBody: isJsonObject(rest['requestBody']),
     hasParameters: parameters.length > 0,
+    idempotent,
   }, shared);
   return out;
 }
@@ -133,7 +137,11 @@ function finalizeOperation(operation: JsonObject, shared: SharedErrors): JsonObj
  * Success responses stay with their operation; error responses become shared components, one per
  * combination of codes, so every operation lists exactly the codes it can answer with.
  */
-function finalizeResponses(responses: JsonObject, op: { operationId: string; isPublic: boolean; hasBody: boolean; hasParameters: boolean }, shared: SharedErrors): JsonObject {
+function finalizeResponses(
+  responses: JsonObject,
+  op: { operationId: string; isPublic: boolean; hasBody: boolean; hasParameters: boolean; idempotent: boolean },
+  shared: SharedErrors,
+): JsonObject {
   const codesByStatus = new Map<string, ErrorCode[]>();
   const add = (code: ErrorCode) => {
     const status = String(ERROR_CODES[code].status);
@@ -147,10 +155,13 @@ function finalizeResponses(responses: JsonObject, op: { operationId: string; isP
   (op.isPublic ? ANY_ERRORS : AUTHENTICATED_ERRORS).forEach(add);
   if (op.hasBody) BODY_ERRORS.forEach(add);
   if (op.hasParameters) add('invalid_request'); // unknown and badly typed parameters are refused
+  if (op.idempotent) IDEMPOTENCY_ERRORS.forEach(add);
 
   const out: JsonObject = {};
   for (const [status, response] of Object.entries(responses)) {
-    if (Number(status) < 400) out[status] = withExample(withHeaders(withContentSchemas(asObject(response)), status), shared.examples[op.operationId]?.[status]);
+    if (Number(status) >= 400) continue;
+    const answer = withExample(withHeaders(withContentSchemas(asObject(response)), status), shared.examples[op.operationId]?.[status]);
+    out[status] = op.idempotent ? { ...answer, headers: { ...asObject(answer['headers']), 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } } : answer;
   }
   for (const [status, codes] of codesByStatus) {
     const name = `Error_${codes.join('_or_')}`;

@@ -23,6 +23,7 @@ export interface ReceivedWebhook {
   path: string;
   webhookId: string;
   body: string;
+  headers: Record<string, string>;
   json: { type: string; timestamp: string; data: Record<string, unknown> };
   verified: boolean;
   receivedAt: number;
@@ -60,7 +61,7 @@ export class WebhookReceiver {
         } catch {
           verified = false;
         }
-        const hook: ReceivedWebhook = { path, webhookId: headers['webhook-id'], body, json, verified, receivedAt: Date.now(), answered: null };
+        const hook: ReceivedWebhook = { path, webhookId: headers['webhook-id'], body, headers, json, verified, receivedAt: Date.now(), answered: null };
         const seenBefore = this.received.filter((r) => r.webhookId === hook.webhookId).length;
         this.received.push(hook);
         const reply = this.reply(hook, seenBefore);
