@@ -1,4 +1,4 @@
-import { narrowingAddressWords, normalizeAddress } from './address';
+import { deliveryLine, narrowingAddressWords, normalizeAddress } from './address';
 
 describe('normalizeAddress', () => {
   it.each([
@@ -15,6 +15,12 @@ describe('normalizeAddress', () => {
     ['761 CLARENCE AVENUE', '761 CLARENCE AVENUE'],
     ['2105 Ryer Ave', '2105 RYER AVENUE'],
     ['45 avenue a', '45 AVENUE A'],
+    // USPS Publication 28 Appendix C1 spellings
+    ['347 lexington avnue', '347 LEXINGTON AVENUE'],
+    ['10 grand army plz', '10 GRAND ARMY PLAZA'],
+    ['1 main strt', '1 MAIN STREET'],
+    ['5 ocean pkwy', '5 OCEAN PARKWAY'],
+    ['9 jamaica boul', '9 JAMAICA BOULEVARD'],
     ['', ''],
   ])('%p -> %p', (input, expected) => expect(normalizeAddress(input)).toBe(expected));
 
@@ -39,4 +45,19 @@ describe('narrowingAddressWords', () => {
   ])('%s narrows by %j', (address, words) => {
     expect(narrowingAddressWords(address)).toEqual(words);
   });
+});
+
+describe('deliveryLine', () => {
+  it.each([
+    ['347 Lexington Ave, New York, NY 10013', '347 LEXINGTON AVE'],
+    ['347 Lexington Ave, Apt 5B, New York, NY 10013-1234', '347 LEXINGTON AVE'],
+    ['347 Lexington Ave New York NY 10013', '347 LEXINGTON AVE'],
+    ['2105 Ryer Ave Bronx NY 10457', '2105 RYER AVE'],
+    ['104-12 101st Ave, Queens, NY', '104-12 101ST AVE'],
+    ['347 lexington ave', '347 LEXINGTON AVE'],
+    // streets named after the city are streets
+    ['1000 New York Ave', '1000 NEW YORK AVE'],
+    ['120-01 Queens Blvd', '120-01 QUEENS BLVD'],
+    ['lexington', 'LEXINGTON'],
+  ])('%p -> %p', (input, expected) => expect(deliveryLine(input)).toBe(expected));
 });

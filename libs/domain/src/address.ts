@@ -4,16 +4,12 @@
  * `123 WEST 45 STREET`. Queens hyphenated house numbers (`104-12`) are kept.
  */
 
+import { STREET_SUFFIXES } from './street-suffixes';
+
 const DIRECTIONS: Record<string, string> = { N: 'NORTH', S: 'SOUTH', E: 'EAST', W: 'WEST' };
 
-const STREET_TYPES: Record<string, string> = {
-  ST: 'STREET', STR: 'STREET', STREET: 'STREET',
-  AVE: 'AVENUE', AV: 'AVENUE', AVEN: 'AVENUE', AVENUE: 'AVENUE',
-  PL: 'PLACE', RD: 'ROAD', BLVD: 'BOULEVARD', BL: 'BOULEVARD', PKWY: 'PARKWAY', PKY: 'PARKWAY',
-  DR: 'DRIVE', LN: 'LANE', TER: 'TERRACE', TERR: 'TERRACE', CT: 'COURT', SQ: 'SQUARE', HWY: 'HIGHWAY',
-  EXPY: 'EXPRESSWAY', TPKE: 'TURNPIKE', CIR: 'CIRCLE', PLZ: 'PLAZA', ALY: 'ALLEY', CRES: 'CRESCENT',
-  WAY: 'WAY', LOOP: 'LOOP', ROW: 'ROW', WALK: 'WALK', BCH: 'BEACH', HTS: 'HEIGHTS',
-};
+// USPS Publication 28's suffix spellings (street-suffixes.ts), and `BL`, which the city's own files write
+const STREET_TYPES: Record<string, string> = { ...STREET_SUFFIXES, BL: 'BOULEVARD' };
 
 const ORDINAL_WORDS: Record<string, string> = {
   FIRST: '1', SECOND: '2', THIRD: '3', FOURTH: '4', FIFTH: '5', SIXTH: '6', SEVENTH: '7', EIGHTH: '8',
@@ -61,4 +57,31 @@ const COMMON_ADDRESS_WORDS: ReadonlySet<string> = new Set([...Object.values(DIRE
 export function narrowingAddressWords(normalized: string): string[] {
   const words = normalized.split(' ').filter(Boolean);
   return words.filter((word, i) => !COMMON_ADDRESS_WORDS.has(word) && (word.length >= 3 || (i > 0 && i < words.length - 1)));
+}
+
+/** The five boroughs and the names the Postal Service gives their mail (Publication 28 last lines). */
+const CITY_NAMES = ['NEW YORK', 'NEW YORK CITY', 'NYC', 'MANHATTAN', 'BROOKLYN', 'BRONX', 'THE BRONX', 'QUEENS', 'STATEN ISLAND'];
+const STATE = /^(NY|N Y|NEW YORK|NEW YORK STATE)$/;
+const ZIP = /^\d{5}(-\d{4})?$/;
+
+/**
+ * The delivery line of an address pasted with its last line (`347 Lexington Ave, New York, NY 10013`,
+ * `347 Lexington Ave New York NY 10013`): the city, state and ZIP Code after it are left out, as are an
+ * apartment or unit after a comma. Text without a last line is returned as it is.
+ */
+export function deliveryLine(input: string): string {
+  const parts = input.toUpperCase().split(',').map((part) => part.trim()).filter(Boolean);
+  if (parts.length > 1) return parts[0];
+  let words = (parts[0] ?? '').replace(/[.]/g, ' ').split(/\s+/).filter(Boolean);
+  if (words.length > 2 && ZIP.test(words[words.length - 1])) words = words.slice(0, -1);
+  if (words.length > 2 && words[words.length - 1] === 'NY') words = words.slice(0, -1);
+  for (const city of CITY_NAMES) {
+    const n = city.split(' ').length;
+    // only after a street type: `NEW YORK AVENUE` and `QUEENS BOULEVARD` are streets
+    if (words.length > n + 1 && words.slice(-n).join(' ') === city && STREET_TYPES[words[words.length - n - 1]]) {
+      words = words.slice(0, -n);
+      break;
+    }
+  }
+  return STATE.test(words.join(' ')) ? '' : words.join(' ');
 }

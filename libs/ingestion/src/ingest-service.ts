@@ -102,6 +102,7 @@ function addCounts(total: IngestCounts, part: IngestCounts): IngestCounts {
   return {
     read: total.read + part.read,
     loaded: total.loaded + part.loaded,
+    unchanged_lines: (total.unchanged_lines ?? 0) + (part.unchanged_lines ?? 0),
     quarantined: total.quarantined + part.quarantined,
     out_of_scope: total.out_of_scope + part.out_of_scope,
     out_of_scope_reasons: sum(total.out_of_scope_reasons, part.out_of_scope_reasons),

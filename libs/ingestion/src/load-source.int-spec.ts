@@ -308,7 +308,7 @@ describe('loading every source from its real file format', () => {
       await client.query(
         `CREATE TEMP TABLE probed ON COMMIT DROP AS
          SELECT bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on, description,
-                attributes, record, scoring_excluded, duplicate_of_hpd_complaint FROM events WHERE source = 'hpd_complaints' LIMIT 20`,
+                attributes, record, scoring_excluded, duplicate_of_hpd_complaint, line_hash FROM events WHERE source = 'hpd_complaints' LIMIT 20`,
       );
       await client.query('ANALYZE probed');
       for (const sql of [comparedSql('probed', true), markStored311Sql('probed')]) {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Pool, PoolClient } from 'pg';
-import type { ParseCounters, SodaFieldMap, SourceDefinition } from '@bhis/sources';
+import type { KnownLines, ParseCounters, SodaFieldMap, SourceDefinition } from '@bhis/sources';
 import { inTransaction } from '@bhis/db';
 import { emptyCounts, IngestCounts, LoadProgress, neverLoaded, recordRunSucceeded, recordSourceLoaded } from '@bhis/runs';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
@@ -8,10 +8,11 @@ import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
 import { openReading, stageRecords, type Staged } from './stage-records';
-import { dropStaging, type StagingKind } from './staging';
+import { dropStaging, ensureStaging, type StagingKind } from './staging';
 import { stageInThread, stagingThreadAvailable } from './staging-thread';
 import { LATEST_FILING_WINS } from './merge-refinements';
 import { waitForSourceLoad } from './run-lock';
+import { loadKnownLines, writeUnchanged } from './known-lines';
 
 /** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
 export type LoadInput =
@@ -111,19 +112,44 @@ let splitStagings = 0;
  * wins, whose repeats follow other rules).
  */
 async function stage(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions, totalBytes: number | null): Promise<{ staged: Staged; parsed: ParseSummary }> {
+  const known = input.kind === 'csv' ? loadKnownLines(pool, source) : Promise.resolve(null);
+  // a failure is taken where it is awaited; until then it must not count as unhandled
+  known.catch(() => undefined);
+  const result = await stageFile(pool, source, input, options, totalBytes, known);
+  const lines = await known;
+  if (!lines || result.parsed.counters.unchangedLines === 0) return result;
+  // the lines met unchanged, from the buffers the staging marked: seen by the merge and the close of what vanished
+  try {
+    const table = await ensureStaging(pool, 'unchanged', options.runId);
+    await writeUnchanged(pool, table, lines);
+    return { ...result, staged: { ...result.staged, tables: new Map([...result.staged.tables, ['unchanged', table]]) } };
+  } catch (error) {
+    await dropStaging(pool, options.runId).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function stageFile(
+  pool: Pool,
+  source: SourceDefinition,
+  input: LoadInput,
+  options: LoadOptions,
+  totalBytes: number | null,
+  known: Promise<KnownLines | null>,
+): Promise<{ staged: Staged; parsed: ParseSummary }> {
   const small = totalBytes !== null && totalBytes < IN_THREAD_BYTES;
   if (input.kind === 'csv' && !small && stagingThreadAvailable()) {
     const { split } = options;
     const large = split !== undefined && totalBytes !== null && totalBytes >= split.minBytes;
-    if (!large || splitStagings > 0 || LATEST_FILING_WINS.includes(source.key)) return stageInThread(pool, source, input, options);
+    if (!large || splitStagings > 0 || LATEST_FILING_WINS.includes(source.key)) return stageInThread(pool, source, input, options, known);
     splitStagings += 1;
     try {
-      return await stageInThread(pool, source, input, options, { threads: 2, chunkBytes: split.chunkBytes });
+      return await stageInThread(pool, source, input, options, known, { threads: 2, chunkBytes: split.chunkBytes });
     } finally {
       splitStagings -= 1;
     }
   }
-  const reading = openReading(source, input, await loadResolver(pool, source));
+  const reading = openReading(source, input, await loadResolver(pool, source), await known);
   const staged = await stageRecords(pool, source, reading, options, totalBytes);
   return { staged, parsed: { counters: reading.parse.counters, bytes: reading.bytes() } };
 }
@@ -169,6 +195,7 @@ async function mergeStaged(client: PoolClient, source: SourceDefinition, { table
       idsDistinct: eventIdsDistinct,
       repeatedIdsOnly,
       takeTurn,
+      unchanged: staged.get('unchanged'),
     });
     eventsOutOfScope = merged.outOfScopeRecords;
     counts.events = {
@@ -186,6 +213,7 @@ async function mergeStaged(client: PoolClient, source: SourceDefinition, { table
   if (options.closeVanished) {
     counts.vanished = await closeVanished(client, source, {
       events,
+      unchanged: staged.get('unchanged'),
       pluto: staged.get('pluto'),
       hpdBuildings: staged.get('hpd_buildings'),
       registrations: staged.get('registrations'),
@@ -224,7 +252,8 @@ function accountParse(counts: IngestCounts, summary: ParseSummary, notInUniverse
   counts.followed_columns = parsed.followedColumns;
   counts.out_of_scope = parsed.notRelevant + notInUniverse;
   counts.out_of_scope_reasons = { ...parsed.notRelevantByReason, ...(notInUniverse ? { not_in_universe: notInUniverse } : {}) };
-  counts.loaded = parsed.ok - notInUniverse;
+  counts.loaded = parsed.ok + parsed.unchangedLines - notInUniverse;
+  counts.unchanged_lines = parsed.unchangedLines;
   counts.bytes = summary.bytes;
   counts.part = parsed.part;
   counts.layout = parsed.variant;

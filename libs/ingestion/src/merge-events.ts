@@ -43,6 +43,11 @@ export interface MergeOptions {
    * events of this source (steps 1 and 2, the comparison of step 5) is done before.
    */
   takeTurn?: () => Promise<void>;
+  /**
+   * The staging table of the lines skipped as unchanged (stage-records.ts): a record of which the file
+   * has such a line and other lines too is collapsed with the stored version of that line.
+   */
+  unchanged?: string;
 }
 
 const SEVERITY_RANK = `array_position(ARRAY[${SEVERITIES.map((s) => `'${s}'`).join(',')}]::text[], severity::text)`;
@@ -74,10 +79,11 @@ export async function mergeEvents(client: PoolClient, source: string, table: str
   await client.query(`SET LOCAL work_mem = '128MB'`);
   const staged = await count(client, `SELECT COALESCE(sum(file_rows), 0) AS count FROM ${table}`);
   const outOfScopeRecords = await dropOutOfUniverse(client, table);
+  const restaged = options.unchanged ? await restageUnchangedRows(client, table, options.unchanged) : 0;
   // staged ids known to be distinct (stage-records.ts) repeat no record key: no search for repeats
-  const merged = options.idsDistinct
+  const merged = options.idsDistinct && restaged === 0
     ? table
-    : options.repeatedIdsOnly
+    : options.repeatedIdsOnly && restaged === 0
       ? await collapseKnownRepeats(client, table, options.repeatedIdsOnly)
       : await collapseRepeatedKeys(client, table);
   // a refresh, and the 311 links of any load, join the merged set to the stored events: the planner
@@ -139,6 +145,23 @@ async function dropOutOfUniverse(client: PoolClient, table: string): Promise<num
 }
 
 /**
+ * 1b. A record with a line skipped as unchanged and other lines staged (a record that had one row and
+ * has several now): the stored version of the skipped line is staged beside them, so the record is
+ * collapsed from all its rows as a full parse would. Returns how many rows were staged so.
+ */
+async function restageUnchangedRows(client: PoolClient, table: string, unchanged: string): Promise<number> {
+  const { rowCount } = await client.query(`
+    INSERT INTO ${table} (line_no, bbl, source, source_record_id, event_type, category, severity, status, occurred_on, closed_on,
+                          description, attributes, record, scoring_excluded, file_rows, lists_ordered, duplicate_of_hpd_complaint, line_hash)
+    SELECT u.line_no, e.bbl, e.source, e.source_record_id, e.event_type, e.category, e.severity, e.status, e.occurred_on, e.closed_on,
+           e.description, e.attributes, e.record, e.scoring_excluded, 1, false, e.duplicate_of_hpd_complaint, e.line_hash
+      FROM (SELECT DISTINCT bbl, source, source_record_id, event_type FROM ${table}) s
+      JOIN events e ON e.bbl = s.bbl AND e.source = s.source AND e.source_record_id = s.source_record_id AND e.event_type = s.event_type
+      JOIN ${unchanged} u ON u.line_hash = e.line_hash`);
+  return rowCount ?? 0;
+}
+
+/**
  * 2. One row per record key: most files have none repeated, so only the repeated keys are collapsed.
  * Returns the table holding the merged set: the staging table itself when no key repeats.
  */
@@ -157,14 +180,14 @@ async function collapseRepeatedKeys(client: PoolClient, table: string): Promise<
     CREATE TEMP TABLE merged ON COMMIT DROP AS
     SELECT s.bbl, s.source, s.source_record_id, s.event_type, s.category, s.severity, s.status, s.occurred_on,
            s.closed_on, s.description, s.attributes, s.record, s.scoring_excluded, s.duplicate_of_hpd_complaint, s.file_rows::bigint AS n,
-           s.lists_ordered
+           s.lists_ordered, s.line_hash
       FROM ${table} s
      WHERE NOT EXISTS (SELECT 1 FROM repeated r WHERE r.bbl = s.bbl AND r.source = s.source
                          AND r.source_record_id = s.source_record_id AND r.event_type = s.event_type)
     UNION ALL
     SELECT k.bbl, k.source, k.source_record_id, k.event_type, s.category, s.severity, s.status,
            k.first_on, k.last_closed, s.description, s.attributes || COALESCE(lo.obj, '{}'::jsonb), s.record, s.scoring_excluded,
-           s.duplicate_of_hpd_complaint, k.n, false
+           s.duplicate_of_hpd_complaint, k.n, false, NULL::bigint
       FROM leaders k
       JOIN ${table} s ON s.ctid = k.lead
       LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
@@ -223,7 +246,7 @@ async function collapseKnownRepeats(client: PoolClient, table: string, ids: read
        AND s.ctid NOT IN (SELECT lead FROM leaders)`);
   await client.query(`
     UPDATE ${table} s SET occurred_on = k.first_on, closed_on = k.last_closed, file_rows = k.n,
-           attributes = s.attributes || COALESCE(lo.obj, '{}'::jsonb), lists_ordered = false
+           attributes = s.attributes || COALESCE(lo.obj, '{}'::jsonb), lists_ordered = false, line_hash = NULL
       FROM leaders k
       LEFT JOIN list_objects lo ON lo.bbl = k.bbl AND lo.source = k.source AND lo.source_record_id = k.source_record_id
                                AND lo.event_type = k.event_type
@@ -327,15 +350,17 @@ export async function anyRecordStored(client: PoolClient, merged: string): Promi
 /** The columns a merge writes besides the record key (and compares, on a refresh). */
 const WRITTEN = ['category', 'severity', 'status', 'occurred_on', 'closed_on', 'description', 'attributes', 'record', 'scoring_excluded', 'duplicate_of_hpd_complaint'];
 const KEY = ['bbl', 'source', 'source_record_id', 'event_type'];
+/** Written but not compared: the hash of the record's line (known-lines.ts), which says nothing of its content. */
+const STORED = [...WRITTEN, 'line_hash'];
 
 /** Writes the rows `from` selects into `events`, a stored record replaced by the row of the same key. */
 function upsertFrom(from: string): string {
   return `${insertFrom(from)}
-    ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${WRITTEN.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
+    ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${STORED.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
 }
 
 function insertFrom(from: string): string {
-  return `INSERT INTO events (${[...KEY, ...WRITTEN].join(', ')}) SELECT ${[...KEY, ...WRITTEN].join(', ')} FROM ${from}`;
+  return `INSERT INTO events (${[...KEY, ...STORED].join(', ')}) SELECT ${[...KEY, ...STORED].join(', ')} FROM ${from}`;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -377,8 +402,9 @@ interface ActionCounts {
  */
 export function comparedSql(merged: string, probe: boolean): string {
   return `
-    SELECT ${[...KEY, ...WRITTEN].map((c) => `m.${c}`).join(', ')},
+    SELECT ${[...KEY, ...STORED].map((c) => `m.${c}`).join(', ')},
            e.status AS stored_status, e.occurred_on AS stored_occurred_on, e.bbl IS NOT NULL AS stored,
+           e.line_hash IS DISTINCT FROM m.line_hash AS rehashed,
            CASE WHEN e.bbl IS NULL THEN 'insert'
                 WHEN (${WRITTEN.map((c) => `e.${c}`).join(', ')}) IS DISTINCT FROM (${WRITTEN.map((c) => `m.${c}`).join(', ')})
                 THEN 'update' ELSE 'same' END AS action
@@ -419,8 +445,9 @@ async function writeCompared(client: PoolClient, observedOn: string, keep: boole
     [changeRows.map((r) => r[0]), changeRows.map((r) => r[1]), changeRows.map((r) => r[2]), observedOn],
   );
 
-  // 5. write new and changed rows; their buildings need rescoring
-  await client.query(upsertFrom(`compared WHERE action <> 'same'`));
+  // 5. write new and changed rows; their buildings need rescoring. A record the same but for its line's
+  // hash (stored before hashes were, or now from another line) takes the hash, and stays unchanged.
+  await client.query(upsertFrom(`compared WHERE action <> 'same' OR rehashed`));
   if (keep) {
     await forgetSettledHistories(
       client,

@@ -5,6 +5,8 @@ import { setCurrentRegistrations, setOwners } from './merge-facts';
 
 export interface VanishedStaging {
   events?: string;
+  /** Lines skipped as unchanged (stage-records.ts): the stored records with their hash were seen. */
+  unchanged?: string;
   pluto?: string;
   hpdBuildings?: string;
   registrations?: string;
@@ -16,7 +18,8 @@ export interface VanishedStaging {
  * merged, the source's records that the export no longer carries stop counting. Each is closed as of
  * the day it vanished (`closed_on`, open statuses become `closed`), marked `attributes.vanished_on`
  * (visible in the building's history) and excluded from scoring. A record that comes back is
- * rewritten by the next merge like any changed record, mark and exclusion included. PLUTO lots that
+ * rewritten by the next merge like any changed record, mark and exclusion included (its line's hash
+ * is cleared, so its line is parsed again). PLUTO lots that
  * vanish keep their building, marked `facts.pluto_vanished_on`. Lots that leave HPD jurisdiction
  * are no longer `in_hpd_jurisdiction`, marked `facts.hpd_jurisdiction_vanished_on`. Registrations and
  * contacts are kept dated `vanished_on` and stop counting: the building's current registration, its
@@ -31,6 +34,7 @@ export async function closeVanished(
   observedOn: string,
 ): Promise<number> {
   let closed = 0;
+  const seen = staging.unchanged;
   if (staging.events && source.produces.events.length > 0) {
     // the settled histories of the buildings of old records closed here no longer hold (libs/db/src/settled-history.ts)
     const { rows } = await keepingSettledHistories(client, true, () => client.query<{ n: string }>(
@@ -40,11 +44,12 @@ export async function closeVanished(
            closed_on = COALESCE(e.closed_on, $3::date),
            scoring_excluded = true,
            attributes = e.attributes || jsonb_build_object('vanished_on', $3::text),
-           row_hash = 'vanished'
+           line_hash = NULL
           WHERE e.source = $1 AND e.event_type = ANY($2::event_type[]) AND NOT (e.attributes ? 'vanished_on')
-            AND EXISTS (SELECT 1 FROM ${staging.events})
+            AND (EXISTS (SELECT 1 FROM ${staging.events})${seen ? ` OR EXISTS (SELECT 1 FROM ${seen})` : ''})
             AND NOT EXISTS (SELECT 1 FROM ${staging.events} s WHERE s.bbl = e.bbl AND s.source = e.source
                               AND s.source_record_id = e.source_record_id AND s.event_type = e.event_type)
+            ${seen ? `AND (e.line_hash IS NULL OR NOT EXISTS (SELECT 1 FROM ${seen} u WHERE u.line_hash = e.line_hash))` : ''}
          RETURNING e.bbl, e.occurred_on),
        dirty AS (
          INSERT INTO dirty_buildings (bbl) SELECT DISTINCT bbl FROM gone

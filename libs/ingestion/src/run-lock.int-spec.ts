@@ -1,3 +1,8 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { Pool } from 'pg';
 import { getSource } from '@bhis/sources';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
@@ -136,10 +141,10 @@ describe('a run executed once at a time, runs of one source staged at once and m
   });
   it('compares a refresh with its own stored events while another merge has the turn; a 311 merge reads them only in its turn', async () => {
     const [violations, requests] = ['dob_violations', 'nyc311'].map((key) => fixtureFiles().find((f) => f.source.key === key) ?? (() => { throw new Error(`no ${key} fixture`); })());
-    const load = async ({ file: path, source: { key } }: typeof violations) => {
-      await seedUniverseFor(pool, getSource(key), path);
-      const runId = await createRun(pool, { source: key, trigger: 'test', input: path });
-      return service.run({ ...request(runId), source: key, input: { kind: 'file' as const, path } });
+    const load = async ({ file, source: { key } }: typeof violations) => {
+      await seedUniverseFor(pool, getSource(key), file);
+      const runId = await createRun(pool, { source: key, trigger: 'test', input: file });
+      return service.run({ ...request(runId), source: key, input: { kind: 'file' as const, path: file } });
     };
     // the merge waiting for its turn, and what its transaction holds: locks on the stored events it
     // read, and on relations it created (the comparison's temp table, not visible to other sessions)
@@ -154,8 +159,12 @@ describe('a run executed once at a time, runs of one source staged at once and m
         [pid],
       )).rows[0];
     for (const loaded of [violations, requests]) expect((await load(loaded)).status).toBe('succeeded');
+    // the refresh brings changed records (a line the source has stored unchanged is skipped unread, with nothing to compare)
+    const rows = parse(readFileSync(violations.file, 'utf8'), { columns: true }) as Record<string, string>[];
+    const amended = { ...violations, file: path.join(mkdtempSync(path.join(tmpdir(), 'bhis-run-lock-')), 'dob_violations.csv') };
+    writeFileSync(amended.file, stringify(rows.map((row) => ({ ...row, DESCRIPTION: `${row['DESCRIPTION'] ?? ''} AMENDED` })), { header: true }));
 
-    for (const [loaded, beforeTurn] of [[violations, true], [requests, false]] as const) {
+    for (const [loaded, beforeTurn] of [[amended, true], [requests, false]] as const) {
       const merges = await pool.connect();
       await merges.query(`SELECT pg_advisory_lock(${MERGE_LOCK})`);
       let loading: Promise<{ status: string }> | null = null;

@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import type { Pool } from 'pg';
 import { normalizeAddress } from '@bhis/domain';
-import { type BblResolver, parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
+import { type BblResolver, type KnownLines, parseSodaRows, parseSource, type SourceDefinition, type SourceFacts, type SourceParse } from '@bhis/sources';
 import { type CopyWriter, recordCopyText, splitAttributes } from '@bhis/db';
 import type { LoadProgress } from '@bhis/runs';
 import { AdjacentRows, stagedAlone, type StagedEvent } from './adjacent-rows';
@@ -40,11 +40,11 @@ function factRow(line: number, fact: SourceFacts): unknown[] {
   }
 }
 
-function eventRow({ line, event: e, rows, listsOrdered }: StagedEvent): unknown[] {
+function eventRow({ line, event: e, rows, listsOrdered }: StagedEvent, lineHash: bigint | null): unknown[] {
   // the description is kept in the compact record (docs/adr/0011-event-storage-and-load-path.md)
   const { sql, record } = splitAttributes(e.source, e.attributes, e.description);
   return [line, e.bbl, e.source, e.source_record_id, e.event_type, e.category, e.severity, e.status, e.occurred_on,
-    e.closed_on, null, sql, recordCopyText(record), e.scoring_excluded, rows, listsOrdered, null];
+    e.closed_on, null, sql, recordCopyText(record), e.scoring_excluded, rows, listsOrdered, null, lineHash === null ? null : String(lineHash)];
 }
 
 /** A parse of the input, and how many bytes of it have been read so far. */
@@ -135,7 +135,7 @@ export interface StagingOptions {
 }
 
 /** Step 1: the input as a stream of parsed records (CSV, compressed or not, or SODA rows). */
-export function openReading(source: SourceDefinition, input: LoadInput, resolver: BblResolver): Reading {
+export function openReading(source: SourceDefinition, input: LoadInput, resolver: BblResolver, known: KnownLines | null = null, fileLine?: (line: number) => number): Reading {
   if (input.kind === 'soda') return { parse: parseSodaRows(source, input.rows, { resolver, part: input.part, sodaFields: input.sodaFields }), bytes: () => 0 };
   let bytes = 0;
   const counter = new Transform({
@@ -145,7 +145,9 @@ export function openReading(source: SourceDefinition, input: LoadInput, resolver
     },
   });
   input.stream.on('error', (error) => counter.destroy(error));
-  const parse = parseSource(source, uncompressed(input.stream.pipe(counter)), { resolver, part: input.part, fieldNames: input.fieldNames ?? undefined });
+  const parse = parseSource(source, uncompressed(input.stream.pipe(counter)), {
+    resolver, part: input.part, fieldNames: input.fieldNames ?? undefined, ...(known ? { lineHashes: { known, fileLine } } : {}),
+  });
   return { parse, bytes: () => bytes };
 }
 
@@ -168,10 +170,13 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
     if (segment) segments.push(segment);
     ids = new IdOrder();
   };
-  const stageEvent = async (staged: StagedEvent | null) => {
+  // the hash of the line a record of one row came from (a record of several rows stores none)
+  let pending: { line: number; hash: bigint } | null = null;
+  const hashOf = (staged: StagedEvent) => (staged.rows === 1 && pending?.line === staged.line ? pending.hash : null);
+  const stageEvent = async (staged: StagedEvent | null, lineHash: bigint | null = staged ? hashOf(staged) : null) => {
     if (!staged) return;
     ids.add(staged.event.source_record_id);
-    await (await writer('events')).write(eventRow(staged));
+    await (await writer('events')).write(eventRow(staged, lineHash));
   };
   const adjacent = new AdjacentRows(!LATEST_FILING_WINS.includes(source.key));
   const { parse } = reading;
@@ -190,10 +195,13 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
         lineNumber = at.line;
       }
       if (outcome.kind === 'ok') {
-        if (outcome.events.length === 1) await stageEvent(adjacent.push(lineNumber, outcome.events[0]));
-        else {
+        const lineHash = record.lineHash ?? null;
+        if (outcome.events.length === 1) {
+          await stageEvent(adjacent.push(lineNumber, outcome.events[0]));
+          pending = lineHash === null ? null : { line: lineNumber, hash: lineHash };
+        } else {
           await stageEvent(adjacent.flush());
-          for (const event of outcome.events) await stageEvent(stagedAlone(lineNumber, event));
+          for (const event of outcome.events) await stageEvent(stagedAlone(lineNumber, event), lineHash);
         }
         for (const fact of outcome.facts) await (await writer(FACT_TABLE[fact.kind])).write(factRow(lineNumber, fact));
       } else if (outcome.kind === 'quarantined') {
@@ -207,6 +215,8 @@ export async function stageRecords(pool: Pool, source: SourceDefinition, reading
     }
     await stageEvent(adjacent.flush());
     endChunk();
+    // a file of unchanged lines still has its (empty) staged events: its merge runs, and closes what vanished
+    if (parse.counters.unchangedLines > 0) await writer('events');
     for (const w of writers.values()) await w.close();
   } catch (error) {
     for (const w of writers.values()) w.abort(error as Error);

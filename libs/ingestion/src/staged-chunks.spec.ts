@@ -26,13 +26,13 @@ describe('idsAcrossChunks', () => {
 
 describe('sumCounters', () => {
   const counters = (n: number, reason: string): ParseCounters => ({
-    source: 'hpd_complaints', part: null, variant: 'current', ignoredColumns: [], followedColumns: [], read: 10 * n, ok: 8 * n, quarantined: n, quarantinedByReason: { [reason]: n },
+    source: 'hpd_complaints', part: null, variant: 'current', ignoredColumns: [], followedColumns: [], read: 10 * n, ok: 7 * n, unchangedLines: n, quarantined: n, quarantinedByReason: { [reason]: n },
     notRelevant: n, notRelevantByReason: { no_bbl: n }, castFailures: { 'Received Date': n }, unmappedWords: {}, unknownFields: {}, events: 8 * n, facts: 0,
   });
 
   it('adds the counts and the counts by reason of every thread', () => {
     const sum = sumCounters([counters(1, 'wrong_column_count'), counters(2, 'unparseable_row')]);
-    expect(sum).toMatchObject({ read: 30, ok: 24, quarantined: 3, notRelevant: 3, events: 24, variant: 'current' });
+    expect(sum).toMatchObject({ read: 30, ok: 21, unchangedLines: 3, quarantined: 3, notRelevant: 3, events: 24, variant: 'current' });
     expect(sum.quarantinedByReason).toEqual({ wrong_column_count: 1, unparseable_row: 2 });
     expect(sum.castFailures).toEqual({ 'Received Date': 3 });
   });

@@ -38,6 +38,7 @@ export function sumCounters(parts: readonly ParseCounters[]): ParseCounters {
   for (const part of rest) {
     sum.read += part.read;
     sum.ok += part.ok;
+    sum.unchangedLines += part.unchangedLines;
     sum.quarantined += part.quarantined;
     sum.notRelevant += part.notRelevant;
     sum.events += part.events;

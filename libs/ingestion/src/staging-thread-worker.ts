@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool, type PoolConfig } from 'pg';
 import type { ParseCounters } from '@bhis/sources';
-import { getSource, HeaderMismatchError } from '@bhis/sources';
+import { getSource, HeaderMismatchError, KnownLines } from '@bhis/sources';
 import type { ThreadFailure } from './thread-failure';
 import type { StagingKind } from './staging';
 import { type IdSegment, openReading, stageRecords } from './stage-records';
@@ -22,10 +22,11 @@ export interface StagingThreadData {
 }
 
 /**
- * Messages from the loading thread: the file's bytes as read (or, split, the chunks of its text this
- * thread stages, each with its place), then its end (or the reason it failed).
+ * Messages from the loading thread: first the source's stored line hashes (known-lines.ts, in memory
+ * shared with it; null: every line is parsed), then the file's bytes as read (or, split, the chunks of
+ * its text this thread stages, each with its place), then its end (or the reason it failed).
  */
-export type ToStagingThread = { chunk: Uint8Array; place?: ChunkPlace } | { end: true } | { fail: string };
+export type ToStagingThread = { known: { hashes: BigInt64Array; seen: Uint8Array; lines: Int32Array } | null } | { chunk: Uint8Array; place?: ChunkPlace } | { end: true } | { fail: string };
 
 /** Messages to the loading thread. */
 export type FromStagingThread =
@@ -56,8 +57,12 @@ async function stage(data: StagingThreadData, port: NonNullable<typeof parentPor
   const send = (message: FromStagingThread) => port.postMessage(message);
   const input = new PassThrough({ highWaterMark: 1 << 16 });
   const received = data.split ? new ReceivedChunks() : undefined;
+  let knownLines: (known: KnownLines | null) => void = () => undefined;
+  const known = new Promise<KnownLines | null>((resolve) => (knownLines = resolve));
   port.on('message', (message: ToStagingThread) => {
-    if ('chunk' in message && message.place) received?.add(message.place);
+    if ('known' in message) knownLines(message.known ? new KnownLines(message.known.hashes, message.known.seen, message.known.lines) : null);
+    else if ('chunk' in message && message.place) received?.add(message.place);
+    if ('known' in message) return;
     if ('chunk' in message) writeInPieces(input, Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength), () => send({ ack: true }));
     else if ('end' in message) input.end();
     else input.destroy(new Error(message.fail));
@@ -68,7 +73,8 @@ async function stage(data: StagingThreadData, port: NonNullable<typeof parentPor
     const reading = openReading(
       source,
       { kind: 'csv', stream: input, totalBytes: data.totalBytes, part: data.part, fieldNames: data.fieldNames && new Map(data.fieldNames) },
-      await loadResolver(pool, source),
+      ...(await Promise.all([loadResolver(pool, source), known])),
+      received ? (line) => received.locate(line).line : undefined,
     );
     const staged = await stageRecords(pool, source, reading, {
       runId: data.runId,

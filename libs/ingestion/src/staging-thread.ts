@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { Readable } from 'node:stream';
 import type { Pool, PoolConfig } from 'pg';
-import type { SourceDefinition } from '@bhis/sources';
+import type { KnownLines, SourceDefinition } from '@bhis/sources';
 import type { LoadInput, LoadOptions, ParseSummary } from './load-source';
 import { CsvChunker, type CsvChunk } from './csv-chunks';
 import type { IdSegment, Staged } from './stage-records';
@@ -60,6 +61,7 @@ function threadData(pool: Pool, source: SourceDefinition, input: Extract<LoadInp
  * hands its bytes on, the staging thread parses, maps, encodes and COPYs them into the run's staging
  * tables. Node runs one thread per core at most: two loads at once (INGEST_CONCURRENCY) then parse
  * on both cores, where they took turns on one before (docs/adr/0011-event-storage-and-load-path.md).
+ * The source's stored line hashes (`known`, read meanwhile) are sent first, and the file once they are.
  * A failure leaves no staging table behind, as in this thread.
  */
 export function stageInThread(
@@ -67,9 +69,10 @@ export function stageInThread(
   source: SourceDefinition,
   input: Extract<LoadInput, { kind: 'csv' }>,
   options: LoadOptions,
+  known: Promise<KnownLines | null>,
   split?: { threads: number; chunkBytes: number },
 ): Promise<{ staged: Staged; parsed: ParseSummary }> {
-  if (split && split.threads > 1) return stageOnThreads(pool, source, input, options, split.threads, split.chunkBytes);
+  if (split && split.threads > 1) return stageOnThreads(pool, source, input, options, known, split.threads, split.chunkBytes);
   const worker = startThread(threadData(pool, source, input, options, false), options.threadHeapMb);
   const send = (message: ToStagingThread) => worker.postMessage(message);
   return new Promise((resolve, reject) => {
@@ -84,15 +87,22 @@ export function stageInThread(
       void worker.terminate();
       void dropStaging(pool, options.runId).catch(() => undefined).then(() => reject(readError ?? error));
     };
-    stream.on('data', (chunk: Buffer) => {
-      send({ chunk });
-      if (++inFlight >= CHUNKS_IN_FLIGHT) stream.pause();
-    });
-    stream.on('end', () => send({ end: true }));
-    stream.on('error', (error: Error) => {
-      readError = error;
-      send({ fail: error.message });
-    });
+    const read = () => {
+      stream.on('data', (chunk: Buffer) => {
+        send({ chunk });
+        if (++inFlight >= CHUNKS_IN_FLIGHT) stream.pause();
+      });
+      stream.on('end', () => send({ end: true }));
+      stream.on('error', (error: Error) => {
+        readError = error;
+        send({ fail: error.message });
+      });
+    };
+    known.then((lines) => {
+      if (settled) return;
+      send(knownMessage(lines));
+      read();
+    }, fail);
     worker.on('message', (message: FromStagingThread) => {
       if ('ack' in message) {
         if (--inFlight < CHUNKS_IN_FLIGHT && !settled) stream.resume();
@@ -124,6 +134,7 @@ async function stageOnThreads(
   source: SourceDefinition,
   input: Extract<LoadInput, { kind: 'csv' }>,
   options: LoadOptions,
+  known: Promise<KnownLines | null>,
   threads: number,
   chunkBytes: number,
 ): Promise<{ staged: Staged; parsed: ParseSummary }> {
@@ -133,8 +144,7 @@ async function stageOnThreads(
   return new Promise((resolve, reject) => {
     const { stream } = input;
     let bytesRead = 0;
-    stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
-    const text = uncompressed(stream);
+    let text: Readable | null = null;
     const chunker = new CsvChunker(chunkBytes);
     const inFlight = workers.map(() => 0);
     const rows = workers.map(() => 0);
@@ -145,7 +155,7 @@ async function stageOnThreads(
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
-      text.destroy();
+      text?.destroy();
       stream.destroy();
       for (const worker of workers) void worker.terminate();
       void dropStaging(pool, options.runId).catch(() => undefined).then(() => reject(readError ?? error));
@@ -160,22 +170,20 @@ async function stageOnThreads(
         if (chunk.index === 0) workers.forEach((_, i) => send(i, chunk));
         else send((chunk.index - 1) % threads, chunk);
       }
-      if (inFlight.some((n) => n >= CHUNKS_IN_FLIGHT)) text.pause();
+      if (inFlight.some((n) => n >= CHUNKS_IN_FLIGHT)) text?.pause();
     };
-    text.on('data', (piece: Buffer) => dispatch(chunker.push(piece)));
-    text.on('end', () => {
-      dispatch(chunker.end());
-      for (const worker of workers) worker.postMessage({ end: true } satisfies ToStagingThread);
-    });
-    text.on('error', (error: Error) => {
-      readError = error;
-      for (const worker of workers) worker.postMessage({ fail: error.message } satisfies ToStagingThread);
-    });
+    const toAll = (message: ToStagingThread) => workers.forEach((worker) => worker.postMessage(message));
+    known.then((lines) => {
+      if (settled) return;
+      toAll(knownMessage(lines));
+      stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
+      text = readChunks(stream, chunker, dispatch, toAll, (error) => (readError = error));
+    }, fail);
     workers.forEach((worker, i) => {
       worker.on('message', (message: FromStagingThread) => {
         if ('ack' in message) {
           inFlight[i] -= 1;
-          if (!settled && inFlight.every((n) => n < CHUNKS_IN_FLIGHT)) text.resume();
+          if (!settled && inFlight.every((n) => n < CHUNKS_IN_FLIGHT)) text?.resume();
         } else if ('progress' in message) {
           rows[i] = message.progress.rows;
           options.onProgress?.({ phase: 'parsing', rows: rows.reduce((a, b) => a + b, 0), bytes: bytesRead, total_bytes: input.totalBytes });
@@ -196,6 +204,32 @@ async function stageOnThreads(
       });
     });
   });
+}
+
+/** The file's text, inflated and cut into chunks for the threads (`dispatch`), then its end or its error. */
+function readChunks(
+  stream: Readable,
+  chunker: CsvChunker,
+  dispatch: (chunks: CsvChunk[]) => void,
+  toAll: (message: ToStagingThread) => void,
+  failed: (error: Error) => void,
+): Readable {
+  const text = uncompressed(stream);
+  text.on('data', (piece: Buffer) => dispatch(chunker.push(piece)));
+  text.on('end', () => {
+    dispatch(chunker.end());
+    toAll({ end: true });
+  });
+  text.on('error', (error: Error) => {
+    failed(error);
+    toAll({ fail: error.message });
+  });
+  return text;
+}
+
+/** The first message to a staging thread: the stored line hashes, in the memory they share with this thread. */
+function knownMessage(lines: KnownLines | null): ToStagingThread {
+  return { known: lines && { hashes: lines.hashes, seen: lines.seen, lines: lines.lines } };
 }
 
 /** What the threads of one file staged, as one staging of the file. */

@@ -11,7 +11,9 @@ const COLUMNS = {
   events: `line_no integer NOT NULL, bbl char(10) NOT NULL, source event_source NOT NULL, source_record_id text NOT NULL,
       event_type event_type NOT NULL, category event_category NOT NULL, severity event_severity NOT NULL, status event_status,
       occurred_on date, closed_on date, description text, attributes jsonb NOT NULL, record bytea, scoring_excluded boolean NOT NULL,
-      file_rows integer NOT NULL, lists_ordered boolean NOT NULL, duplicate_of_hpd_complaint text`,
+      file_rows integer NOT NULL, lists_ordered boolean NOT NULL, duplicate_of_hpd_complaint text, line_hash bigint`,
+  // lines not parsed because their hash is stored already (stage-records.ts): the records they stand for were seen
+  unchanged: `line_no integer NOT NULL, line_hash bigint NOT NULL`,
   rejected: `line_no integer, reason text NOT NULL, raw text NOT NULL`,
   pluto: `line_no integer NOT NULL, bbl char(10) NOT NULL, borough smallint NOT NULL, block integer NOT NULL, lot integer NOT NULL,
       house_number text, street_name text, address text, address_search text, zipcode text, residential_units integer,
@@ -45,6 +47,13 @@ export function openStaging(pool: Pool, kind: StagingKind, runId: string, create
 async function createTable(db: Pick<Pool, 'query'>, kind: StagingKind, table: string): Promise<void> {
   await db.query(`DROP TABLE IF EXISTS ${table}`);
   await db.query(`CREATE UNLOGGED TABLE ${table} (${COLUMNS[kind]})`);
+}
+
+/** The staging table of `kind` of a run, created when it does not exist yet (a file staged on several threads has them all). */
+export async function ensureStaging(pool: Pick<Pool, 'query'>, kind: StagingKind, runId: string): Promise<string> {
+  const table = stagingTable(kind, runId);
+  await pool.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${table} (${COLUMNS[kind]})`);
+  return table;
 }
 
 /** Creates (or recreates) every staging table of a run, for threads that COPY into the same tables. */

@@ -105,6 +105,9 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     expect(rows.map((r) => r.bbl)).not.toContain('1010150002'); // another house number
     // typos in the street are tolerated once the house number matches
     expect(buildings(await search('address=123%20west%2045%20stret'))[0].bbl).toBe('1010150001');
+    // a pasted postal address: its city, state and ZIP Code are left out
+    expect(buildings(await search(`address=${encodeURIComponent('123 W 45th St, New York, NY 10036')}`))[0].bbl).toBe('1010150001');
+    expect(buildings(await search(`address=${encodeURIComponent('123 W 45th Str New York NY 10036')}`))[0].bbl).toBe('1010150001');
     // a street without house number: every address on it
     const street = buildings(await search('address=w%2045th%20street&limit=100')).map((r) => r.bbl);
     expect(street).toEqual(expect.arrayContaining(['1010150001', '1010150002']));

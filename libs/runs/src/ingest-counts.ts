@@ -3,6 +3,8 @@ export interface IngestCounts {
   /** read = loaded + quarantined + out_of_scope */
   read: number;
   loaded: number;
+  /** Of `loaded`: lines whose hash was stored already, skipped unparsed (the records they stand for are unchanged). */
+  unchanged_lines: number;
   quarantined: number;
   out_of_scope: number;
   out_of_scope_reasons: Record<string, number>;
@@ -37,6 +39,7 @@ export function emptyCounts(): IngestCounts {
   return {
     read: 0,
     loaded: 0,
+    unchanged_lines: 0,
     quarantined: 0,
     out_of_scope: 0,
     out_of_scope_reasons: {},

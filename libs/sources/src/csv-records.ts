@@ -9,6 +9,15 @@ export interface CsvRecord {
   lineNumber: number;
 }
 
+/**
+ * Records the caller knows already by their text (line-hashes.ts), set once it has read the header: each
+ * record of a well-formed file is offered, as `text` from `start` to `end` (its line break included)
+ * starting on `line`, before it is split; one it knows (`true`) is not yielded at all.
+ */
+export interface LineFilter {
+  known: ((text: string, start: number, end: number, line: number) => boolean) | null;
+}
+
 /** A record the reader could not make sense of: quarantined by the caller with `message`. */
 export interface CsvUnreadable {
   unreadable: true;
@@ -60,6 +69,13 @@ async function* strictRecords(head: string, rest: AsyncIterable<string>, firstLi
   while (skipped.length > 0) yield skipped.shift() as CsvUnreadable;
 }
 
+/** Lines of `text` from `start` to `end` (a record that ends with its line break). */
+function linesIn(text: string, start: number, end: number): number {
+  let lines = 0;
+  for (let i = text.indexOf('\n', start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) lines += 1;
+  return lines;
+}
+
 /** Line breaks inside a record's raw text (quoted multi-line values), not counting the one ending it. */
 function newlinesInside(raw: string): number {
   const end = raw.endsWith('\n') ? raw.length - 1 : raw.length;
@@ -81,6 +97,21 @@ async function* decoded(input: Readable): AsyncGenerator<string> {
 const ODD = Symbol('odd');
 const MORE = Symbol('more');
 type Scan = { fields: string[]; end: number } | typeof ODD | typeof MORE;
+
+/**
+ * Where a record with quoted fields that starts at `start` ends (after its line break): at the first line
+ * break outside quotes; -1 when the text read so far has none. Only a candidate: the caller skips the
+ * record only when it knows this text, so a record that is not well quoted is read by `scanRecord`.
+ */
+function quotedRecordEnd(text: string, start: number): number {
+  let inQuotes = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) inQuotes = !inQuotes;
+    else if (c === 10 && !inQuotes) return i + 1;
+  }
+  return -1;
+}
 
 /**
  * Reads one record starting at `start` of `text`, with quoted fields (RFC 4180). `MORE` when the
@@ -150,13 +181,16 @@ function scanRecord(text: string, start: number, final: boolean): Scan {
  * csv-parse, which forgives what can be forgiven and reports what cannot (`CsvUnreadable`).
  * Empty lines are skipped; a byte order mark is dropped; line numbers count every line of the file.
  */
-export async function* csvRecords(input: Readable): AsyncGenerator<CsvRecord | CsvUnreadable> {
+export async function* csvRecords(input: Readable, filter?: LineFilter): AsyncGenerator<CsvRecord | CsvUnreadable> {
   const chunks = decoded(input);
   let text = '';
   let at = 0;
   let line = 1;
   let final = false;
   let first = true;
+  // the next quote at or after `at` (-1: none in the text; -2: not looked for since the text changed),
+  // so that a file with few quotes is not searched to its next quote from every line
+  let quoteAt = -2;
   for (;;) {
     if (!final && (at >= text.length || text.indexOf('\n', at) === -1 || text.length - at < 1 << 16)) {
       const next = await chunks.next();
@@ -164,6 +198,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<CsvRecord | C
       else {
         text = text.slice(at) + next.value;
         at = 0;
+        quoteAt = -2;
         if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
         first = false;
         if (text.length - at < 1 << 16) continue;
@@ -178,9 +213,14 @@ export async function* csvRecords(input: Readable): AsyncGenerator<CsvRecord | C
     }
     const newline = text.indexOf('\n', at);
     if (newline !== -1) {
-      const quote = text.indexOf('"', at);
-      if (quote === -1 || quote > newline) {
+      if (quoteAt !== -1 && quoteAt < at) quoteAt = text.indexOf('"', at);
+      if (quoteAt === -1 || quoteAt > newline) {
         // the common case: a line without quotes
+        if (filter?.known?.(text, at, newline + 1, line)) {
+          line += 1;
+          at = newline + 1;
+          continue;
+        }
         const end = text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
         const body = text.slice(at, end);
         if (body.indexOf('\r') === -1) {
@@ -191,6 +231,14 @@ export async function* csvRecords(input: Readable): AsyncGenerator<CsvRecord | C
         }
       }
     }
+    if (filter?.known) {
+      const end = quotedRecordEnd(text, at);
+      if (end !== -1 && filter.known(text, at, end, line)) {
+        line += linesIn(text, at, end);
+        at = end;
+        continue;
+      }
+    }
     const scan = scanRecord(text, at, final);
     if (scan === MORE) {
       if (final) return;
@@ -199,6 +247,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<CsvRecord | C
       else {
         text = text.slice(at) + next.value;
         at = 0;
+        quoteAt = -2;
       }
       continue;
     }

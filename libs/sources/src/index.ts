@@ -5,6 +5,7 @@ export * from './definition';
 export * from './facts';
 export * from './header';
 export * from './layout';
+export * from './line-hashes';
 export * from './parse';
 export * from './registry';
 export * from './row-fields';

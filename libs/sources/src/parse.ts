@@ -2,12 +2,13 @@ import { formatBbl, NormalizedEvent } from '@bhis/domain';
 import { Readable } from 'node:stream';
 import { DEFAULT_FUTURE_YEARS, DEFAULT_MIN_YEAR } from './casts';
 import { classify } from './classification';
-import { csvRecords } from './csv-records';
+import { csvRecords, type LineFilter } from './csv-records';
 import { BblLocator, BblResolver, EventDraft, MapContext, RecordOutcome, SourceDefinition, SourcePart } from './definition';
 import { HeaderMismatchError, normalizeHeaderName } from './header';
 import { FieldNameMap, FileLayout, partColumns, selectLayout } from './layout';
 import { CastFailureCounts, FieldValues, RowFields, RowFieldsOptions } from './row-fields';
 import { declaredSodaFields, SodaFieldMap } from './soda-fields';
+import { type KnownLines, LineHasher, toBigInt } from './line-hashes';
 
 export interface ParseOptions {
   /** BIN -> BBL and registration -> BBL lookups; without it, records found only by BIN are quarantined. */
@@ -20,6 +21,12 @@ export interface ParseOptions {
   fieldNames?: FieldNameMap;
   /** SODA rows: where each column is, from the data set's metadata (soda-fields.ts); the declared field names without it. */
   sodaFields?: SodaFieldMap;
+  /**
+   * CSV files: hash every record's text (`ParsedRecord.lineHash`); one whose hash is among `known` is
+   * not split, mapped or yielded: it is met (`KnownLines.meet`, on its line of the file: `fileLine` maps
+   * the line numbers of the input to the file's) and counted in `counters.unchangedLines`.
+   */
+  lineHashes?: { known: KnownLines | null; fileLine?: (line: number) => number };
 }
 
 export interface ParsedRecord {
@@ -28,6 +35,8 @@ export interface ParsedRecord {
   /** The record as read: CSV text, or the JSON object serialized. */
   raw: string;
   outcome: RecordOutcome;
+  /** With `ParseOptions.lineHashes`: the hash of the record's text (line-hashes.ts). */
+  lineHash?: bigint;
 }
 
 export interface ParseCounters {
@@ -41,6 +50,8 @@ export interface ParseCounters {
   followedColumns: string[];
   read: number;
   ok: number;
+  /** Lines not mapped because their hash is stored already (among `read`, not among `ok`). */
+  unchangedLines: number;
   quarantined: number;
   quarantinedByReason: Record<string, number>;
   notRelevant: number;
@@ -68,6 +79,7 @@ function emptyCounters(source: string): ParseCounters {
     followedColumns: [],
     read: 0,
     ok: 0,
+    unchangedLines: 0,
     quarantined: 0,
     quarantinedByReason: {},
     notRelevant: 0,
@@ -268,7 +280,23 @@ async function* fileRecords(source: SourceDefinition, input: Readable, options: 
   let header: string[] | null = null;
   let rt: PartRuntime | null = null;
   let index: Map<string, number> | null = null;
-  for await (const record of csvRecords(input)) {
+  let hasher: LineHasher | null = null;
+  const known = options.lineHashes?.known ?? null;
+  const fileLine = options.lineHashes?.fileLine ?? ((line: number) => line);
+  /** Meets the record of the hasher's last hash if it is known; true when it is. */
+  const met = (line: number): boolean => {
+    const at = known && hasher ? known.indexOf(hasher.hi, hasher.lo) : -1;
+    if (at === -1) return false;
+    (known as KnownLines).meet(at, fileLine(line));
+    counters.read += 1;
+    counters.unchangedLines += 1;
+    return true;
+  };
+  // where the filter last hashed a record it did not know (its line and length), so that it is not hashed twice
+  let hashedLine = -1;
+  let hashedLength = -1;
+  const filter: LineFilter = { known: null };
+  for await (const record of csvRecords(input, filter)) {
     if ('unreadable' in record) {
       const outcome: RecordOutcome = { kind: 'quarantined', reason: 'unparseable_row', detail: record.message };
       count(counters, outcome);
@@ -279,7 +307,29 @@ async function* fileRecords(source: SourceDefinition, input: Readable, options: 
       header = record.fields;
       rt = runtime(source, selectLayout(source, header, { part: options.part, fieldNames: options.fieldNames }), options, counters);
       index = columnIndex(rt);
+      if (options.lineHashes) {
+        const lines = new LineHasher(source.key, header, options.fieldNames);
+        hasher = lines;
+        if (known && known.size > 0) {
+          filter.known = (text, start, end, line) => {
+            lines.hashRange(text, start, end);
+            hashedLine = line;
+            hashedLength = end - start;
+            return met(line);
+          };
+        }
+      }
       continue;
+    }
+    const wellFormed = record.fields.length === header.length && !record.raw.includes(NUL);
+    let lineHash: bigint | undefined;
+    if (hasher && wellFormed) {
+      // a record the filter saw is hashed already; one the strict reader read is hashed (and met) here
+      if (hashedLine !== record.lineNumber || hashedLength !== record.raw.length) {
+        hasher.hashRange(record.raw, 0, record.raw.length);
+        if (met(record.lineNumber)) continue;
+      }
+      lineHash = toBigInt(hasher.hi, hasher.lo);
     }
     const outcome: RecordOutcome =
       record.fields.length !== header.length
@@ -288,7 +338,7 @@ async function* fileRecords(source: SourceDefinition, input: Readable, options: 
           ? NUL_OUTCOME
           : mapRecord(rt, new RecordValues(index, record.fields));
     count(counters, outcome);
-    yield { lineNumber: record.lineNumber, raw: withoutNul(record.raw), outcome };
+    yield { lineNumber: record.lineNumber, raw: withoutNul(record.raw), outcome, ...(lineHash !== undefined ? { lineHash } : {}) };
   }
   if (header === null) throw new HeaderMismatchError(source.key, options.part ?? source.parts[0].part, source.parts[0].header.map(normalizeHeaderName), ['(empty file)']);
 }

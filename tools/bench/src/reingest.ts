@@ -23,6 +23,8 @@ export interface Reingest {
   inserted: number;
   updated: number;
   unchanged: number;
+  /** lines skipped unparsed, their hash stored already (libs/ingestion/src/known-lines.ts) */
+  unchangedLines?: number;
   vanished: number;
   /** the raw COPY of the same file's well-formed rows, right after, in the same run */
   ceiling: CsvCopyCeiling;
@@ -35,7 +37,7 @@ interface IngestRunJson {
   read: number | null;
   seconds: number | null;
   error: string | null;
-  counts: { vanished?: number; events?: { inserted: number; updated: number; unchanged: number } };
+  counts: { vanished?: number; unchanged_lines?: number; events?: { inserted: number; updated: number; unchanged: number } };
 }
 
 /**
@@ -86,6 +88,7 @@ export async function measureReingest(args: { url: string; cityDir: string; env:
       inserted: run.counts.events?.inserted ?? 0,
       updated: run.counts.events?.updated ?? 0,
       unchanged: run.counts.events?.unchanged ?? 0,
+      unchangedLines: run.counts.unchanged_lines ?? 0,
       vanished: run.counts.vanished ?? 0,
       ceiling: { ...ceiling, file: name },
       ratio: Math.round((rowsPerSecond / ceiling.rowsPerSecond) * 1000) / 1000,

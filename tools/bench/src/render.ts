@@ -98,7 +98,8 @@ function reingestParts(r: Reingest): string[] {
     `### Re-ingest of an unchanged file, against its raw COPY`,
     `The city's ${r.file} loaded again, unchanged, after the city load, through the ingest worker (\`${r.command}\`): ` +
       `**${num(r.rows)} rows in ${num(r.seconds)} s = ${num(r.rowsPerSecond)} rows/s** from the start of its run to the commit of its merge ` +
-      `(${num(r.unchanged)} records unchanged, ${num(r.updated)} updated, ${num(r.inserted)} inserted, ${num(r.vanished)} vanished). ` +
+      `(${r.unchangedLines !== undefined ? `${num(r.unchangedLines)} lines skipped unparsed as unchanged, their hash stored already; ` : ''}` +
+      `${num(r.unchanged)} records compared unchanged, ${num(r.updated)} updated, ${num(r.inserted)} inserted, ${num(r.vanished)} vanished). ` +
       `Its ceiling, measured right after: \`COPY ... FROM STDIN (FORMAT csv, HEADER true)\` of the same file's well-formed rows into an UNLOGGED table of text columns, ` +
       `${num(c.rows)} rows in ${num(c.seconds)} s = ${num(c.rowsPerSecond)} rows/s. ` +
       `The re-ingest runs at **${(r.ratio * 100).toFixed(1)}%** of its ceiling (target: at least ${REINGEST_TARGET_RATIO * 100}%: ${r.ratio >= REINGEST_TARGET_RATIO ? 'met' : '**not met**'}).`,

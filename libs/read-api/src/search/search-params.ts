@@ -1,5 +1,5 @@
 import { ApiError } from '@bhis/envelope';
-import { GRADES, narrowingAddressWords, normalizeAddress, parseBorough, quoteInput } from '@bhis/domain';
+import { deliveryLine, GRADES, narrowingAddressWords, normalizeAddress, parseBorough, quoteInput } from '@bhis/domain';
 import { parseInteger, parseLimit, parseVocabularyList, rejectControlCharacters } from '../shared/query-params';
 import { addressForm } from './search.query';
 import type { SearchQueryDto } from './search-query.dto';
@@ -45,7 +45,8 @@ export function parseSearchParams(query: SearchQueryDto): SearchParams {
   }
   let address: string | null = null;
   if (query.address !== undefined) {
-    address = normalizeAddress(query.address.slice(0, 200));
+    // a pasted postal address is searched by its delivery line (no city, state or ZIP Code)
+    address = normalizeAddress(deliveryLine(query.address.slice(0, 200)));
     if (address.length < 2) throw invalid(`"address" must contain at least 2 letters or digits (got "${quoteInput(query.address)}").`);
     if (addressForm(address) === 'substring' && narrowingAddressWords(address).length === 0) throw invalid(ADDRESS_TOO_VAGUE(query.address));
   }

@@ -1622,7 +1622,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
         "operationId": "search_find",
         "parameters": [
           {
-            "description": "Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work). Matches addresses that start with it or are similar to it (trigram word similarity).",
+            "description": "Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work; street suffixes in any USPS Publication 28 spelling: `avnue`, `strt`, `pkwy`). A pasted postal address is searched by its delivery line: `347 Lexington Ave, New York, NY 10013` searches `347 LEXINGTON AVENUE`. Matches addresses that start with it or are similar to it (trigram word similarity).",
             "in": "query",
             "name": "address",
             "required": false,

@@ -82,6 +82,7 @@ function summarize(run: IngestRunRow): Record<string, unknown> {
     status: run.status,
     read: c.read ?? null,
     loaded: c.loaded ?? null,
+    unchanged_lines: c.unchanged_lines ?? null,
     quarantined: c.quarantined ?? null,
     out_of_scope: c.out_of_scope ?? null,
     inserted: c.events && c.facts ? c.events.inserted + c.facts.inserted : null,
