@@ -1,5 +1,5 @@
 import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
-import { calibrate, CalibrationSample, candidateTotal } from './calibration';
+import { calibrate, CalibrationSample, candidateTotal, KNEES } from './calibration';
 import { latentOn } from './validation';
 
 const components = (living: number, complaints: number): Record<ComponentKey, number> =>
@@ -18,19 +18,44 @@ describe('calibration of the total', () => {
       samples.push({ bbl: String(i), cut: '2023-11-02', units, components: components(living, complaints), label: u < 1 / (1 + Math.exp(-logit)) });
     }
     samples.push({ bbl: 'later', cut: '2024-11-01', units: 3, components: components(0, 0), label: false });
-    const result = calibrate(samples);
+    const result = calibrate(new Map([[1, samples]]));
     expect(result.fitted_on).toBe('2023-11-02');
     expect(result.samples).toBe(3000);
     const w = result.fitted.component_weights;
     expect(COMPONENT_KEYS.reduce((sum, k) => sum + w[k], 0)).toBeCloseTo(1, 9);
-    expect(w.complaint_burden).toBeGreaterThan(0.8);
+    expect(w.complaint_burden).toBeGreaterThan(2 * w.living_conditions);
     for (const k of COMPONENT_KEYS) expect(w[k]).toBeGreaterThanOrEqual(0);
     expect(result.fitted.size.exponent).toBeGreaterThan(0.1);
     // the same samples give the same constants
-    expect(calibrate(samples).fitted).toEqual(result.fitted);
+    expect(calibrate(new Map([[1, samples]])).fitted).toEqual(result.fitted);
     // the fitted total ranks by complaints and grows with size; without records it stays 0 at any size
     expect(candidateTotal({ components: components(0, 50), units: 100 }, result.fitted)).toBeGreaterThan(candidateTotal({ components: components(0, 50), units: 3 }, result.fitted));
     expect(candidateTotal({ components: components(0, 0), units: 500 }, result.fitted)).toBe(0);
+  });
+
+  it('chooses the half-life factor and the knee whose components predict the outcomes best, and ranks as the fit does', () => {
+    const at = (factor: number) => {
+      const samples: CalibrationSample[] = [];
+      for (let i = 0; i < 3000; i++) {
+        const truth = (i * 37) % 100;
+        // at factor 0.5 the complaint component is the condition itself; at 1 it is blurred by noise
+        const seen = factor === 0.5 ? truth : Math.min(99, Math.max(0, truth + (((i * 7919) % 61) - 30)));
+        const units = 3 + ((i * 101) % 200);
+        const logit = -3 + 1.2 * Math.log(-Math.log1p(-truth / 100) + 0.05) + 0.3 * Math.log(units / 3);
+        const u = ((i * 2654435761) % 4294967296) / 4294967296;
+        samples.push({ bbl: String(i), cut: '2023-11-02', units, components: components(0, seen), label: u < 1 / (1 + Math.exp(-logit)) });
+      }
+      return samples;
+    };
+    const result = calibrate(new Map([[1, at(1)], [0.5, at(0.5)]]));
+    expect(result.fitted.half_life_factor).toBe(0.5);
+    expect(result.candidates).toHaveLength(2 * KNEES.length);
+    expect(result.fitted.size.exponent).toBeGreaterThan(0.1);
+    expect(result.fitted.size.exponent).toBeLessThan(0.6);
+    // a log scale: doubling a component's log-health moves the log of the total's log-health by about the same step at any level
+    const health = (s: number) => -Math.log(1 - candidateTotal({ components: components(0, s), units: 3 }, result.fitted) / 100);
+    const step = (s: number, t: number) => Math.log(health(t) / health(s));
+    expect(step(40, 64)).toBeGreaterThan(0.5 * step(10, 19));
   });
 });
 

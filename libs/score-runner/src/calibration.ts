@@ -1,22 +1,25 @@
 import type { Pool } from 'pg';
 import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
-import { FITTED_MODEL, FittedModel, MAX_COMPONENT_IN_TOTAL, combineComponents } from '@bhis/scoring';
-import { fitLogistic, standardize, unstandardize } from './logistic';
+import { accumulateSignals, applyAnchors, BuildingFeatures, CALIBRATION_GRID, combineComponents, deriveFeatures, FITTED_MODEL, FittedModel, MAX_COMPONENT_IN_TOTAL, scoreComponents, TotalModel } from '@bhis/scoring';
+import { buildingInput, histogramByBbl } from './building-input';
+import { readChunk } from './feature-queries';
+import { fitLogistic, LogisticFit, predictLogit, standardize, unstandardize } from './logistic';
+import { startRun } from './scoring-run';
 import { publicHousingBbls } from './validation';
 
 /**
- * The fit of the total's constants (fitted-constants.ts): the component weights and the size exponent,
- * by logistic regression of the serious outcomes of the 12 months after one cut date (the training cut)
- * on the components scored as of that date. Deterministic (Newton's method, no random start), so the same
- * city gives the same constants: `bhis validate --calibrate`.
+ * The fit of the model's constants (fitted-constants.ts) by logistic regression of the serious outcomes
+ * of the 12 months after one cut date (the training cut) on the components scored as of that date.
+ * Deterministic (Newton's method, no random start, fixed grids), so the same city gives the same
+ * constants: `bhis validate --calibrate`.
  *
- * 1. Weights: the outcome's log-odds on each component's log-health, -ln(1 - score / 100) (the scale the
- *    total combines them on), and ln(units / 3), every coefficient kept non-negative (a component that
- *    ranks against the outcome weighs nothing rather than the wrong way); the weights are the component
- *    coefficients divided by their sum, so they sum to 1 as the total's form needs.
- * 2. Size: with those weights, the log-odds on ln(combined log-health) and ln(units / 3): the exponent is
- *    the ratio of the two coefficients (at least 0), the power of the size factor the total multiplies
- *    the combined log-health by (fitted-model.ts).
+ * For every half-life factor of HALF_LIFE_FACTORS (the components scored again with every signal's
+ * half-life multiplied by it) and every knee of KNEES, the outcome's log-odds on ln(h_i + knee) for each
+ * component's log-health h_i = -ln(1 - score / 100), and on ln(units / 3), every coefficient kept
+ * non-negative (a component that ranks against the outcome weighs nothing rather than the wrong way).
+ * The pair with the highest log-likelihood wins; its weights are the component coefficients over their
+ * sum (they sum to 1, as the total's form needs) and the size exponent the size coefficient over the
+ * same sum, so the total ranks as the fit does (total-score.ts).
  */
 export interface CalibrationSample {
   bbl: string;
@@ -24,20 +27,50 @@ export interface CalibrationSample {
   units: number;
   components: Record<ComponentKey, number>;
   label: boolean;
+  /** The building's derived features, for the public anchors (scale of the total); absent in tests of the weights alone. */
+  features?: BuildingFeatures;
 }
+
+type Fitted = Omit<FittedModel, 'fitted_by'>;
 
 export interface CalibrationResult {
   fitted_on: string;
   samples: number;
   positives: number;
-  current: Pick<FittedModel, 'component_weights' | 'size'>;
-  fitted: Pick<FittedModel, 'component_weights' | 'size'>;
+  current: Fitted;
+  fitted: Fitted;
+  /** Log-likelihood of every candidate, by half-life factor and knee. */
+  candidates: { half_life_factor: number; knee: number; log_likelihood: number }[];
+  /** Per scale of the grid, the share of the training buildings a public anchor's floor lifts. */
+  floor_shares: { scale: number; share: number }[];
 }
+
+/**
+ * The scale of the total: the smallest of CALIBRATION_GRID.scales at which the public anchors' floors
+ * (serious hazards, UCP, AEP, Watchlist) lift at most max_floor_share of the training buildings. The
+ * anchors guard what the records miss; a total that needs them for more buildings sits below the levels
+ * of the published rules. Samples without features (tests of the weights) keep the scale 1.
+ */
+function scaleOf(samples: readonly CalibrationSample[], model: Omit<Fitted, 'scale'>): { scale: number; shares: { scale: number; share: number }[] } {
+  const anchored = samples.filter((s) => s.features !== undefined);
+  if (anchored.length === 0) return { scale: 1, shares: [] };
+  const shares = CALIBRATION_GRID.scales.map((scale) => {
+    let lifted = 0;
+    for (const s of anchored) {
+      const raw = combineComponents(s.components, s.units, { ...model, scale });
+      if (applyAnchors(raw, s.features as BuildingFeatures).total > Math.round(raw)) lifted++;
+    }
+    return { scale, share: Math.round((lifted / anchored.length) * 1000) / 1000 };
+  });
+  const first = shares.find((s) => s.share <= CALIBRATION_GRID.max_floor_share);
+  return { scale: (first ?? shares[shares.length - 1]).scale, shares };
+}
+
+export const HALF_LIFE_FACTORS = CALIBRATION_GRID.half_life_factors;
+export const KNEES = CALIBRATION_GRID.knees;
 
 const logHealthOf = (score: number) => -Math.log1p(-Math.min(score, MAX_COMPONENT_IN_TOTAL) / 100);
 const logSize = (units: number) => Math.log(Math.max(units, FITTED_MODEL.size.from_units) / FITTED_MODEL.size.from_units);
-/** ln of a combined log-health of 0 (no records) is taken at this floor (a total of 0.1). */
-const LOG_HEALTH_FLOOR = 1e-3;
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -50,65 +83,111 @@ function roundedWeights(raw: Record<ComponentKey, number>): Record<ComponentKey,
   return weights;
 }
 
-export function fitModel(samples: readonly CalibrationSample[]): Pick<FittedModel, 'component_weights' | 'size'> {
-  const y = samples.map((s) => (s.label ? 1 : 0));
-  const x1 = samples.map((s) => [...COMPONENT_KEYS.map((k) => logHealthOf(s.components[k])), logSize(s.units)]);
-  const z1 = standardize(x1);
-  const fit1 = unstandardize(fitLogistic(z1.z, y, { nonNegative: x1[0].map(() => true) }), z1.mean, z1.sd);
-  const raw = Object.fromEntries(COMPONENT_KEYS.map((k, j) => [k, fit1.coefficients[j]])) as Record<ComponentKey, number>;
-  if (COMPONENT_KEYS.every((k) => raw[k] === 0)) throw new Error('calibration: no component ranks the outcomes; the weights cannot be fitted');
-  const weights = roundedWeights(raw);
-
-  const x2 = samples.map((s) => {
-    const combined = COMPONENT_KEYS.reduce((sum, k) => sum + weights[k] * logHealthOf(s.components[k]), 0);
-    return [Math.log(Math.max(combined, LOG_HEALTH_FLOOR)), logSize(s.units)];
+function logLikelihood(x: readonly (readonly number[])[], y: readonly number[], fit: LogisticFit): number {
+  let ll = 0;
+  x.forEach((row, i) => {
+    const z = predictLogit(fit, row);
+    // log(sigmoid(z)) and log(1 - sigmoid(z)) without overflow
+    ll += y[i] === 1 ? -Math.log1p(Math.exp(-z)) : -Math.log1p(Math.exp(z));
   });
-  const z2 = standardize(x2);
-  const fit2 = unstandardize(fitLogistic(z2.z, y, { nonNegative: [true, true] }), z2.mean, z2.sd);
-  const exponent = fit2.coefficients[0] > 0 ? round3(fit2.coefficients[1] / fit2.coefficients[0]) : 0;
-  return { component_weights: weights, size: { exponent, from_units: FITTED_MODEL.size.from_units } };
+  return ll;
 }
 
-/** Fits on the earliest cut date of the samples. */
-export function calibrate(samples: readonly CalibrationSample[]): CalibrationResult {
-  const cuts = [...new Set(samples.map((s) => s.cut))].sort();
+/** The weights, size exponent and log-likelihood of one knee on samples scored at one half-life factor. */
+export function fitAtKnee(samples: readonly CalibrationSample[], knee: number): { component_weights: Record<ComponentKey, number>; size: FittedModel['size']; log_likelihood: number } {
+  const y = samples.map((s) => (s.label ? 1 : 0));
+  const x = samples.map((s) => [...COMPONENT_KEYS.map((k) => Math.log(logHealthOf(s.components[k]) + knee)), logSize(s.units)]);
+  const z = standardize(x);
+  const fit = unstandardize(fitLogistic(z.z, y, { nonNegative: x[0].map(() => true) }), z.mean, z.sd);
+  const raw = Object.fromEntries(COMPONENT_KEYS.map((k, j) => [k, fit.coefficients[j]])) as Record<ComponentKey, number>;
+  const sum = COMPONENT_KEYS.reduce((s, k) => s + raw[k], 0);
+  if (!(sum > 0)) throw new Error('calibration: no component ranks the outcomes; the weights cannot be fitted');
+  return {
+    component_weights: roundedWeights(raw),
+    size: { exponent: round3(fit.coefficients[COMPONENT_KEYS.length] / sum), from_units: FITTED_MODEL.size.from_units },
+    log_likelihood: logLikelihood(x, y, fit),
+  };
+}
+
+/**
+ * Fits on the earliest cut date of the samples. `byFactor`: the samples scored at each half-life factor
+ * (HALF_LIFE_FACTORS, or only the current one).
+ */
+export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSample[]>): CalibrationResult {
+  const any = [...byFactor.values()][0] ?? [];
+  const cuts = [...new Set(any.map((s) => s.cut))].sort();
   const fittedOn = cuts[0];
-  const training = samples.filter((s) => s.cut === fittedOn);
+  let best: (Omit<Fitted, 'scale'> & { log_likelihood: number }) | null = null;
+  const candidates: CalibrationResult['candidates'] = [];
+  for (const [factor, samples] of [...byFactor].sort((a, b) => a[0] - b[0])) {
+    const training = samples.filter((s) => s.cut === fittedOn);
+    for (const knee of KNEES) {
+      const fit = fitAtKnee(training, knee);
+      candidates.push({ half_life_factor: factor, knee, log_likelihood: Math.round(fit.log_likelihood * 1000) / 1000 });
+      if (best === null || fit.log_likelihood > best.log_likelihood + 1e-9) best = { ...fit, knee, half_life_factor: factor };
+    }
+  }
+  if (best === null) throw new Error('calibration: no samples');
+  const training = any.filter((s) => s.cut === fittedOn);
+  const { log_likelihood: _ll, ...weighed } = best;
+  const chosen = weighed;
+  const scale = scaleOf((byFactor.get(chosen.half_life_factor) ?? []).filter((s) => s.cut === fittedOn), chosen);
+  const fitted: Fitted = { ...chosen, scale: scale.scale };
   return {
     fitted_on: fittedOn,
     samples: training.length,
     positives: training.filter((s) => s.label).length,
-    current: { component_weights: { ...FITTED_MODEL.component_weights }, size: { ...FITTED_MODEL.size } },
-    fitted: fitModel(training),
+    current: {
+      component_weights: { ...FITTED_MODEL.component_weights },
+      size: { ...FITTED_MODEL.size },
+      knee: FITTED_MODEL.knee,
+      half_life_factor: FITTED_MODEL.half_life_factor,
+      scale: FITTED_MODEL.scale,
+    },
+    fitted,
+    candidates,
+    floor_shares: scale.shares,
   };
 }
 
 /** The total a model gives a sample before the public anchors (what the fit ranks by). */
-export function candidateTotal(sample: Pick<CalibrationSample, 'components' | 'units'>, model: Pick<FittedModel, 'component_weights' | 'size'>): number {
+export function candidateTotal(sample: Pick<CalibrationSample, 'components' | 'units'>, model: TotalModel): number {
   return combineComponents(sample.components, sample.units, model);
 }
 
 /**
- * The component scores of buildings of 3+ units stored for each cut date, labelled by `labelOf` (a serious
- * outcome in the 12 months after the cut; public housing left out, as in the backtest).
+ * The component scores of the buildings of 3+ units at `cut`, scored in this process at every half-life
+ * factor (the features read once), labelled by `labelOf` (a serious outcome in the 12 months after the
+ * cut); public housing left out, as in the backtest.
  */
 export async function calibrationSamples(
   pool: Pool,
-  scorerId: string,
-  cuts: readonly string[],
-  labelOf: (bbl: string, cut: string) => boolean | undefined,
-): Promise<CalibrationSample[]> {
-  const { rows } = await pool.query<{ bbl: string; as_of: string; components: Record<ComponentKey, number>; units: number }>(
-    `SELECT h.bbl, to_char(h.as_of, 'YYYY-MM-DD') AS as_of, h.components, GREATEST(b.residential_units, COALESCE(b.hpd_legal_units, 0))::int AS units
-       FROM score_history h JOIN buildings b ON b.bbl = h.bbl
-      WHERE h.scorer_id = $1 AND h.as_of = ANY($2::date[]) AND GREATEST(b.residential_units, COALESCE(b.hpd_legal_units, 0)) >= 3
-      ORDER BY h.as_of, h.bbl`,
-    [scorerId, cuts],
-  );
+  cut: string,
+  labelOf: (bbl: string) => boolean | undefined,
+  factors: readonly number[] = HALF_LIFE_FACTORS,
+): Promise<Map<number, CalibrationSample[]>> {
+  const start = await startRun(pool, cut, { settled: false, recountPropensity: true });
   const publicHousing = await publicHousingBbls(pool);
-  return rows.flatMap((r) => {
-    const label = labelOf(r.bbl, r.as_of);
-    if (label === undefined || publicHousing.has(r.bbl)) return [];
-    return [{ bbl: r.bbl, cut: r.as_of, units: r.units, components: r.components, label }];
-  });
+  const byFactor = new Map<number, CalibrationSample[]>(factors.map((f) => [f, []]));
+  const { rows } = await pool.query<{ bbl: string }>(`SELECT bbl FROM buildings ORDER BY bbl`);
+  const bbls = rows.map((r) => r.bbl);
+  for (let i = 0; i < bbls.length; i += SAMPLE_CHUNK) {
+    const chunk = await readChunk(pool, bbls.slice(i, i + SAMPLE_CHUNK), cut, null);
+    const histograms = histogramByBbl(chunk.histogram, chunk.settled, cut);
+    for (const facts of chunk.facts) {
+      const label = labelOf(facts.bbl);
+      if (label === undefined || publicHousing.has(facts.bbl)) continue;
+      const input = buildingInput(facts, histograms.get(facts.bbl) ?? [], chunk, start.context);
+      const features = deriveFeatures(input);
+      if (features.units < 3) continue;
+      for (const factor of factors) {
+        const results = scoreComponents(input, features, accumulateSignals(input.histogram, 0, factor), false, factor);
+        const components = Object.fromEntries(COMPONENT_KEYS.map((k) => [k, results[k].score])) as Record<ComponentKey, number>;
+        byFactor.get(factor)?.push({ bbl: facts.bbl, cut, units: features.units, components, label, features });
+      }
+    }
+  }
+  return byFactor;
 }
+
+const SAMPLE_CHUNK = 2000;

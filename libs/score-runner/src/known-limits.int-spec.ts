@@ -121,24 +121,61 @@ describe('known limits in scoring runs (real Postgres)', () => {
     expect(crossing.rows[0].quiet_reason).toBe('public-housing');
   });
 
-  it('marks a grade change with a stale source and no new record as caused by staleness', async () => {
-    await pool.query(`INSERT INTO sources (key, name, agency, cadence, last_refreshed_at, latest_record_date, status)
-                      VALUES ('hpd_violations', 'HPD violations', 'HPD', 'daily', '2026-09-01', '2026-08-31', 'ok')
-                      ON CONFLICT (key) DO UPDATE SET last_refreshed_at = EXCLUDED.last_refreshed_at, latest_record_date = EXCLUDED.latest_record_date`);
+  it('holds the score while a loaded source is stale and nothing new is recorded, and tells monitors the net change when it returns', async () => {
+    const setSource = (refreshed: string) =>
+      pool.query(
+        `INSERT INTO sources (key, name, agency, cadence, last_refreshed_at, latest_record_date, status)
+         VALUES ('hpd_violations', 'HPD violations', 'HPD', 'daily', $1, '2026-08-31', 'ok')
+         ON CONFLICT (key) DO UPDATE SET last_refreshed_at = EXCLUDED.last_refreshed_at, latest_record_date = EXCLUDED.latest_record_date`,
+        [refreshed],
+      );
+    const crossingsOf = async (runId: string, bbl: string) =>
+      (
+        await pool.query<{ previous_grade: string; current_grade: string; quiet_reason: string | null }>(
+          `SELECT previous_grade, current_grade, quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = $2`,
+          [runId, bbl],
+        )
+      ).rows;
+    const current = async (bbl: string) =>
+      (await pool.query<{ grade: string; total_score: number }>(`SELECT grade, total_score FROM building_scores WHERE bbl = $1`, [bbl])).rows[0];
     const bbl = '2000200001';
-    await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = $1 WHERE bbl = $2`, [AS_OF, bbl]);
-    const quiet = randomUUID();
-    await runScoring(pool, { runId: quiet, kind: 'full', asOf: AS_OF, writeCurrent: true });
-    const stale = await pool.query<{ quiet_reason: string | null }>(`SELECT quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = $2`, [quiet, bbl]);
-    expect(stale.rows[0].quiet_reason).toBe('stale-source');
+    await setSource(AS_OF);
+    await runScoring(pool, { runId: randomUUID(), kind: 'full', asOf: AS_OF, writeCurrent: true });
+    const real = await current(bbl);
+    expect(real.grade).not.toBe('A');
 
-    // a new record since the previous score makes the change real
+    // what monitors were last told: A; the feed then stops and nothing new is recorded
+    await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = $1 WHERE bbl = $2`, [AS_OF, bbl]);
+    await setSource('2026-09-01');
+    const stale = randomUUID();
+    await runScoring(pool, { runId: stale, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    expect(await current(bbl)).toEqual({ grade: 'A', total_score: 5 });
+    expect(await crossingsOf(stale, bbl)).toEqual([]);
+    const point = await pool.query<{ grade: string }>(`SELECT grade FROM score_history WHERE run_id = $1 AND bbl = $2`, [stale, bbl]);
+    expect(point.rows).toEqual([{ grade: 'A' }]);
+
+    // the feed returns: the change is measured from what monitors were told
+    await setSource(AS_OF);
+    const back = randomUUID();
+    await runScoring(pool, { runId: back, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    expect(await crossingsOf(back, bbl)).toEqual([{ previous_grade: 'A', current_grade: real.grade, quiet_reason: null }]);
+    expect(await current(bbl)).toEqual(real);
+
+    // stale again with no net change: held, then nothing to tell when it returns
+    await setSource('2026-09-01');
+    await runScoring(pool, { runId: randomUUID(), kind: 'full', asOf: AS_OF, writeCurrent: true });
+    await setSource(AS_OF);
+    const same = randomUUID();
+    await runScoring(pool, { runId: same, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    expect(await crossingsOf(same, bbl)).toEqual([]);
+
+    // a new record since the previous score is a real change, stale source or not
+    await setSource('2026-09-01');
     await pool.query(`UPDATE building_scores SET grade = 'A', total_score = 5, as_of = '2026-04-01' WHERE bbl = $1`, [bbl]);
-    const real = randomUUID();
-    await runScoring(pool, { runId: real, kind: 'full', asOf: AS_OF, writeCurrent: true });
-    const fresh = await pool.query<{ quiet_reason: string | null }>(`SELECT quiet_reason FROM grade_crossings WHERE run_id = $1 AND bbl = $2`, [real, bbl]);
-    expect(fresh.rows).toHaveLength(1);
-    expect(fresh.rows[0].quiet_reason).toBeNull();
+    const recorded = randomUUID();
+    await runScoring(pool, { runId: recorded, kind: 'full', asOf: AS_OF, writeCurrent: true });
+    expect(await crossingsOf(recorded, bbl)).toEqual([{ previous_grade: 'A', current_grade: real.grade, quiet_reason: null }]);
+    await setSource(AS_OF);
   });
 
   it('marks the grade changes of a new scorer version as a change of method', async () => {

@@ -276,8 +276,9 @@ export async function switchInScores(pool: Pool, request: SwitchRequest, scored:
     checkFailures(scored);
     await stageHealthScores(pool, request, source, health);
     await inTransaction(pool, async (client) => {
-      if (request.writeCurrent) counts.crossings = await writeCurrentScores(client, request, source, health);
-      await appendHistory(client, request, source, health);
+      const held = request.writeCurrent ? await heldBbls(client, request, source) : [];
+      if (request.writeCurrent) counts.crossings = await writeCurrentScores(client, request, source, health, held);
+      await appendHistory(client, request, source, health, held);
       await request.beforeCommit?.(client, counts);
     });
   } finally {
@@ -358,23 +359,42 @@ async function* stagedPages(
   }
 }
 
-/** Grade crossings against the current scores, then the new scores switched in; returns the crossings. */
-async function writeCurrentScores(client: PoolClient, request: SwitchRequest, source: string, health: string): Promise<number> {
+/**
+ * The buildings whose current score is held: a source of the families the score reads was loaded and is
+ * now stale (its `stale-source:<key>` confidence flag, the rule of GET /api/v1/sources) and nothing was recorded for the
+ * building since the score it has, by the same scorer. Rescoring them now would move their grade only
+ * because the feed stopped (its records age while no new one arrives), so they keep their last good
+ * score until the feed returns; the first run after it compares with that score, so a monitor hears the
+ * net change since what it was last told, never a change back from one it was not.
+ */
+async function heldBbls(client: PoolClient, request: SwitchRequest, source: string): Promise<string[]> {
+  const { rows } = await client.query<{ bbl: string }>(
+    `SELECT s.bbl FROM ${source} s JOIN building_scores b ON b.bbl = s.bbl
+      WHERE b.scorer_id = $2
+        -- a source that was loaded and has fallen behind (one never loaded moves no score)
+        AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(s.confidence::jsonb -> 'flags') f
+                      JOIN sources src ON f = 'stale-source:' || src.key WHERE src.last_refreshed_at IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $1::date)`,
+    [request.asOf, SCORER_ID],
+  );
+  return rows.map((r) => r.bbl);
+}
+
+/** Grade crossings against the current scores, then the new scores switched in (the held ones kept); returns the crossings. */
+async function writeCurrentScores(client: PoolClient, request: SwitchRequest, source: string, health: string, held: readonly string[]): Promise<number> {
   const crossings = await client.query(
     `INSERT INTO grade_crossings (run_id, bbl, as_of, scorer_id, previous_grade, previous_score, current_grade, current_score,
                                   quiet_reason)
      SELECT $1, s.bbl, $2, $3, b.grade, b.total_score, s.grade, s.total_score,
-            -- a change of scorer version is the model's, not the building's; a change with a stale source and
-            -- no new record since the previous score is the staleness alone
+            -- a change of scorer version is the model's, not the building's; a stale source with a new
+            -- record since the previous score is a real change (without one the score is held)
             CASE WHEN b.scorer_id <> $3 THEN 'scorer-change'
-                 WHEN s.quiet = 'stale-source'
-                 THEN CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.bbl = s.bbl AND e.occurred_on > b.as_of AND e.occurred_on <= $2::date)
-                           THEN NULL ELSE 'stale-source' END
+                 WHEN s.quiet = 'stale-source' THEN NULL
                  ELSE s.quiet END
        FROM ${source} s JOIN building_scores b ON b.bbl = s.bbl
-      WHERE b.grade <> s.grade
+      WHERE b.grade <> s.grade AND NOT (s.bbl = ANY($4::char(10)[]))
      ON CONFLICT (run_id, bbl) DO NOTHING`,
-    [request.runId, request.asOf, SCORER_ID],
+    [request.runId, request.asOf, SCORER_ID, held],
   );
   await client.query(
     `INSERT INTO building_scores AS b (bbl, run_id, as_of, scorer_id, total_score, health_score, grade, label, peer_group,
@@ -382,12 +402,13 @@ async function writeCurrentScores(client: PoolClient, request: SwitchRequest, so
      SELECT s.bbl, $1, $2, $3, s.total_score, h.health_score, s.grade, s.label, s.peer_group, s.components::jsonb, s.flags,
             h.document::jsonb -> 'scores', s.counts::jsonb, s.confidence::jsonb, s.explanation, h.document::json, now()
        FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
+      WHERE NOT (s.bbl = ANY($4::char(10)[]))
      ON CONFLICT (bbl) DO UPDATE SET run_id = EXCLUDED.run_id, as_of = EXCLUDED.as_of, scorer_id = EXCLUDED.scorer_id,
        total_score = EXCLUDED.total_score, health_score = EXCLUDED.health_score, grade = EXCLUDED.grade,
        label = EXCLUDED.label, peer_group = EXCLUDED.peer_group, components = EXCLUDED.components, flags = EXCLUDED.flags,
        scores = EXCLUDED.scores, counts = EXCLUDED.counts, confidence = EXCLUDED.confidence,
        explanation = EXCLUDED.explanation, document = EXCLUDED.document, updated_at = now()`,
-    [request.runId, request.asOf, SCORER_ID],
+    [request.runId, request.asOf, SCORER_ID, held],
   );
   if (request.bbls) {
     await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz AND bbl = ANY($2::char(10)[])`, [request.startedAt, request.bbls]);
@@ -397,15 +418,20 @@ async function writeCurrentScores(client: PoolClient, request: SwitchRequest, so
   return crossings.rowCount ?? 0;
 }
 
-/** One point of each building's history for the run's as-of date. */
-async function appendHistory(client: PoolClient, request: SwitchRequest, source: string, health: string): Promise<void> {
+/** One point of each building's history for the run's as-of date; a held building's point is the score it keeps. */
+async function appendHistory(client: PoolClient, request: SwitchRequest, source: string, health: string, held: readonly string[]): Promise<void> {
   await client.query(
     `INSERT INTO score_history (bbl, as_of, scorer_id, run_id, total_score, health_score, grade, components)
-     SELECT s.bbl, $2, $3, $1, s.total_score, h.health_score, s.grade, s.component_scores::jsonb
+     SELECT s.bbl, $2::date, $3::text, $1::uuid, s.total_score, h.health_score, s.grade, s.component_scores::jsonb
        FROM ${source} s JOIN ${health} h ON h.bbl = s.bbl
+      WHERE NOT (s.bbl = ANY($4::char(10)[]))
+     UNION ALL
+     SELECT b.bbl, $2::date, $3::text, $1::uuid, b.total_score, b.health_score, b.grade,
+            (SELECT jsonb_object_agg(c.key, c.value -> 'score') FROM jsonb_each(b.components) c)
+       FROM building_scores b WHERE b.bbl = ANY($4::char(10)[])
      ON CONFLICT (bbl, as_of, scorer_id) DO UPDATE SET run_id = EXCLUDED.run_id, total_score = EXCLUDED.total_score,
        health_score = EXCLUDED.health_score, grade = EXCLUDED.grade, components = EXCLUDED.components, created_at = now()`,
-    [request.runId, request.asOf, SCORER_ID],
+    [request.runId, request.asOf, SCORER_ID, held],
   );
 }
 

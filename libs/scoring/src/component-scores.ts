@@ -10,6 +10,7 @@ import { AREA_PROPENSITY_BOUNDS, PEER_COMPLAINT_RATE_PRIOR, sizeBandOf } from '.
 import { ROW_SIGNALS, SignalTotals } from './signal-engine';
 import { Normalization } from './signals';
 import { steadyStateExposure } from './unit-rates';
+import { FITTED_MODEL } from './fitted-model';
 
 export interface ComponentResult {
   score: number;
@@ -27,17 +28,16 @@ interface Part {
   rows: readonly HistogramRow[] | undefined;
 }
 
-const COMPLAINT_EXPOSURE = steadyStateExposure(COMPLAINT_BURDEN.signals[0].half_life_years);
 
 export function areaPropensity(input: BuildingInput): number {
   const value = input.context?.area_complaint_propensity;
   return value == null ? 1 : clamp(value, AREA_PROPENSITY_BOUNDS.min, AREA_PROPENSITY_BOUNDS.max);
 }
 
-/** Steady-state decayed complaint index of a building complaining at its peer rate. */
-export function peerComplaintIndex(input: BuildingInput, features: BuildingFeatures): number {
+/** Steady-state decayed complaint index of a building complaining at its peer rate (at the signals' half-life factor). */
+export function peerComplaintIndex(input: BuildingInput, features: BuildingFeatures, halfLifeFactor: number = FITTED_MODEL.half_life_factor): number {
   const rate = input.context?.peer_complaint_rate ?? PEER_COMPLAINT_RATE_PRIOR[sizeBandOf(features.units)];
-  return rate * COMPLAINT_EXPOSURE;
+  return rate * steadyStateExposure(COMPLAINT_BURDEN.signals[0].half_life_years * halfLifeFactor);
 }
 
 function denominator(normalization: Normalization, features: BuildingFeatures, propensity: number): number {
@@ -77,12 +77,16 @@ function explain(parts: Part[], index: number, score: number, credit: Part | nul
   return out;
 }
 
-/** `explained`: false leaves the explanations empty, for scores that only need the figures. */
+/**
+ * `explained`: false leaves the explanations empty, for scores that only need the figures;
+ * `halfLifeFactor`: the one `totals` were accumulated with (calibration compares several).
+ */
 export function scoreComponents(
   input: BuildingInput,
   features: BuildingFeatures,
   totals: SignalTotals,
   explained = true,
+  halfLifeFactor: number = FITTED_MODEL.half_life_factor,
 ): Record<ComponentKey, ComponentResult> {
   const propensity = areaPropensity(input);
   const parts: Part[][] = COMPONENT_MODELS.map(() => []);
@@ -116,7 +120,7 @@ export function scoreComponents(
         credit = { signal: spec.key, description: spec.description, points: 0, count: reinvestment.count, rows: reinvestment.rows };
       }
     }
-    const scale = model.scale_mode === 'peer_complaint_rate' ? model.scale * peerComplaintIndex(input, features) : model.scale;
+    const scale = model.scale_mode === 'peer_complaint_rate' ? model.scale * peerComplaintIndex(input, features, halfLifeFactor) : model.scale;
     const scoreBeforeCredit = saturate(index, scale);
     const finalIndex = index * creditFactor;
     const score = round1(saturate(finalIndex, scale));

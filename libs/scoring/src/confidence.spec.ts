@@ -26,7 +26,7 @@ describe('confidence', () => {
 
   it('is high for a well-documented building whose sources agree', () => {
     const rows = [
-      cell({ event_type: 'hpd_violation', category: 'water_damage', severity: 'high', open: true, age_bucket: '3-6m', count: 8 }),
+      cell({ event_type: 'hpd_violation', category: 'water_damage', severity: 'high', open: true, age_bucket: '3-6m', count: 40 }),
       cell({ event_type: 'hpd_complaint', category: 'water_damage', severity: 'high', age_bucket: '3-6m', count: 12 }),
       cell({ event_type: 'dob_violation', category: 'plumbing', severity: 'high', open: true, age_bucket: '6-12m', count: 2 }),
       cell({ event_type: 'emergency_repair_omo', category: 'plumbing', age_bucket: '6-12m', amount: 2000 }),
@@ -37,6 +37,27 @@ describe('confidence', () => {
     expect(confidence.dimensions.corroboration).toBeGreaterThan(0.8);
     // 5 event sources + PLUTO + HPD jurisdiction + HPD registrations
     expect(confidence.primary_sources).toBe(8);
+  });
+
+  it('is not high when the confirmed records, moved by their Poisson spread, would fall in another grade', () => {
+    const sure = [
+      cell({ event_type: 'hpd_violation', category: 'water_damage', severity: 'high', open: true, age_bucket: '3-6m', count: 8 }),
+      cell({ event_type: 'dob_violation', category: 'plumbing', severity: 'high', open: true, age_bucket: '6-12m', count: 2 }),
+      cell({ event_type: 'emergency_repair_omo', category: 'plumbing', age_bucket: '6-12m', amount: 2000 }),
+      cell({ event_type: 'dob_job_filing', category: 'permit', severity: 'info', age_bucket: '1-2y' }),
+    ];
+    const scored = (n: number) => scoreBuilding(input({ histogram: sure.map((row, i) => (i === 0 ? { ...row, count: n } : row)) })).confidence;
+    // coverage, freshness and precision alone make every one of these high; those whose confirmed records,
+    // moved by one standard deviation, fall in two grades are held just below it
+    const tiers = new Set<string>();
+    for (let n = 1; n <= 40; n++) {
+      const confidence = scored(n);
+      const { coverage, freshness, precision } = confidence.dimensions;
+      if (0.3 * coverage + 0.3 * freshness + 0.4 * precision < 0.76) continue;
+      if (confidence.tier !== 'high') expect(confidence.score).toBe(0.74);
+      tiers.add(confidence.tier);
+    }
+    expect([...tiers].sort()).toEqual(['high', 'medium']);
   });
 
   it('flags stale sources and lowers freshness', () => {

@@ -34,6 +34,8 @@ export const PRECISION_ZERO_HALF_WIDTH = 15;
 export const EVIDENCE_SCALE = 3;
 /** The score of a building in the lowest tier is held below the lowest named tier. */
 export const INSUFFICIENT_MAX_SCORE = 0.29;
+/** The score of a building whose confirmed records' spread crosses a grade boundary is held just below the high tier. */
+export const HIGH_NEEDS_ONE_GRADE_BELOW = 0.74;
 
 export interface Confidence {
   score: number;
@@ -136,6 +138,12 @@ export interface ConfidenceEvidence {
    * narrows the interval of the total by moving the total up its concave curve.
    */
   logHealthSpread: number;
+  /**
+   * The total of the confirmed records alone, with their counts moved one Poisson standard deviation down
+   * and up, falls in two grades: then the grade is not high-confidence (at most HIGH_NEEDS_ONE_GRADE_BELOW).
+   * Tenant reports do not enter it, so a complaint cannot lift the cap.
+   */
+  spreadCrossesGrade?: boolean;
   /** Flags and reasons of what the model cannot know for this building. */
   limits: readonly { flag: string; reason: string }[];
 }
@@ -184,6 +192,7 @@ export function assessConfidence(input: BuildingInput, features: BuildingFeature
   let score = CONFIDENCE_WEIGHTS.coverage * coverage + CONFIDENCE_WEIGHTS.freshness * freshness + CONFIDENCE_WEIGHTS.precision * precision;
   if (multiBuilding) score *= MULTI_BUILDING_FACTOR;
   const lowest = evidence.limits.length > 0 || features.confirmed_records === 0;
+  if (evidence.spreadCrossesGrade === true) score = Math.min(score, HIGH_NEEDS_ONE_GRADE_BELOW);
   if (lowest) score = Math.min(score, INSUFFICIENT_MAX_SCORE);
   score = round2(clamp(score, 0, 1));
 

@@ -2,16 +2,19 @@
 export const FITTED_CONSTANTS = {
   "fitted_by": "npm run bhis -- validate --buildings 4450 --seeds validation,second --calibrate --write docs/methodology-validation.md (seed validation, cut 2023-11-02)",
   "component_weights": {
-    "living_conditions": 0.073,
-    "building_safety": 0.151,
-    "complaint_burden": 0.196,
-    "management_quality": 0.211,
-    "financial_distress": 0.123,
-    "deferred_maintenance": 0.119,
-    "legal_enforcement": 0.127
+    "living_conditions": 0.369,
+    "building_safety": 0,
+    "complaint_burden": 0.302,
+    "management_quality": 0.176,
+    "financial_distress": 0.085,
+    "deferred_maintenance": 0,
+    "legal_enforcement": 0.068
   },
   "size": {
-    "exponent": 0.252,
+    "exponent": 0.189,
     "from_units": 3
-  }
+  },
+  "knee": 0.1,
+  "half_life_factor": 0.35,
+  "scale": 2
 };

@@ -2,9 +2,10 @@ import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
 import { FITTED_CONSTANTS } from './fitted-constants';
 
 /**
- * The constants of the total that are fitted, not chosen: the weight of each component and the size
- * exponent. `bhis validate --calibrate` fits them (libs/score-runner/src/calibration.ts) and writes
- * fitted-constants.ts; `fitted_by` names the run that did.
+ * The constants that are fitted, not chosen: the weight of each component in the total, the knee and
+ * the size exponent of the total, and the factor on every signal's half-life. `bhis validate --calibrate`
+ * fits them (libs/score-runner/src/calibration.ts) and writes fitted-constants.ts; `fitted_by` names the
+ * run that did.
  */
 export interface FittedModel {
   fitted_by: string | null;
@@ -14,6 +15,19 @@ export interface FittedModel {
    * (max(units, from_units) / from_units) ^ exponent, so a building without records stays at 0 whatever its size.
    */
   size: { exponent: number; from_units: number };
+  /**
+   * The total combines the components on a log scale: each component's log-health plus this knee, so a
+   * first record moves a clean building's total less than a log would and a component at 0 still counts
+   * (total-score.ts).
+   */
+  knee: number;
+  /** Every signal's half-life (Components) is multiplied by this factor. */
+  half_life_factor: number;
+  /**
+   * The combined log-health is multiplied by this scale: the smallest of CALIBRATION_GRID.scales at which
+   * the public anchors' floors lift at most CALIBRATION_GRID.max_floor_share of the training buildings.
+   */
+  scale: number;
 }
 
 function checked(model: FittedModel): FittedModel {
@@ -22,10 +36,14 @@ function checked(model: FittedModel): FittedModel {
     throw new Error('fitted-constants.ts: the component weights must be non-negative and sum to 1');
   }
   if (!(model.size.exponent >= 0) || !(model.size.from_units >= 1)) throw new Error('fitted-constants.ts: bad size term');
+  if (!(model.knee > 0) || !(model.half_life_factor > 0) || !(model.scale > 0)) throw new Error('fitted-constants.ts: the knee and the half-life factor must be positive');
   return model;
 }
 
 export const FITTED_MODEL: Readonly<FittedModel> = checked(FITTED_CONSTANTS as FittedModel);
+
+/** What the total's combination reads of the fitted model. */
+export type TotalModel = Pick<FittedModel, 'component_weights' | 'size' | 'knee' | 'scale'>;
 
 /** The multiplier of the components' log-health for a building of `units` units. */
 export function sizeFactor(units: number, size: FittedModel['size'] = FITTED_MODEL.size): number {
@@ -38,3 +56,6 @@ export function fittedConstantsSource(model: FittedModel): string {
 export const FITTED_CONSTANTS = ${JSON.stringify(model, null, 2)};
 `;
 }
+
+/** The candidates `bhis validate --calibrate` compares (libs/score-runner/src/calibration.ts). */
+export const CALIBRATION_GRID = { half_life_factors: [0.35, 0.5, 0.7, 1], knees: [0.02, 0.05, 0.1, 0.2], scales: [1, 1.5, 2, 3, 4], max_floor_share: 0.05 } as const;

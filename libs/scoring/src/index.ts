@@ -25,3 +25,5 @@ export * from './source-families';
 export * from './total-score';
 export * from './unit-rates';
 export * from './fitted-model';
+export * from './signal-engine';
+export * from './grade-outcome-rates';

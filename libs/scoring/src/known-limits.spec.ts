@@ -109,7 +109,7 @@ describe('what the model cannot know', () => {
   });
 
   it('lowers confidence when a source is weeks behind', () => {
-    const rows = [cell({ event_type: 'hpd_violation', category: 'water_damage', severity: 'high', open: true, age_bucket: '3-6m', count: 4 })];
+    const rows = [cell({ event_type: 'hpd_violation', category: 'water_damage', severity: 'high', open: true, age_bucket: '3-6m', count: 40 })];
     const fresh = scoreBuilding(input({ histogram: rows })).confidence;
     const sources = { ...freshSources(), hpd_violations: { last_refreshed_at: '2025-05-20T00:00:00Z', latest_record_date: '2025-05-19', cadence: 'daily' } };
     const stale = scoreBuilding(input({ histogram: rows, sources })).confidence;

@@ -7,6 +7,7 @@ import {
   CONFIDENCE_WEIGHTS,
   EXPECTED_FAMILIES,
   EVIDENCE_SCALE,
+  HIGH_NEEDS_ONE_GRADE_BELOW,
   INSUFFICIENT_MAX_SCORE,
   MULTI_BUILDING_FACTOR,
   PERMITS_EXPECTED_FROM_UNITS,
@@ -35,7 +36,8 @@ import { RowSignal, SEVERITY_WEIGHT_SETS, SeverityWeights } from './signals';
 import { SOURCE_KEYS } from '@bhis/sources';
 import { FAMILY_DESCRIPTIONS, FAMILY_OF_SOURCE, SOURCE_FAMILIES } from './source-families';
 import { MAX_COMPONENT_IN_TOTAL } from './total-score';
-import { FITTED_MODEL } from './fitted-model';
+import { CALIBRATION_GRID, FITTED_MODEL } from './fitted-model';
+import { GRADE_OUTCOME_RATES } from './grade-outcome-rates';
 import { MIN_RATE_UNITS, SIZE_NEUTRALITY_TOLERANCE, steadyStateExposure } from './unit-rates';
 
 function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
@@ -67,7 +69,7 @@ function signalRow(signal: RowSignal): string[] {
     signal.status,
     signal.measure === 'amount' ? 'dollars / 1,000' : 'count',
     fmt(signal.weight),
-    fmt(signal.half_life_years),
+    fmt(round3(signal.half_life_years * FITTED_MODEL.half_life_factor)),
     window || 'all ages',
     signal.normalization,
     fmt(signal.cap),
@@ -233,25 +235,65 @@ function componentsSection(): string {
 ${componentSubsections()}`;
 }
 
+const HALF_LIFE_FACTORS_TEXT = CALIBRATION_GRID.half_life_factors.join(', ');
+const KNEES_TEXT = CALIBRATION_GRID.knees.join(', ');
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The measured outcome rate of each grade per unit band (grade-outcome-rates.ts, written by the validation run). */
+function gradeOutcomeSection(): string {
+  if (GRADE_OUTCOME_RATES.cities.length === 0) return '';
+  const grades = ['A', 'B', 'C', 'D', 'F'];
+  const bands = [...new Set(GRADE_OUTCOME_RATES.cities[0].rows.map((r) => r.band))];
+  const rows = GRADE_OUTCOME_RATES.cities.flatMap((city) =>
+    bands.map((band) => [
+      '`' + city.seed + '`',
+      band,
+      ...grades.map((grade) => {
+        const row = city.rows.find((r) => r.band === band && r.grade === grade);
+        return row === undefined ? '' : `${fmt(row.realized_rate)} (${row.buildings})`;
+      }),
+    ]),
+  );
+  return `
+
+### Outcome rate of each grade by unit band (measured on the synthetic city)
+
+The share of buildings of each grade with a serious outcome (the validation's label: a vacate order, entry into AEP or UCP, an
+emergency repair of $1,000 or more, or a month with a burst of class C violations) in the 12 months after each cut date, with
+the building-cuts in parentheses, measured by \`${GRADE_OUTCOME_RATES.measured_by}\` on the synthetic cities (docs/methodology-validation.md).
+**These are rates measured on the synthetic city, not probabilities calibrated on real outcomes**: the API serves no probability,
+and a grade means a different risk in a larger building (size is in the total, so a larger building reaches a grade with
+fewer records per unit).
+
+${table(['City', 'Band', ...grades], rows)}`;
+}
+
 function totalScoreSection(): string {
   const weights = COMPONENT_MODELS.map((m) => [`\`${m.key}\``, m.code, m.title, COMPONENT_WEIGHTS[m.key]]);
   return `## Total score, grade and label
 
-The total combines the seven published (one-decimal) component scores as 100 minus their weighted geometric mean of health,
-its logarithm scaled by the building's size:
+The total combines the seven published (one-decimal) component scores on a log scale. With h = -ln(1 - min(score,
+${MAX_COMPONENT_IN_TOTAL}) / 100), each component's log-health (its index over its scale):
 
-    total = 100 x (1 - prod over components of (1 - min(score, ${MAX_COMPONENT_IN_TOTAL}) / 100) ^ (weight x size))
-    size  = (max(units, ${FITTED_MODEL.size.from_units}) / ${FITTED_MODEL.size.from_units}) ^ ${FITTED_MODEL.size.exponent}
+    G     = prod over components of ((h + knee) / knee) ^ weight
+    H     = scale x knee x (G - 1) x size,  size = (max(units, ${FITTED_MODEL.size.from_units}) / ${FITTED_MODEL.size.from_units}) ^ ${FITTED_MODEL.size.exponent},  knee = ${FITTED_MODEL.knee},  scale = ${FITTED_MODEL.scale}
+    total = 100 x (1 - exp(-H))
 
-rounded to an integer, then held to the public anchors below. With the weights summing to 1, seven equal components of a
-${FITTED_MODEL.size.from_units}-unit building give that same total; a single very bad component pulls the total harder than an arithmetic mean
-would; a building without records is at 0 whatever its size, and the same record signal means more risk in a larger
-building (the serious outcomes of a building grow with its size while the components are per-unit rates). The combination
-is monotone: raising any component never lowers the total.
+rounded to an integer, then held to the public anchors below. Buildings are ranked by the sum of weight x ln(h + knee) plus
+${FITTED_MODEL.size.exponent} x ln(units / ${FITTED_MODEL.size.from_units}): a component that doubles moves the total by about the same step at
+any level (past the knee), so the gap between a handful of records and none counts as much as the gap between many and very
+many, and size counts as much as it drives the outcomes (the serious outcomes of a building grow with its size while the
+components are per-unit rates). With the weights summing to 1, seven equal components of a ${FITTED_MODEL.size.from_units}-unit building give that same
+log-health; a building without records is at 0 whatever its size. The combination is monotone: raising any component never
+lowers the total.
 
-The weights and the size exponent are fitted, not chosen: \`bhis validate --calibrate\` fits them by logistic regression of
-the serious outcomes of the 12 months after a cut date on the components scored as of that date (libs/score-runner/src/calibration.ts)
-and writes libs/scoring/src/fitted-constants.ts, which the scorer reads (fitted by: ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``}).
+The weights, the knee, the size exponent and the factor on every signal's half-life (${FITTED_MODEL.half_life_factor}: the half-lives listed under
+Components include it) are fitted, not chosen: \`bhis validate --calibrate\` scores the first city at its earliest cut date with
+each half-life factor of ${HALF_LIFE_FACTORS_TEXT}, fits for each knee of ${KNEES_TEXT} a logistic regression of the serious outcomes of the
+following 12 months on ln(h + knee) of each component and ln(units / 3) (coefficients kept non-negative), keeps the pair with the
+highest likelihood, takes as the scale the smallest of ${CALIBRATION_GRID.scales.join(', ')} at which the public anchors' floors (below) lift at most
+${CALIBRATION_GRID.max_floor_share * 100}% of the training buildings (the anchors guard what the records miss; a total that needs them for more buildings sits below
+the levels of the published rules; the scale does not change the ranking otherwise), and writes libs/scoring/src/fitted-constants.ts, which the scorer reads (libs/score-runner/src/calibration.ts; fitted by: ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``}).
 A component the fit gives no weight still scores and is published (the contract has seven), but does not move the total.
 
 ${table(['Component', 'Code', 'Title', 'Weight'], weights)}
@@ -262,7 +304,7 @@ A B C D F).
 ${table(
   ['Grade', 'Score', 'Label', 'Meaning'],
   GRADE_BANDS.map((band) => [band.grade, `${band.min_score}-${maxScoreOf(band.grade)}`, band.label, band.meaning]),
-)}`;
+)}${gradeOutcomeSection()}`;
 }
 
 function publicAnchorsSection(): string {
@@ -354,6 +396,9 @@ ${table(
   reports share components and caps with the confirmed records and move the total up its concave curve, so on the whole
   history one new complaint could narrow the spread; this way no complaint ever raises confidence (a property test over
   1,000 random histories).
+- **One grade**: when the total of the confirmed records alone, with their counts moved one standard deviation down and up,
+  falls in two grades, the confidence score is held at ${HIGH_NEEDS_ONE_GRADE_BELOW}, below the high tier: a grade that the noise of its own records can
+  move is not held with high confidence. Tenant reports do not enter it, so a complaint cannot lift the hold.
 - **Corroboration** (reported, not weighed: single complaints move it): independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
   legal, emergency_repairs, financial, health and evictions points to distress when it has an adverse event (severity critical,
   high or medium) in the last 2 years or an open critical/high one, and is quiet otherwise. Agreement is the share of active
@@ -434,7 +479,11 @@ function knownBiasesSection(): string {
   homes or buildings outside HPD jurisdiction: coverage does not count them against such buildings, \`no-hpd-coverage\` says so,
   and their scores rest on DOB, complaint and other records.
 - **Lots with several buildings** share one record: \`multi-building-lot\` lowers confidence.
-- **Stale or missing sources** lower freshness and are named in \`stale-source:<key>\` flags.
+- **Stale or missing sources** lower freshness and are named in \`stale-source:<key>\` flags. While a source that was loaded is
+  stale and nothing new is recorded for a building, the building keeps its last good score (its current score and the history
+  point of the run), so a grade never moves only because a feed stopped and its records aged; the first run after the feed
+  returns compares with that held score, so a monitor hears the net change since what it was last told, never a change back
+  from one it was not told (test: libs/score-runner/src/known-limits.int-spec.ts).
 - **Old open violations** are common in HPD data (never closed administratively): open items decay with a long half-life rather
   than counting at full weight forever.`;
 }
@@ -456,21 +505,26 @@ the same run), or a **convention** (a choice of scale with no better anchor, sta
 | Grade bands | ${GRADE_BANDS.map((b) => `${b.grade} from ${b.min_score}`).join(', ')} | convention | F at the level of the enforcement programs: the AEP floor sits at D |
 | Component weights | ${COMPONENT_MODELS.map((m) => `${m.code} ${COMPONENT_WEIGHTS[m.key]}`).join(', ')} | fitted | ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``} (Total score) |
 | Size exponent | ${FITTED_MODEL.size.exponent}, from ${FITTED_MODEL.size.from_units} units | fitted (exponent), convention (from ${FITTED_MODEL.size.from_units}: the legal threshold of a multiple dwelling) | the same run (Total score) |
-| Signal half-lives and scales | per signal (Components) | convention | open to calibration |
+| Knee of the total | ${FITTED_MODEL.knee} (of ${KNEES_TEXT}) | fitted | the same run (Total score) |
+| Scale of the total | ${FITTED_MODEL.scale} (of ${CALIBRATION_GRID.scales.join(', ')}) | fitted (the share ${CALIBRATION_GRID.max_floor_share} is a convention: anchors as guards, not as the grading) | the same run (Total score) |
+| Half-life factor | ${FITTED_MODEL.half_life_factor} (of ${HALF_LIFE_FACTORS_TEXT}), on every signal's half-life | fitted | the same run (Total score); shorter memories rank the next year's outcomes better |
+| Signal half-lives (before the factor), weights, caps and component scales | per signal (Components) | convention | relative to each other: an open violation outlasts a closed one, a confirmed record outweighs a report; their overall memory is the fitted factor |
 | Rate floor | ${MIN_RATE_UNITS} units | convention | the legal threshold of a multiple dwelling (3 units) |
 | Area propensity bounds and shrinkage | ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}, 200 condition records | convention | direction from Kontokosta et al. 2017 (Known biases) |
 | Known-limit hold | grades ${KNOWN_LIMIT_GRADES.from}-${KNOWN_LIMIT_GRADES.to} | convention | neither end of the scale can be claimed without the records (Known limits) |
 | Serious-hazard floor | grade B | public anchor | class C = immediately hazardous (HPD); vacate orders; ECB class 1 (Public anchors) |
 | Confidence weights | coverage ${CONFIDENCE_WEIGHTS.coverage}, freshness ${CONFIDENCE_WEIGHTS.freshness}, precision ${CONFIDENCE_WEIGHTS.precision} | checked by calibration | tier stability table (docs/methodology-validation.md) |
 | Precision scale | half-width ${PRECISION_ZERO_HALF_WIDTH} points, evidence scale ${EVIDENCE_SCALE} records | convention | one grade band; a Poisson count of 3 has a relative spread near 0.6 |
+| One-grade hold | confidence score at most ${HIGH_NEEDS_ONE_GRADE_BELOW} | convention | just below the high tier: the noise of the confirmed records can move the grade (Confidence) |
 | Cadence allowances | per cadence (Confidence) | convention | the publishers' stated refresh cadences plus their usual lag |`;
 }
 
 function versioningSection(): string {
   return `## Versioning
 
-\`${SCORER_ID}\` is stored with every score and history point. Any change to a constant in this document changes the scores and
-takes a new scorer id; this document is generated from the model's constants and a test fails when it differs from them, so the
+\`${SCORER_ID}\` is stored with every score and history point. It is the identifier the interface contract gives this release, with
+the constants fitted for it; once released, any change to a constant in this document changes the scores and takes a new
+scorer id. This document is generated from the model's constants and a test fails when it differs from them, so the
 published methodology and the running model cannot drift apart.
 
 History stays comparable across versions: every version scores 0-100 on the same grade bands, and each history point keeps
@@ -478,7 +532,9 @@ the scorer id it was computed with, so a building's trajectory shows where the v
 version records its grade changes with the quiet reason \`scorer-change\`: monitors are not notified of a change of method.
 
 \`${SCORER_ID}\`, the seven-component distress model of the interface contract: known limits (public housing, unreliable unit counts) held between B and D with
-the lowest confidence; the serious-hazard floor; confidence from coverage, freshness and the total's interval; the area
+the lowest confidence; the serious-hazard floor; a log-scale total with a fitted knee, size exponent, scale and half-life
+factor; confidence from coverage, freshness and the total's interval, high only when the confirmed records' spread stays within
+one grade; scores held while a loaded source is stale; the area
 reporting propensity per recorded condition (complaints from under-reporting areas weigh more); the published rules with
 their figures (\`published_rules\`, flag \`watchlist-criteria-met\` replacing \`watchlist-level-violations\`).`;
 }

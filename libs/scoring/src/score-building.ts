@@ -99,10 +99,10 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
   const confirmedOnly = input.histogram.some((row) => COMPLAINT_TYPES.has(row.event_type))
     ? { ...input, histogram: input.histogram.filter((row) => !COMPLAINT_TYPES.has(row.event_type)) }
     : null;
-  const logHealthSpread =
-    confirmedOnly === null || !hasConfirmed
-      ? (highHealth - lowHealth) / 2
-      : (rawLogHealth(confirmedOnly, features, 1) - rawLogHealth(confirmedOnly, features, -1)) / 2;
+  const confirmedLow = confirmedOnly === null || !hasConfirmed ? lowHealth : rawLogHealth(confirmedOnly, features, -1);
+  const confirmedHigh = confirmedOnly === null || !hasConfirmed ? highHealth : rawLogHealth(confirmedOnly, features, 1);
+  const logHealthSpread = (confirmedHigh - confirmedLow) / 2;
+  const spreadCrossesGrade = gradeOf(Math.round(totalOfLogHealth(confirmedLow))) !== gradeOf(Math.round(totalOfLogHealth(confirmedHigh)));
   const interval = {
     low: Math.round(Math.max(0, Math.min(total, total + low - raw))),
     high: Math.round(Math.min(100, Math.max(total, total + high - raw))),
@@ -122,7 +122,7 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     data_quality: dataQuality,
     components,
     flags,
-    confidence: assessConfidence(input, features, dataQuality, { interval, logHealthSpread, limits }),
+    confidence: assessConfidence(input, features, dataQuality, { interval, logHealthSpread, spreadCrossesGrade, limits }),
     explanation: { components: explained, adjustments },
     published_rules: publishedRuleChecks(features),
   };

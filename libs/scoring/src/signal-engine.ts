@@ -4,6 +4,7 @@ import { COMPONENT_MODELS } from './components';
 import { COMPLAINT_TYPES } from './features';
 import { HistogramRow } from './input';
 import { RowSignal } from './signals';
+import { FITTED_MODEL } from './fitted-model';
 
 /** A row signal turned into lookup tables, so scoring a cell is a handful of array reads. */
 interface CompiledSignal {
@@ -22,7 +23,7 @@ interface CompiledSignal {
 const CATEGORY_INDEX: Readonly<Record<string, number>> = Object.fromEntries(CATEGORIES.map((c, i) => [c, i]));
 const SEVERITY_INDEX: Readonly<Record<string, number>> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i]));
 
-function compile(spec: RowSignal, slot: number): CompiledSignal {
+function compile(spec: RowSignal, slot: number, halfLifeFactor: number): CompiledSignal {
   let categories: Uint8Array | null = null;
   if (spec.categories) {
     categories = new Uint8Array(CATEGORIES.length);
@@ -35,7 +36,7 @@ function compile(spec: RowSignal, slot: number): CompiledSignal {
   const bucketWeights = new Float64Array(AGE_BUCKETS.length);
   AGE_BUCKETS.forEach((bucket, i) => {
     const inWindow = i >= firstBucket && i < lastBucket;
-    bucketWeights[i] = inWindow ? Math.pow(0.5, bucket.representative_years / spec.half_life_years) : 0;
+    bucketWeights[i] = inWindow ? Math.pow(0.5, bucket.representative_years / (spec.half_life_years * halfLifeFactor)) : 0;
   });
   return { spec, slot, categories, severity, status: spec.status, bucketWeights, amount: spec.measure === 'amount' };
 }
@@ -45,18 +46,27 @@ export const ROW_SIGNALS: readonly { component: number; spec: RowSignal }[] = CO
   model.signals.map((spec) => ({ component, spec })),
 );
 
-const SIGNALS_BY_EVENT_TYPE: ReadonlyMap<string, readonly CompiledSignal[]> = (() => {
+/**
+ * The compiled signals by event type for a factor on every half-life (the fitted `half_life_factor`;
+ * calibration compiles others to compare them).
+ */
+const ENGINES = new Map<number, ReadonlyMap<string, readonly CompiledSignal[]>>();
+
+function engineFor(halfLifeFactor: number): ReadonlyMap<string, readonly CompiledSignal[]> {
+  const hit = ENGINES.get(halfLifeFactor);
+  if (hit !== undefined) return hit;
   const byType = new Map<string, CompiledSignal[]>();
   ROW_SIGNALS.forEach(({ spec }, slot) => {
-    const compiled = compile(spec, slot);
+    const compiled = compile(spec, slot, halfLifeFactor);
     for (const type of spec.event_types) {
       const list = byType.get(type) ?? [];
       list.push(compiled);
       byType.set(type, list);
     }
   });
+  ENGINES.set(halfLifeFactor, byType);
   return byType;
-})();
+}
 
 export interface SignalTotals {
   /** Decayed, severity-weighted count (or amount in $1,000) per slot, before weight and normalization. */
@@ -74,13 +84,18 @@ export interface SignalTotals {
  * process, which the area propensity measures, and a single new complaint must not change how sure
  * the score is.
  */
-export function accumulateSignals(histogram: readonly HistogramRow[], spread: -1 | 0 | 1 = 0): SignalTotals {
+export function accumulateSignals(
+  histogram: readonly HistogramRow[],
+  spread: -1 | 0 | 1 = 0,
+  halfLifeFactor: number = FITTED_MODEL.half_life_factor,
+): SignalTotals {
+  const signalsByEventType = engineFor(halfLifeFactor);
   const weighted = new Float64Array(ROW_SIGNALS.length);
   const counts = new Float64Array(ROW_SIGNALS.length);
   const rows: (HistogramRow[] | undefined)[] = new Array(ROW_SIGNALS.length);
   for (const row of histogram) {
     if (row.scoring_excluded || row.category === 'fire') continue;
-    const candidates = SIGNALS_BY_EVENT_TYPE.get(row.event_type);
+    const candidates = signalsByEventType.get(row.event_type);
     if (candidates === undefined) continue;
     const bucket = ageBucketIndex(row.age_bucket);
     const category = CATEGORY_INDEX[row.category];

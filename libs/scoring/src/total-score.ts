@@ -1,6 +1,6 @@
 import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
 import { ScoreAdjustment } from './explanation';
-import { FITTED_MODEL, FittedModel, sizeFactor } from './fitted-model';
+import { FITTED_MODEL, sizeFactor, TotalModel } from './fitted-model';
 import { BuildingFeatures } from './features';
 import { ANCHOR_RULES, anchorTarget } from './public-anchors';
 
@@ -8,36 +8,28 @@ import { ANCHOR_RULES, anchorTarget } from './public-anchors';
 export const MAX_COMPONENT_IN_TOTAL = 99.9;
 
 /**
- * The total before anchors: 100 minus the weighted geometric mean of the components' complements, its
- * log scaled by the building's size factor (fitted-model.ts),
- * total = 100 * (1 - prod((1 - s_i / 100) ^ w_i) ^ size) with the weights summing to 1. Equal components
- * of a building at the smallest size give that same total; one very bad component pulls the total harder
- * than an arithmetic mean would; a building without records is at 0 whatever its size.
+ * The total before anchors, 100 x (1 - exp(-H)), from the combined log-health H of the components:
+ *
+ *     G = prod_i ((h_i + knee) / knee) ^ w_i,   H = scale x knee x (G - 1) x (units / 3) ^ size exponent
+ *
+ * where h_i = -ln(1 - s_i / 100) is component i's log-health (its index over its scale) and the
+ * weights sum to 1. The ranking is by sum_i w_i ln(h_i + knee) + exponent x ln(units / 3): a log
+ * scale, so a component doubling moves the total by the same step at any level, and size counts as
+ * much as the fit says it drives the outcomes. Equal components of a building of 3 units give that same
+ * log-health; a building without records is at 0 whatever its size.
  */
-export function combineComponents(
-  scores: Readonly<Record<ComponentKey, number>>,
-  units: number,
-  model: Pick<FittedModel, 'component_weights' | 'size'> = FITTED_MODEL,
-): number {
+export function combineComponents(scores: Readonly<Record<ComponentKey, number>>, units: number, model: TotalModel = FITTED_MODEL): number {
   return totalOfLogHealth(combinedLogHealth(scores, units, model));
 }
 
-/**
- * The combined log-health of the components, -ln(1 - total / 100): the weighted sum of each component's
- * -ln(1 - score / 100) (its index over its scale) times the size factor. Additive over components, so a
- * record that moves one component moves it by the same amount whatever the others are.
- */
-export function combinedLogHealth(
-  scores: Readonly<Record<ComponentKey, number>>,
-  units: number,
-  model: Pick<FittedModel, 'component_weights' | 'size'> = FITTED_MODEL,
-): number {
-  let logHealth = 0;
+/** The combined log-health H of the components, -ln(1 - total / 100) (combineComponents). */
+export function combinedLogHealth(scores: Readonly<Record<ComponentKey, number>>, units: number, model: TotalModel = FITTED_MODEL): number {
+  let logG = 0;
   for (const key of COMPONENT_KEYS) {
-    const score = Math.min(scores[key], MAX_COMPONENT_IN_TOTAL);
-    logHealth -= model.component_weights[key] * Math.log1p(-score / 100);
+    const health = -Math.log1p(-Math.min(scores[key], MAX_COMPONENT_IN_TOTAL) / 100);
+    logG += model.component_weights[key] * Math.log1p(health / model.knee);
   }
-  return logHealth * sizeFactor(units, model.size);
+  return model.scale * model.knee * Math.expm1(logG) * sizeFactor(units, model.size);
 }
 
 export function totalOfLogHealth(logHealth: number): number {

@@ -11,10 +11,11 @@ export const MIN_RATE_UNITS = 3;
 
 /**
  * Tested bound: a building of 20+ units and one ten times bigger with the same per-unit rates (and the
- * same building-level records) have totals at most this many points apart. The residual comes from the
- * peer complaint rates, which differ by size band.
+ * same building-level records) have components at most this many points apart. The residual comes from the
+ * peer complaint rates, which differ by size band, and grows with the shorter memory of the fitted
+ * half-life factor (a recent complaint weighs more against a smaller steady-state exposure).
  */
-export const SIZE_NEUTRALITY_TOLERANCE = 3;
+export const SIZE_NEUTRALITY_TOLERANCE = 5;
 
 /** Residential units: the larger of PLUTO's count and HPD's legal units (0 when both are unknown). */
 export function unitsOf(facts: BuildingFacts): number {

@@ -11,7 +11,7 @@ import {
   RANKINGS,
   ValidationReport,
 } from '@bhis/score-runner';
-import { FITTED_MODEL } from '@bhis/scoring';
+import { CALIBRATION_GRID, FITTED_MODEL } from '@bhis/scoring';
 
 /** One city's measures: a synthetic seed (with its truth file) or the loaded city. */
 export interface SeedMeasure {
@@ -166,13 +166,19 @@ function constantsSection(): string {
   return `## The fitted constants
 
 The scorer reads them from \`libs/scoring/src/fitted-constants.ts\`, written by \`--calibrate\` (fitted by: ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``}).
-Procedure: libs/score-runner/src/calibration.ts (logistic regression of the realized outcomes of the 12 months after the
-first city's earliest cut date on the components scored as of that date, Newton's method, no random start).
+Procedure: libs/score-runner/src/calibration.ts: the first city scored at its earliest cut date with every half-life factor of
+${CALIBRATION_GRID.half_life_factors.join(', ')}; for each, and each knee of ${CALIBRATION_GRID.knees.join(', ')}, a logistic regression of the realized outcomes of the
+following 12 months on ln(log-health + knee) of each component and ln(units / 3), coefficients non-negative, Newton's method,
+no random start; the pair with the highest likelihood is kept; the scale is the smallest of ${CALIBRATION_GRID.scales.join(', ')} at which the public
+anchors' floors lift at most ${CALIBRATION_GRID.max_floor_share * 100}% of the training buildings. The later cut dates and the second city are out of sample.
 
 | Constant | Value |
 |---|---|
 ${COMPONENT_KEYS.map((k) => `| Weight of \`${k}\` | ${FITTED_MODEL.component_weights[k]} |`).join('\n')}
-| Size exponent (log-health x (units / ${FITTED_MODEL.size.from_units}) ^ exponent) | ${FITTED_MODEL.size.exponent} |`;
+| Knee (ln(log-health + knee)) | ${FITTED_MODEL.knee} |
+| Half-life factor (on every signal's half-life) | ${FITTED_MODEL.half_life_factor} |
+| Scale (on the combined log-health) | ${FITTED_MODEL.scale} |
+| Size exponent (+ exponent x ln(units / ${FITTED_MODEL.size.from_units}) in the ranking) | ${FITTED_MODEL.size.exponent} |`;
 }
 
 export function renderValidation(measures: readonly SeedMeasure[], run: { command: string; seconds: number }): string {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import { COMPONENT_KEYS } from '@bhis/domain';
 import { BASELINES, RANKINGS, UNIT_BANDS } from '@bhis/score-runner';
+import { CALIBRATION_GRID } from '@bhis/scoring';
 import { generateCity } from '@bhis/synth';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { datesOfLoadedCity, fitOnCity, loadCity, measureCity, readTruth } from './validate';
@@ -66,6 +67,10 @@ describe('validation at small scale (real Postgres)', () => {
     const fromTruth = await fitOnCity(pool, { truth, cut: '2023-11-02' });
     expect(fromTruth.fitted_on).toBe('2023-11-02');
     expect(COMPONENT_KEYS.reduce((s, k) => s + fromTruth.fitted.component_weights[k], 0)).toBeCloseTo(1, 6);
+    // every half-life factor and knee of the grid compared, the most likely kept
+    expect(fromTruth.candidates).toHaveLength(CALIBRATION_GRID.half_life_factors.length * CALIBRATION_GRID.knees.length);
+    const best = Math.max(...fromTruth.candidates.map((c) => c.log_likelihood));
+    expect(fromTruth.candidates.find((c) => c.log_likelihood === best)).toMatchObject({ half_life_factor: fromTruth.fitted.half_life_factor, knee: fromTruth.fitted.knee });
     // a loaded real city: no truth file, the cut dates and the labels come from its events
     const dates = await datesOfLoadedCity(pool);
     expect(dates.cuts.length).toBeGreaterThanOrEqual(3);

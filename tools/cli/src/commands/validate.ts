@@ -6,7 +6,6 @@ import { Command, InvalidArgumentError } from 'commander';
 import { parse } from 'csv-parse/sync';
 import { Pool } from 'pg';
 import { migrate } from '@bhis/db';
-import { SCORER_ID } from '@bhis/domain';
 import { loadSource } from '@bhis/ingestion';
 import {
   BaselineBacktest,
@@ -15,7 +14,6 @@ import {
   CalibrationResult,
   calibrationSamples,
   eventOutcomes,
-  runScoring,
   TruthRow,
   validateModel,
   ValidationReport,
@@ -23,7 +21,6 @@ import {
 import { FITTED_MODEL, fittedConstantsSource } from '@bhis/scoring';
 import { getSource } from '@bhis/sources';
 import { DEFAULT_AS_OF, generateCity } from '@bhis/synth';
-import { randomUUID } from 'node:crypto';
 import { config } from '../context';
 import { printJson } from '../output';
 import { recognisedFiles } from './ingest';
@@ -110,14 +107,29 @@ async function labelsOf(pool: Pool, truth: Map<string, TruthRow> | undefined, cu
   return (bbl) => outcomes.has(bbl);
 }
 
-/** Fits the total's constants on the earliest cut date of a loaded city (scored there first). */
+/** Fits the model's constants on the earliest cut date of a loaded city (its buildings scored there at every half-life factor). */
 export async function fitOnCity(pool: Pool, options: { truth?: Map<string, TruthRow>; cut: string }): Promise<CalibrationResult> {
-  await runScoring(pool, { runId: randomUUID(), kind: 'full', asOf: options.cut, writeCurrent: false });
   const label = await labelsOf(pool, options.truth, options.cut);
-  return calibrate(await calibrationSamples(pool, SCORER_ID, [options.cut], (bbl) => label(bbl)));
+  return calibrate(await calibrationSamples(pool, options.cut, (bbl) => label(bbl)));
 }
 
 const CONSTANTS_FILE = 'libs/scoring/src/fitted-constants.ts';
+const GRADE_RATES_FILE = 'libs/scoring/src/grade-outcome-rates.ts';
+
+/** The measured outcome rate of each grade per unit band of the synthetic cities, for docs/methodology.md. */
+function writeGradeRates(measures: readonly SeedMeasure[], measuredBy: string): void {
+  const cities = measures.filter((m) => m.synthetic).map((m) => ({ seed: m.seed, buildings: m.buildings, rows: m.backtest.grade_outcomes }));
+  if (cities.length === 0) return;
+  writeFileSync(
+    GRADE_RATES_FILE,
+    `// Written by \`bhis validate --write\` (tools/cli/src/commands/validate.ts); docs/methodology.md, Total score.
+export const GRADE_OUTCOME_RATES: {
+  measured_by: string | null;
+  cities: { seed: string; buildings: number; rows: { band: string; grade: string; buildings: number; realized_rate: number; expected_rate: number | null }[] }[];
+} = ${JSON.stringify({ measured_by: measuredBy, cities }, null, 2)};
+`,
+  );
+}
 
 interface ValidateOptions {
   buildings: number;
@@ -167,7 +179,7 @@ function commandLine(options: ValidateOptions): string {
 
 /** Writes the fitted constants; true when they changed (the scorer of this process still has the old ones). */
 function writeConstants(result: CalibrationResult, fittedBy: string): boolean {
-  const same = JSON.stringify(result.fitted) === JSON.stringify({ component_weights: FITTED_MODEL.component_weights, size: FITTED_MODEL.size });
+  const same = JSON.stringify(result.fitted) === JSON.stringify(result.current);
   if (same && FITTED_MODEL.fitted_by === fittedBy) return false;
   writeFileSync(CONSTANTS_FILE, fittedConstantsSource({ fitted_by: fittedBy, ...result.fitted }));
   return !same;
@@ -194,6 +206,7 @@ export function validateCommand(): Command {
         const { pool, truth } = options.loaded
           ? { pool: new Pool({ connectionString: databaseUrl(options.database), max: 8 }), truth: undefined }
           : await syntheticCity(options, seed, say);
+        let ended = false;
         try {
           const dates = truth ? { asOf: DEFAULT_AS_OF, cuts: truthCuts(truth) } : await datesOfLoadedCity(pool);
           if (options.calibrate && i === 0) {
@@ -201,6 +214,9 @@ export function validateCommand(): Command {
             fit = await fitOnCity(pool, { truth, cut: dates.cuts[0] });
             const changed = writeConstants(fit, `${commandLine(options)} (seed ${seed}, cut ${fit.fitted_on})`);
             if (changed) {
+              // the measuring run recreates the database: this process leaves it first
+              await pool.end();
+              ended = true;
               say(`The fitted constants changed (${CONSTANTS_FILE}); measuring them with the rebuilt scorer...`);
               const args = process.argv.slice(2).filter((a) => a !== '--calibrate');
               const child = spawnSync(process.execPath, [path.resolve('tools/build/run.js'), 'cli', ...args], {
@@ -215,12 +231,15 @@ export function validateCommand(): Command {
           const { report, backtest } = await measureCity(pool, { truth, ...dates });
           measures.push({ seed, buildings: report.buildings, report, backtest, synthetic: truth !== undefined });
         } finally {
-          await pool.end();
+          if (!ended) await pool.end();
         }
       }
       const seconds = (Date.now() - started) / 1000;
       const calibrated = options.calibrate === true || process.env.BHIS_VALIDATE_AFTER_FIT === '1';
-      if (options.write) writeFileSync(options.write, renderValidation(measures, { command: commandLine({ ...options, calibrate: calibrated }), seconds }));
+      if (options.write) {
+        writeFileSync(options.write, renderValidation(measures, { command: commandLine({ ...options, calibrate: calibrated }), seconds }));
+        writeGradeRates(measures, commandLine({ ...options, calibrate: calibrated }));
+      }
       if (options.json) printJson({ seeds: measures, fit });
       else say(JSON.stringify(measures.map((m) => ({ seed: m.seed, cuts: m.backtest.cuts.map((c) => ({ cut: c.cut, headroom: c.bands.map((b) => [b.band, b.headroom_closed]), pooled: c.pooled_precision.headroom_closed })) })), null, 2));
     });
