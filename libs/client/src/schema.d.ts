@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * Search buildings
-         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
+         * @description At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. A pasted postal address is searched without its city, state and ZIP Code. An address without a house number (`lexington`) lists the buildings of the streets starting with it, in street order by default, and needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.
          */
         get: operations["search_find"];
         put?: never;
@@ -2487,7 +2487,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "run_id": "00000000-0000-4000-8000-000000000001",
-                     *         "job_id": "ingest.hpd_litigations.f3290b5b7eaf73fb.bba37738",
+                     *         "job_id": "ingest.hpd_litigations.16649cb177a74e34.a7964dfe",
                      *         "created": true
                      *       },
                      *       "meta": {
@@ -3205,7 +3205,7 @@ export interface operations {
     search_find: {
         parameters: {
             query?: {
-                /** @description Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work; street suffixes in any USPS Publication 28 spelling: `avnue`, `strt`, `pkwy`). A pasted postal address is searched by its delivery line: `347 Lexington Ave, New York, NY 10013` searches `347 LEXINGTON AVENUE`. Matches addresses that start with it or are similar to it (trigram word similarity). */
+                /** @description Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work; street suffixes in any USPS Publication 28 spelling: `avnue`, `strt`, `pkwy`). A pasted postal address is searched by its delivery line: `347 Lexington Ave, New York, NY 10013` searches `347 LEXINGTON AVENUE`. With a house number, matches addresses that start with it or are similar to it (trigram word similarity); without one (`lexington`), the buildings of the streets starting with it. */
                 address?: string;
                 /** @description Borough code 1-5 or name (`Manhattan`, `Bronx`, `Brooklyn`, `Queens`, `Staten Island`; also MN, BX, BK, QN, SI). */
                 borough?: string;
@@ -3221,7 +3221,7 @@ export interface operations {
                 min_score?: number;
                 /** @description Maximum total_score (0-100, inclusive). */
                 max_score?: number;
-                /** @description Order: `-total_score` (most distressed first), `total_score`, `address` (normalized address), or `relevance` (address queries only). Default: relevance with `address`, otherwise -total_score. */
+                /** @description Order: `-total_score` (most distressed first), `total_score`, `address` (normalized address; for a street without house number, street then BBL), or `relevance` (address queries only). Default: relevance with an `address` that has a house number, `address` with a street alone, otherwise -total_score. */
                 sort?: "relevance" | "total_score" | "-total_score" | "address";
                 /** @description Page size, 1-100 (default 25). */
                 limit?: number;
@@ -4132,7 +4132,7 @@ export interface operations {
                      *                         },
                      *                         "_links": {
                      *                           "additionalProperties": {
-                     *                             "format": "uri-template",
+                     *                             "format": "uri",
                      *                             "maxLength": 2048,
                      *                             "type": "string"
                      *                           },
@@ -4148,7 +4148,7 @@ export interface operations {
                      *                     }
                      *                   }
                      *                 },
-                     *                 "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`).",
+                     *                 "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file.",
                      *                 "headers": {
                      *                   "X-RateLimit-Cost": {
                      *                     "$ref": "#/components/headers/X-RateLimit-Cost"

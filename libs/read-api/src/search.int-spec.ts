@@ -111,6 +111,15 @@ describe('GET /buildings/search (real Postgres and Redis)', () => {
     // a street without house number: every address on it
     const street = buildings(await search('address=w%2045th%20street&limit=100')).map((r) => r.bbl);
     expect(street).toEqual(expect.arrayContaining(['1010150001', '1010150002']));
+    // a street alone, one word of it or pasted with the city: its buildings in street order, a page at a time
+    const grand = buildings(await search('address=grand&limit=100'));
+    expect(grand.map((r) => r.bbl)).toContain('2024530001');
+    expect(grand.every((r) => /^\S*\d\S* GRAND /i.test(String(r.address)))).toBe(true);
+    const whole = buildings(await search('address=w%2045th%20st&limit=100')).map((r) => r.bbl);
+    const west = await search('address=w%2045th%20st&limit=1');
+    const more = await search(`address=w%2045th%20st&limit=1&cursor=${encodeURIComponent(pagination(west).next_cursor as string)}`);
+    expect([...buildings(west), ...buildings(more)].map((r) => r.bbl)).toEqual(whole.slice(0, 2));
+    expect(buildings(await search(`address=${encodeURIComponent('W 45th St, New York, NY 10036')}&limit=100`)).map((r) => r.bbl)).toEqual(whole);
     expect(res.body._links).toEqual({ self: `${api.url}/api/v1/buildings/search?address=123%20w%2045th%20st` });
     expect(pagination(res)).toEqual({ limit: 25, has_more: false, next_cursor: null });
   });

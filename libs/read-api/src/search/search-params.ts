@@ -48,7 +48,7 @@ export function parseSearchParams(query: SearchQueryDto): SearchParams {
     // a pasted postal address is searched by its delivery line (no city, state or ZIP Code)
     address = normalizeAddress(deliveryLine(query.address.slice(0, 200)));
     if (address.length < 2) throw invalid(`"address" must contain at least 2 letters or digits (got "${quoteInput(query.address)}").`);
-    if (addressForm(address) === 'substring' && narrowingAddressWords(address).length === 0) throw invalid(ADDRESS_TOO_VAGUE(query.address));
+    if (addressForm(address) === 'street' && narrowingAddressWords(address).length === 0) throw invalid(ADDRESS_TOO_VAGUE(query.address));
   }
   let borough: number | null = null;
   if (query.borough !== undefined) {
@@ -71,7 +71,8 @@ export function parseSearchParams(query: SearchQueryDto): SearchParams {
   if (minScore !== null && maxScore !== null && minScore > maxScore) {
     throw invalid(`"min_score" (${minScore}) must not be greater than "max_score" (${maxScore}).`);
   }
-  const sort = (query.sort ?? (address ? 'relevance' : '-total_score')) as SearchSort;
+  // a street without house number lists its buildings in street order (the order its index reads)
+  const sort = (query.sort ?? (address ? (addressForm(address) === 'street' ? 'address' : 'relevance') : '-total_score')) as SearchSort;
   if (!SEARCH_SORTS.includes(sort)) throw invalid(`"sort" must be one of ${SEARCH_SORTS.join(', ')} (got "${quoteInput(query.sort)}").`);
   if (sort === 'relevance' && !address) throw invalid('"sort=relevance" needs an "address" to rank by.');
   return {

@@ -7,7 +7,7 @@ import { GRADES } from '@bhis/domain';
  * (which names the parameter in every error); the DTO refuses unknown and repeated parameters.
  */
 export class SearchQueryDto {
-  @ApiPropertyOptional({ description: 'Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work; street suffixes in any USPS Publication 28 spelling: `avnue`, `strt`, `pkwy`). A pasted postal address is searched by its delivery line: `347 Lexington Ave, New York, NY 10013` searches `347 LEXINGTON AVENUE`. Matches addresses that start with it or are similar to it (trigram word similarity).', example: '123 w 45th st' })
+  @ApiPropertyOptional({ description: 'Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work; street suffixes in any USPS Publication 28 spelling: `avnue`, `strt`, `pkwy`). A pasted postal address is searched by its delivery line: `347 Lexington Ave, New York, NY 10013` searches `347 LEXINGTON AVENUE`. With a house number, matches addresses that start with it or are similar to it (trigram word similarity); without one (`lexington`), the buildings of the streets starting with it.', example: '123 w 45th st' })
   @IsOptional() @IsString() address?: string;
 
   @ApiPropertyOptional({ description: 'Borough code 1-5 or name (`Manhattan`, `Bronx`, `Brooklyn`, `Queens`, `Staten Island`; also MN, BX, BK, QN, SI).', example: 'Manhattan' })
@@ -33,7 +33,7 @@ export class SearchQueryDto {
 
   @ApiPropertyOptional({
     enum: ['relevance', 'total_score', '-total_score', 'address'],
-    description: 'Order: `-total_score` (most distressed first), `total_score`, `address` (normalized address), or `relevance` (address queries only). Default: relevance with `address`, otherwise -total_score.',
+    description: 'Order: `-total_score` (most distressed first), `total_score`, `address` (normalized address; for a street without house number, street then BBL), or `relevance` (address queries only). Default: relevance with an `address` that has a house number, `address` with a street alone, otherwise -total_score.',
   })
   @IsOptional() @IsString() sort?: string;
 

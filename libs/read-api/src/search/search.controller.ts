@@ -32,9 +32,10 @@ export class SearchController {
     summary: 'Search buildings',
     description:
       'At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). ' +
-      'Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a ' +
-      'direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord ' +
-      'portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
+      'Scored buildings only. A pasted postal address is searched without its city, state and ZIP Code. An address without a house number ' +
+      '(`lexington`) lists the buildings of the streets starting with it, in street order by default, and needs a word of at least 3 letters or digits that is not a ' +
+      'direction or street type (`Q A` is refused). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the ' +
+      'building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.',
   })
   @ApiOkResponse({ type: SearchEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })

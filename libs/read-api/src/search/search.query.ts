@@ -9,38 +9,48 @@ const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
 const STREET_SIMILARITY = 0.6;
 
 /**
+ * The street of a normalized address, its house number left out: the expression of
+ * buildings_street_idx (migration 1763720000001), which lists the buildings of a street in order. In
+ * byte order (collation C), so that one index serves the prefix match and the page's position
+ * `(street, bbl) > (...)`, which it seeks to.
+ */
+export const STREET_OF_ADDRESS = `(regexp_replace(b.address_search, '^[0-9][0-9A-Z-]* ', '') COLLATE "C")`;
+
+/**
  * Which addresses an address query matches, each form backed by an index:
- * - one word (still typing, or a lone house number): addresses starting with it (btree text_pattern_ops);
+ * - a lone house number (or its start, still typing): addresses starting with it (btree text_pattern_ops);
  * - house number + street: that house number (btree prefix), with the rest similar enough
  *   (word similarity; typos in the street tolerated);
- * - a street without house number: addresses containing it (trigram GIN); refused (search-params.ts)
- *   when no word of it narrows the trigram match (`narrowingAddressWords`).
+ * - a street without house number (`lexington`, `w 45 st`): the buildings on the streets starting with
+ *   it, in street order (buildings_street_idx): a page reads its own rows, however long the street and
+ *   large the city. Refused (search-params.ts) when no word of it is more than a direction or street type.
  * A trigram-similarity scan over all addresses is avoided: common trigrams (STREET, AVENUE) make it
  * read most of the table.
  */
-export function addressForm(address: string): 'prefix' | 'house_number' | 'substring' {
+export function addressForm(address: string): 'prefix' | 'house_number' | 'street' {
   const words = address.split(' ');
-  if (words.length === 1) return 'prefix';
-  return HOUSE_NUMBER.test(words[0] as string) ? 'house_number' : 'substring';
+  const first = words[0] as string;
+  if (words.length === 1) return /^\d/.test(first) ? 'prefix' : 'street';
+  return HOUSE_NUMBER.test(first) ? 'house_number' : 'street';
 }
 
-function addressMatchSql(v: StatementValues, address: string, prefix: string, query: string): string {
+function addressMatchSql(v: StatementValues, address: string, prefix: string, query: () => string): string {
   const words = address.split(' ');
   const form = addressForm(address);
   if (form === 'prefix') return `b.address_search LIKE ${prefix}`;
   if (form === 'house_number') {
     const house = v.add(`${escapeLike(words[0])} %`, '::text');
-    return `b.address_search LIKE ${house} AND word_similarity(${query}, b.address_search) >= ${STREET_SIMILARITY}`;
+    return `b.address_search LIKE ${house} AND word_similarity(${query()}, b.address_search) >= ${STREET_SIMILARITY}`;
   }
-  return `b.address_search LIKE ${v.add(`%${escapeLike(address)}%`, '::text')}`;
+  return `${STREET_OF_ADDRESS} LIKE ${prefix}`;
 }
 
 /**
  * Relevance of an address match: addresses that start with the query first, then by trigram
  * similarity (an integer, so cursors carry it exactly).
  */
-function relevanceSql(prefix: string, address: string): string {
-  return `((CASE WHEN b.address_search LIKE ${prefix} THEN 2000 ELSE 0 END) + floor(similarity(b.address_search, ${address}) * 1000))::int`;
+function relevanceSql(prefix: string, address: () => string): string {
+  return `((CASE WHEN b.address_search LIKE ${prefix} THEN 2000 ELSE 0 END) + floor(similarity(b.address_search, ${address()}) * 1000))::int`;
 }
 
 interface SortShape {
@@ -52,6 +62,14 @@ interface SortShape {
 }
 
 function sortShape(filters: SearchFilters, relevance: string | null): SortShape {
+  if (filters.sort === 'address' && filters.address && addressForm(filters.address) === 'street') {
+    // the order of buildings_street_idx (street, bbl): a street-only query reads one range of it
+    return {
+      key: STREET_OF_ADDRESS,
+      order: `${STREET_OF_ADDRESS}, b.bbl`,
+      after: (k, b) => `(${STREET_OF_ADDRESS}, b.bbl) > (${k}, ${b})`,
+    };
+  }
   switch (filters.sort) {
     case 'relevance':
       return {
@@ -103,10 +121,13 @@ export function searchStatement(filters: SearchFilters, position: CursorPosition
   const where: string[] = [];
   let relevance: string | null = null;
   if (filters.address) {
-    const address = v.add(filters.address, '::text');
+    const text = filters.address;
+    // added where the statement uses it (a street-only query in street order does not)
+    let added: string | null = null;
+    const address = () => (added ??= v.add(text, '::text'));
     const prefix = v.add(`${escapeLike(filters.address)}%`, '::text');
     where.push(addressMatchSql(v, filters.address, prefix, address));
-    relevance = relevanceSql(prefix, address);
+    if (filters.sort === 'relevance') relevance = relevanceSql(prefix, address);
   }
   if (filters.borough !== null) where.push(`b.borough = ${v.add(filters.borough, '::smallint')}`);
   if (filters.zipcode !== null) where.push(`b.zipcode = ${v.add(filters.zipcode, '::text')}`);

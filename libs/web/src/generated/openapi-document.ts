@@ -428,7 +428,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                 "example": {
                   "data": {
                     "run_id": "00000000-0000-4000-8000-000000000001",
-                    "job_id": "ingest.hpd_litigations.f3290b5b7eaf73fb.bba37738",
+                    "job_id": "ingest.hpd_litigations.16649cb177a74e34.a7964dfe",
                     "created": true
                   },
                   "meta": {
@@ -1618,11 +1618,11 @@ export const OPENAPI_DOCUMENT: JsonObject = {
     },
     "/buildings/search": {
       "get": {
-        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. An address without a house number needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused: no index narrows it). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
+        "description": "At least one filter (address, borough, zipcode, grade, owner, building_class, min_score, max_score). Scored buildings only. A pasted postal address is searched without its city, state and ZIP Code. An address without a house number (`lexington`) lists the buildings of the streets starting with it, in street order by default, and needs a word of at least 3 letters or digits that is not a direction or street type (`Q A` is refused). With `owner`, each result also names its landlord portfolio (`portfolio_id`, `_links.portfolio`; null when the building has no current registration). Cursor pagination: pass `pagination.next_cursor` as `cursor` with the same filters and sort. Scope `buildings:read`.",
         "operationId": "search_find",
         "parameters": [
           {
-            "description": "Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work; street suffixes in any USPS Publication 28 spelling: `avnue`, `strt`, `pkwy`). A pasted postal address is searched by its delivery line: `347 Lexington Ave, New York, NY 10013` searches `347 LEXINGTON AVENUE`. Matches addresses that start with it or are similar to it (trigram word similarity).",
+            "description": "Free-text street address, normalized (`123 w 45th st` finds `123 WEST 45 STREET`; Queens house numbers like `104-12 101 ave` work; street suffixes in any USPS Publication 28 spelling: `avnue`, `strt`, `pkwy`). A pasted postal address is searched by its delivery line: `347 Lexington Ave, New York, NY 10013` searches `347 LEXINGTON AVENUE`. With a house number, matches addresses that start with it or are similar to it (trigram word similarity); without one (`lexington`), the buildings of the streets starting with it.",
             "in": "query",
             "name": "address",
             "required": false,
@@ -1724,7 +1724,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
             }
           },
           {
-            "description": "Order: `-total_score` (most distressed first), `total_score`, `address` (normalized address), or `relevance` (address queries only). Default: relevance with `address`, otherwise -total_score.",
+            "description": "Order: `-total_score` (most distressed first), `total_score`, `address` (normalized address; for a street without house number, street then BBL), or `relevance` (address queries only). Default: relevance with an `address` that has a house number, `address` with a street alone, otherwise -total_score.",
             "in": "query",
             "name": "sort",
             "required": false,
@@ -3253,7 +3253,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                                     },
                                     "_links": {
                                       "additionalProperties": {
-                                        "format": "uri-template",
+                                        "format": "uri",
                                         "maxLength": 2048,
                                         "type": "string"
                                       },
@@ -3269,7 +3269,7 @@ export const OPENAPI_DOCUMENT: JsonObject = {
                                 }
                               }
                             },
-                            "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`).",
+                            "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file.",
                             "headers": {
                               "X-RateLimit-Cost": {
                                 "$ref": "#/components/headers/X-RateLimit-Cost"

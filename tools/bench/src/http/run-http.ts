@@ -81,6 +81,8 @@ interface Scenario {
 function scenarios(targets: HttpTargets): Scenario[] {
   const lookup = cycle(targets.lookupBbls);
   const address = cycle(targets.typedAddresses);
+  const postal = cycle(targets.postalAddresses);
+  const street = cycle(targets.streets);
   const batch = cycle(bodies(targets.lookupBbls, 500, 40));
   const portfolio = JSON.stringify({ bbls: targets.portfolioBbls });
   return [
@@ -89,6 +91,8 @@ function scenarios(targets: HttpTargets): Scenario[] {
     { name: 'events page, light building', request: { method: 'GET', next: () => ({ path: `/api/v1/buildings/${targets.lightBuilding.bbl}/events` }) } },
     { name: 'events page, heaviest building', request: { method: 'GET', next: () => ({ path: `/api/v1/buildings/${targets.heavyBuilding.bbl}/events` }) } },
     { name: 'search by typed address', request: { method: 'GET', next: () => ({ path: `/api/v1/buildings/search?address=${encodeURIComponent(address())}` }) } },
+    { name: 'search by pasted postal address', request: { method: 'GET', next: () => ({ path: `/api/v1/buildings/search?address=${encodeURIComponent(postal())}` }) } },
+    { name: 'search by street alone', request: { method: 'GET', next: () => ({ path: `/api/v1/buildings/search?address=${encodeURIComponent(street())}` }) } },
     { name: 'batch of 500', request: { method: 'POST', next: () => ({ path: '/api/v1/buildings/batch', body: batch() }) } },
     { name: 'batch of 500, one client', connections: 1, request: { method: 'POST', next: () => ({ path: '/api/v1/buildings/batch', body: batch() }) } },
     { name: 'portfolio analyze 10,000', request: { method: 'POST', next: () => ({ path: '/api/v1/portfolio/analyze', body: portfolio }) } },

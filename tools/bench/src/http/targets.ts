@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { narrowingAddressWords, normalizeAddress } from '@bhis/domain';
 
 /** Data from the benchmark city that the HTTP scenarios draw from. */
 export interface HttpTargets {
@@ -7,6 +8,10 @@ export interface HttpTargets {
   lightBuilding: { bbl: string; events: number };
   heavyBuilding: { bbl: string; events: number };
   typedAddresses: string[];
+  /** The same addresses as a postal address is pasted: `347 Lexington Ave, New York, NY 10013`. */
+  postalAddresses: string[];
+  /** Streets alone, the first word of the street of the same addresses (`lexington`). */
+  streets: string[];
   /** 10,000 BBLs: every building of the city when it has fewer (the rest valid-format BBLs not in it) */
   portfolioBbls: string[];
   portfolioFound: number;
@@ -24,6 +29,20 @@ const ABBREVIATIONS: [RegExp, string][] = [
   [/\bNORTH\b/g, 'n'],
   [/\bSOUTH\b/g, 's'],
 ];
+
+const CITY_OF_BOROUGH: Record<number, string> = { 1: 'New York', 2: 'Bronx', 3: 'Brooklyn', 4: 'Queens', 5: 'Staten Island' };
+
+/** An address as it is pasted from a letter or a map: abbreviated, with city, state and ZIP Code. */
+export function postalAddress(address: string, borough: number, zipcode: string | null): string {
+  const typed = typedAddress(address, 0).replace(/\b\w/g, (c) => c.toUpperCase());
+  return `${typed}, ${CITY_OF_BOROUGH[borough] ?? 'New York'}, NY${zipcode ? ` ${zipcode}` : ''}`;
+}
+
+/** The first word of an address's street (its house number left out) that a street search can take alone, or null. */
+export function streetWord(address: string): string | null {
+  const words = address.toLowerCase().split(/\s+/).slice(1);
+  return words.find((w) => /^[a-z]{3,}$/.test(w) && narrowingAddressWords(normalizeAddress(w)).length > 0) ?? null;
+}
 
 /** How people type an address: lower case, abbreviated, sometimes without the last word yet. */
 export function typedAddress(address: string, variant: number): string {
@@ -49,8 +68,8 @@ export async function loadTargets(pool: Pool): Promise<HttpTargets> {
   const heavy = sorted[sorted.length - 1];
   const light = sorted[Math.floor(sorted.length / 2)];
   if (!heavy || !light) throw new Error('the benchmark database has no events');
-  const addresses = await pool.query<{ address: string }>(
-    `SELECT b.address FROM buildings b JOIN building_scores s USING (bbl) WHERE b.address <> '' ORDER BY md5(b.bbl) LIMIT 2000`,
+  const addresses = await pool.query<{ address: string; borough: number; zipcode: string | null }>(
+    `SELECT b.address, b.borough, b.zipcode FROM buildings b JOIN building_scores s USING (bbl) WHERE b.address <> '' ORDER BY md5(b.bbl) LIMIT 2000`,
   );
   const all = await pool.query<{ bbl: string }>(`SELECT bbl FROM buildings ORDER BY bbl LIMIT 10000`);
   const portfolioBbls = all.rows.map((r) => r.bbl.trim());
@@ -61,6 +80,8 @@ export async function loadTargets(pool: Pool): Promise<HttpTargets> {
     lightBuilding: { bbl: light.bbl.trim(), events: light.events },
     heavyBuilding: { bbl: heavy.bbl.trim(), events: heavy.events },
     typedAddresses: addresses.rows.map((r, i) => typedAddress(r.address, i)),
+    postalAddresses: addresses.rows.map((r) => postalAddress(r.address, r.borough, r.zipcode)),
+    streets: addresses.rows.flatMap((r) => streetWord(r.address) ?? []),
     portfolioBbls,
     portfolioFound,
   };
