@@ -163,4 +163,29 @@ describe('Idempotency-Key on POST and PATCH (real Postgres and Redis)', () => {
     expect([score.status, scoreAgain.status, scoreAgain.headers.get('idempotent-replayed')]).toEqual([202, 202, 'true']);
     expect(scoreAgain.text).toBe(score.text);
   });
+
+  it("keeps answers compressed and within the key's quota: past it a new key is refused, a known one still replays, no header still serves", async () => {
+    const demo = await createTestKey(db.url, { name: 'demo', kind: 'demo' });
+    const first = await send('POST', '/api/v1/buildings/batch', demo.key, { bbls: BBLS }, 'quota-1');
+    expect(first.status).toBe(200);
+    const kept = await pool.query<{ gzip: boolean; bytes: number }>(
+      `SELECT body_gzip AS gzip, octet_length(response_body) AS bytes FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = 'quota-1'`,
+      [demo.id],
+    );
+    expect(kept.rows[0]?.gzip).toBe(true);
+    expect(kept.rows[0]?.bytes).toBeLessThan(Buffer.byteLength(first.text));
+    const usage = await pool.query<{ bytes: string }>(`SELECT sum(bytes) AS bytes FROM idempotency_usage WHERE api_key_id = $1`, [demo.id]);
+    expect(Number(usage.rows[0]?.bytes)).toBe(kept.rows[0]?.bytes);
+    // the demo key's day of stored answers used up (8 MB)
+    await pool.query(`UPDATE idempotency_usage SET bytes = 8 * 1024 * 1024 WHERE api_key_id = $1`, [demo.id]);
+    const refused = await send('POST', '/api/v1/buildings/batch', demo.key, { bbls: BBLS }, 'quota-2');
+    expect([refused.status, codeOf(refused), refused.headers.get('retry-after')]).toEqual([429, 'rate_limit_exceeded', '3600']);
+    expect((JSON.parse(refused.text) as { error: { message: string } }).error.message).toMatch(/without Idempotency-Key/);
+    const replay = await send('POST', '/api/v1/buildings/batch', demo.key, { bbls: BBLS }, 'quota-1');
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.text]).toEqual([200, 'true', first.text]);
+    expect((await send('POST', '/api/v1/buildings/batch', demo.key, { bbls: BBLS })).status).toBe(200);
+    // hours older than a day no longer count
+    await pool.query(`UPDATE idempotency_usage SET hour = hour - interval '26 hours' WHERE api_key_id = $1`, [demo.id]);
+    expect((await send('POST', '/api/v1/buildings/batch', demo.key, { bbls: BBLS }, 'quota-2')).status).toBe(200);
+  });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, OnModuleDestroy } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Pool } from 'pg';
@@ -6,6 +7,7 @@ import type pino from 'pino';
 import { RESPONSE_PASSTHROUGH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Observable, of } from 'rxjs';
+import type { ApiKeyKind } from '@bhis/domain';
 import { ApiError } from '@bhis/envelope';
 import { platformState } from './request-context';
 
@@ -19,6 +21,14 @@ export const IDEMPOTENCY_LOCK_SECONDS = 6 * 60;
 /** The largest answer kept; a larger one is sent but not kept, and the key is given up. */
 export const IDEMPOTENCY_MAX_STORED_BYTES = 8 * 1024 * 1024;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/**
+ * The compressed bytes of answers one API key may have kept over 24 hours, by kind: a convention
+ * sized so that a live key keeps hundreds of full batch or export answers (a 500-building batch is
+ * about 0.2 MB compressed), while the public demo key cannot make Postgres store more than a few
+ * megabytes a day for anyone holding it. Past it, a request with a new Idempotency-Key is refused
+ * (429) until older answers age out; a request without the header is served as always.
+ */
+export const IDEMPOTENCY_QUOTA_BYTES: Readonly<Record<ApiKeyKind, number>> = { live: 512 * 1024 * 1024, demo: 8 * 1024 * 1024 };
 /** Headers of an answer that are part of it (the platform's own, e.g. the request id, are made anew). */
 const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'cache-control'] as const;
 const METHODS = new Set(['POST', 'PATCH']);
@@ -78,6 +88,7 @@ interface StoredAnswer {
   status: number | null;
   response_headers: Record<string, string> | null;
   response_body: Buffer | null;
+  body_gzip: boolean;
 }
 
 interface Claim {
@@ -118,6 +129,7 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
   async purgeExpired(): Promise<number> {
     try {
       const { rowCount } = await this.pool().query(`DELETE FROM idempotency_keys WHERE expires_at < now()`);
+      await this.pool().query(`DELETE FROM idempotency_usage WHERE hour < now() - interval '25 hours'`);
       return rowCount ?? 0;
     } catch (error) {
       this.logger.warn({ err: error }, 'expired idempotency keys not purged');
@@ -137,6 +149,7 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
     if (key === null || auth.state !== 'valid') return next.handle();
     const claim: Claim = { apiKeyId: auth.key.id, method: req.method, path: req.path, key };
     const hash = fingerprint(req.body);
+    await this.checkQuota(claim, auth.key.kind);
     const { rowCount } = await this.pool().query(
       `INSERT INTO idempotency_keys (api_key_id, method, path, idempotency_key, request_hash, locked_until, expires_at)
        VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6), now() + make_interval(secs => $7))
@@ -151,10 +164,30 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
     return next.handle();
   }
 
+  /**
+   * 429 when the API key's answers kept over the last 24 hours reach its quota, unless this key was
+   * claimed before (a replay or a 422 costs nothing to keep). At most 25 hourly rows are read.
+   */
+  private async checkQuota(claim: Claim, kind: ApiKeyKind): Promise<void> {
+    const { rows } = await this.pool().query<{ bytes: string; known: boolean }>(
+      `SELECT COALESCE((SELECT sum(bytes) FROM idempotency_usage WHERE api_key_id = $1 AND hour > now() - interval '25 hours'), 0) AS bytes,
+              EXISTS (SELECT 1 FROM idempotency_keys WHERE api_key_id = $1 AND method = $2 AND path = $3 AND idempotency_key = $4 AND expires_at > now()) AS known`,
+      [claim.apiKeyId, claim.method, claim.path, claim.key],
+    );
+    const used = Number(rows[0]?.bytes ?? 0);
+    const quota = IDEMPOTENCY_QUOTA_BYTES[kind];
+    if (used < quota || rows[0]?.known) return;
+    throw new ApiError(
+      'rate_limit_exceeded',
+      `This key's idempotent answers kept over the last 24 hours reached ${Math.round(quota / 1024 / 1024)} MB (compressed); send the request without Idempotency-Key, or wait for older answers to age out.`,
+      { headers: { 'Retry-After': '3600' } },
+    );
+  }
+
   /** The stored answer of an earlier request with the key, or why there is none to give. */
   private async answerAgain(claim: Claim, hash: Buffer, res: Response, ownAnswer: boolean): Promise<Observable<unknown>> {
     const { rows } = await this.pool().query<StoredAnswer>(
-      `SELECT request_hash, status, response_headers, response_body FROM idempotency_keys
+      `SELECT request_hash, status, response_headers, response_body, body_gzip FROM idempotency_keys
         WHERE api_key_id = $1 AND method = $2 AND path = $3 AND idempotency_key = $4`,
       [claim.apiKeyId, claim.method, claim.path, claim.key],
     );
@@ -170,7 +203,7 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
         headers: { 'Retry-After': '1' },
       });
     }
-    const body = stored.response_body;
+    const body = stored.body_gzip ? gunzipSync(stored.response_body) : stored.response_body;
     const headers = stored.response_headers ?? {};
     res.statusCode = stored.status;
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -218,11 +251,18 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
       const value = res.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
+    // kept compressed (JSON and CSV answers shrink 5-10 times), and counted against the key's quota
+    const kept = gzipSync(body, { level: 1 });
     try {
       await this.pool().query(
-        `UPDATE idempotency_keys SET status = $5, response_headers = $6, response_body = $7
-          WHERE api_key_id = $1 AND method = $2 AND path = $3 AND idempotency_key = $4`,
-        [claim.apiKeyId, claim.method, claim.path, claim.key, res.statusCode, JSON.stringify(headers), body],
+        `WITH stored AS (
+           UPDATE idempotency_keys SET status = $5, response_headers = $6, response_body = $7, body_gzip = true
+            WHERE api_key_id = $1 AND method = $2 AND path = $3 AND idempotency_key = $4
+            RETURNING api_key_id)
+         INSERT INTO idempotency_usage (api_key_id, hour, bytes)
+         SELECT api_key_id, date_trunc('hour', now()), $8 FROM stored
+         ON CONFLICT (api_key_id, hour) DO UPDATE SET bytes = idempotency_usage.bytes + EXCLUDED.bytes`,
+        [claim.apiKeyId, claim.method, claim.path, claim.key, res.statusCode, JSON.stringify(headers), kept, kept.length],
       );
     } catch (error) {
       // the answer is sent all the same; a retry waits for the lock to expire and then runs again
