@@ -410,6 +410,18 @@ async function writeCurrentScores(client: PoolClient, request: SwitchRequest, so
        explanation = EXCLUDED.explanation, document = EXCLUDED.document, updated_at = now()`,
     [request.runId, request.asOf, SCORER_ID, held],
   );
+  // a held building keeps its score, grade and components, and says what is stale now: its flags and
+  // confidence are this run's (the stale-source flags follow the rule of GET /api/v1/sources)
+  if (held.length > 0) {
+    await client.query(
+      `UPDATE building_scores b SET flags = s.flags, confidence = s.confidence::jsonb,
+              scores = jsonb_set(b.scores, '{flags}', to_jsonb(s.flags)),
+              document = jsonb_set(jsonb_set(b.document::jsonb, '{confidence}', s.confidence::jsonb), '{scores,flags}', to_jsonb(s.flags))::json,
+              updated_at = now()
+         FROM ${source} s WHERE s.bbl = b.bbl AND b.bbl = ANY($1::char(10)[])`,
+      [held],
+    );
+  }
   if (request.bbls) {
     await client.query(`DELETE FROM dirty_buildings WHERE marked_at <= $1::timestamptz AND bbl = ANY($2::char(10)[])`, [request.startedAt, request.bbls]);
   } else {
