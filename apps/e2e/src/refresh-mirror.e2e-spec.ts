@@ -8,8 +8,7 @@ import { eventAttributes } from '@bhis/db';
 import { QUEUES } from '@bhis/queue';
 import { enqueueIngest, getRun, syncSourceCatalog } from '@bhis/runs';
 import { csvToSodaRows, getSource, parseSource, type PublishedColumn } from '@bhis/sources';
-import { createTestDatabase, NodeProcess, poll, repoRoot, TestDatabase, testRedisPrefix } from '@bhis/testing';
-import { SocrataMirror } from './support/socrata-mirror';
+import { createTestDatabase, NodeProcess, mirrorWorkerEnv, poll, repoRoot, SocrataMirror, TestDatabase, testRedisPrefix } from '@bhis/testing';
 
 const SOURCE = getSource('hpd_litigations');
 const PART = SOURCE.parts[0];
@@ -75,15 +74,7 @@ describe('a refresh checked against a local Socrata mirror', () => {
     await mirror.start();
     connection = new IORedis({ maxRetriesPerRequest: null });
     queue = new Queue(QUEUES.ingest, { connection, prefix });
-    worker = NodeProcess.app('ingest', {
-      DATABASE_URL: db.url,
-      REDIS_PREFIX: prefix,
-      LOG_LEVEL: 'info',
-      SOCRATA_BASE_URL: mirror.url,
-      SOCRATA_ALLOW_PRIVATE_HOST: 'true',
-      // the mirror serves a sample of the data set, far below the source's minimum
-      INGEST_ENFORCE_MINIMUM_ROWS: 'false',
-    });
+    worker = NodeProcess.app('ingest', mirrorWorkerEnv(mirror, db.url, prefix));
     await worker.waitFor('ingest worker started');
   }, 120_000);
 

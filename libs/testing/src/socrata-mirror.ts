@@ -51,3 +51,18 @@ export class SocrataMirror {
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
+
+/**
+ * The environment of an ingest worker that downloads from the mirror (loopback, allowed by
+ * SOCRATA_ALLOW_PRIVATE_HOST) and loads sets far smaller than the city's (no minimum row count).
+ */
+export function mirrorWorkerEnv(mirror: SocrataMirror, databaseUrl: string, redisPrefix: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: redisPrefix,
+    LOG_LEVEL: 'info',
+    SOCRATA_BASE_URL: mirror.url,
+    SOCRATA_ALLOW_PRIVATE_HOST: 'true',
+    INGEST_ENFORCE_MINIMUM_ROWS: 'false',
+  };
+}
