@@ -5,3 +5,4 @@ export type { SourceKey } from './formats/headers';
 export { OUTPUT_FILES } from './formats/files';
 export { measureGeneration } from './measure';
 export type { GenerationMeasurement } from './measure';
+export { buildingAt } from './buildings';

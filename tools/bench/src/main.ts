@@ -19,6 +19,7 @@ import { BenchmarkFile, BenchmarkRun, CitySummary, LargestFileAlone } from './re
 import { ensureRefresh, refreshCity } from './refresh';
 import { measureScaleOut } from './scale-out';
 import { measureReingest } from './reingest';
+import { measureSearchScaling } from './search-scaling/search-scaling';
 import { CITY_REGISTRATIONS, measurePortfolioGraph } from './portfolio-graph';
 
 interface BenchOptions {
@@ -42,6 +43,7 @@ interface BenchOptions {
   scoringProcesses: number;
   /** `true` when given without a count. */
   portfolioGraph?: number | true;
+  searchScaling?: boolean;
 }
 
 function positive(value: string): number {
@@ -190,7 +192,27 @@ async function run(options: BenchOptions, argv: string[]): Promise<void> {
   if (options.workers) return compareWorkers(options, argv);
   if (options.httpOnly) return rerunHttp(options, argv);
   if (options.portfolioGraph) return benchmarkPortfolioGraph(options);
+  if (options.searchScaling) return benchmarkSearchScaling(options, argv);
   return benchmarkCity(options, argv);
+}
+
+/** Only search, at 1%, 10% and the whole city in one run, on scratch databases of buildings and scores. */
+async function benchmarkSearchScaling(options: BenchOptions, argv: string[]): Promise<void> {
+  const root = repoRoot();
+  if (options.build) buildProjects(['api']);
+  const machine = describeMachine({ postgres: await serverVersion(options.adminUrl), redis: await redisVersion(options.redisUrl) });
+  const commit = headCommit(root);
+  const result = await measureSearchScaling({
+    adminUrl: options.adminUrl,
+    redisPrefix: `bhis_bench_${randomBytes(4).toString('hex')}`,
+    connections: options.connections,
+    header: { command: `npm run bench -- ${argv.join(' ')}`.trim(), ...(commit ? { commit } : {}), machine },
+    log,
+  });
+  const results = readResults(root);
+  results.searchScaling = result;
+  writeResults(root, results);
+  log('wrote docs/benchmarks.json and docs/benchmarks.md');
 }
 
 /** Only the rebuild of the landlord portfolios, on registrations and contacts seeded in a database of its own. */
@@ -460,6 +482,7 @@ const program = new Command('bench')
   .option('--gzip', 'write and ingest the city gzip-compressed (the default from --scale 10 on)')
   .option('--no-gzip', 'write and ingest plain CSV whatever the scale')
   .option('--portfolio-graph [registrations]', `only time the rebuild of the landlord portfolios from N seeded registrations with 4 contacts each (default ${CITY_REGISTRATIONS}, the whole city)`, (v) => Math.max(1, Math.floor(Number(v)) || CITY_REGISTRATIONS))
+  .option('--search-scaling', 'only search, at 1%, 10% and the whole city (4,450, 44,500 and 445,000 buildings) in one run, on scratch databases of buildings and scores')
   .option('--admin-url <url>', 'Postgres maintenance database', process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
   .option('--redis-url <url>', 'Redis', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
   .action(async (options: BenchOptions) => run(options, process.argv.slice(2)));

@@ -7,6 +7,7 @@ import type { BenchmarkFile, BenchmarkRun, LargestFileAlone } from './results';
 import type { RefreshResult } from './refresh';
 import type { Reingest } from './reingest';
 import type { ScaleOutResult } from './scale-out';
+import type { SearchScalingResult } from './search-scaling/search-scaling';
 
 const FULL_CITY_BUILDINGS = 445_000;
 
@@ -319,6 +320,33 @@ function scaleOutSection(result: ScaleOutResult): string {
   ].join('\n');
 }
 
+function searchScalingSection(r: SearchScalingResult): string {
+  const sizes = r.scenarios[0]?.sizes.map((s) => s.buildings) ?? [];
+  return [
+    '## Search at 1%, 10% and the whole city',
+    '',
+    `- Date: ${r.startedAt} to ${r.finishedAt}; commit ${r.commit ?? 'not recorded'}; ${r.machine.cpus} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB, Postgres ${r.machine.postgres}; load average ${r.loadAverageAtStart.join(' / ')} before, ${r.loadAverageAtEnd.join(' / ')} after`,
+    `- Command: \`${r.command}\``,
+    `- A scratch database per size holding what search reads (the buildings of the synthetic city, seed 1, with their addresses, ZIP Codes and owners, and a current score each; ` +
+      `seeded and analyzed in ${sizes.map((n) => `${r.seedSeconds[String(n)] ?? '?'} s`).join(', ')}), dropped after the run; the built API on each; the same queries sent to every size. ` +
+      `${r.rounds} rounds, each loading every scenario on every size for ${r.secondsPerLoad} s in turn (the order of the sizes rotating), ${r.connections} connections; ` +
+      'req/s over all rounds, p50 and p99 the median of the rounds\'; the p99 ratio is the median of the rounds\' p99 at the whole city over p99 at 1% of the same round.',
+    '',
+    table(
+      ['scenario', 'e.g.', ...sizes.flatMap((n) => [`${num(n)}: req/s`, 'p50 ms', 'p99 ms', 'found']), `p99 ${num(sizes[sizes.length - 1] ?? 0)} / ${num(sizes[0] ?? 0)}`, 'target'],
+      r.scenarios.map((s) => [
+        s.name,
+        `\`${s.example}\``,
+        ...s.sizes.flatMap((z) => [num(z.requestsPerSecond), z.latencyP50Ms, z.latencyP99Ms, `${Math.round(z.matchedShare * 100)}%`]),
+        `**${s.p99Ratio}**`,
+        `<= ${r.target}${s.withinTarget ? '' : ' (missed)'}`,
+      ]),
+    ),
+    '',
+    '"found": the share of the first 50 queries answered with at least one building.',
+  ].join('\n');
+}
+
 function machineText(run: BenchmarkRun): string {
   return `${run.machine.cpus} CPUs (${run.machine.cpuModel}), ${run.machine.memoryGiB} GiB`;
 }
@@ -381,6 +409,7 @@ export function renderMarkdown(file: BenchmarkFile): string {
     ...(scaleOut.length > 0
       ? ['## More workers on one database', '', 'Ingest splits a city load by file (one job per file; the files of one source staged at once, the merges in turn); a full scoring run splits by BBL range (docs/scaling.md).', '', ...scaleOut.flatMap((r) => [scaleOutSection(r), ''])]
       : []),
+    ...(file.searchScaling ? [searchScalingSection(file.searchScaling), ''] : []),
     ...runs.map(runSection).flatMap((s) => [s, '']),
     ...(file.sections ?? []).flatMap((s) => [`## ${s.title}`, '', s.markdown, '']),
   ].join('\n');

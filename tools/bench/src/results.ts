@@ -1,3 +1,4 @@
+import type { SearchScalingResult } from './search-scaling/search-scaling';
 import type { CopyCeiling, CsvCopyCeiling, EventStorage, TableSize } from './database';
 import type { IngestResult, ScoringResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
@@ -78,6 +79,8 @@ export interface BenchmarkFile {
   runs: Record<string, BenchmarkRun>;
   /** one worker of each kind against several, by scale (`--workers N`) */
   scaleOut?: Record<string, ScaleOutResult>;
+  /** search at 1%, 10% and the whole city in one run (`--search-scaling`) */
+  searchScaling?: SearchScalingResult;
   /**
    * The dated record of earlier runs and experiments, kept across runs and never rendered: docs/benchmarks.md
    * and docs/scaling.md describe the present, and what a note measured that still holds is written there.

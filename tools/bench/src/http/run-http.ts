@@ -42,7 +42,7 @@ export interface HttpBenchmarkOptions {
   log: (line: string) => void;
 }
 
-async function createBenchKey(databaseUrl: string, rateLimitPerMin: number, scopes?: string[]): Promise<string> {
+export async function createBenchKey(databaseUrl: string, rateLimitPerMin: number, scopes?: string[]): Promise<string> {
   const ds = createDataSource({ url: databaseUrl, poolSize: 1 });
   await ds.initialize();
   try {
@@ -127,7 +127,7 @@ interface LoadContext {
   options: HttpBenchmarkOptions;
 }
 
-async function startApi(options: HttpBenchmarkOptions, extraEnv: Record<string, string>): Promise<{ api: NodeProcess; baseUrl: string }> {
+export async function startApi(options: Pick<HttpBenchmarkOptions, 'databaseUrl' | 'redisPrefix'>, extraEnv: Record<string, string>): Promise<{ api: NodeProcess; baseUrl: string }> {
   const port = await freePort();
   const env = { ...API_ENV, DATABASE_URL: options.databaseUrl, REDIS_PREFIX: options.redisPrefix, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', ...extraEnv };
   const api = NodeProcess.app('api', env, ACCESS_LOG);
