@@ -1,6 +1,9 @@
 import type { Pool } from 'pg';
 import { ageBucketSql, type DocumentFacts, heatSeasonWindow } from '@bhis/scoring';
 import { AMOUNT_SQL, cellText, eventsInTimelineOrder, letter, NEWEST_IDS_SQL, planTimelineRead, readSettled, SettledGroupSqlRow, storeCountedSettled } from './settled-histories';
+import type { HistogramSqlRow } from './histogram-row';
+
+export type { HistogramSqlRow } from './histogram-row';
 
 /**
  * The event histogram of a chunk of buildings `$1` as of `$2`: events after the date are not seen,
@@ -23,20 +26,6 @@ function histogramSql(from: 'all' | 'horizon'): string {
    GROUP BY 1, 2`;
 }
 
-/**
- * A histogram row as read: the cell's values as `source|event_type|category|severity|open|excluded|age
- * bucket`, open and excluded as `t`, `f` or `n` (a record without a status is neither open nor closed).
- */
-export interface HistogramSqlRow {
-  bbl: string;
-  cell: string;
-  count: number;
-  /** null when the events carry no money */
-  amount: number | null;
-  /** the newest ids of the group, newest first, as `id,id,id` */
-  newest_event_ids: string;
-  newest_occurred_on: string | null;
-}
 
 /** A building's facts as scoring reads them: the document's facts and what the model needs besides. */
 export interface FactsSqlRow extends DocumentFacts {

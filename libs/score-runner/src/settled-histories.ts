@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { AgeBucket } from '@bhis/scoring';
-import type { HistogramSqlRow } from './feature-queries';
+import type { HistogramSqlRow } from './histogram-row';
 
 /**
  * The settled histories of a chunk's buildings (docs/adr/0015-settled-histories.md): each building's

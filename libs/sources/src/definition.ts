@@ -2,7 +2,7 @@ import { COMPONENT_KEYS, EVENT_TYPES, EventStatus, EventType, NormalizedEvent } 
 import { z } from 'zod';
 import { ClassificationKeys } from './classification';
 import { FACTS_KINDS, SourceFacts } from './facts';
-import { ambiguousColumns, partColumns } from './layout';
+import { ambiguousColumns, partColumns } from './part-columns';
 import { RowFields } from './row-fields';
 import { DatasetUrls, socrataUrls } from './urls';
 

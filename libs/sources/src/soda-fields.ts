@@ -1,6 +1,6 @@
 import type { SourceDefinition, SourcePart } from './definition';
 import { normalizeHeaderName } from './header';
-import { canonicalColumn, partColumns } from './layout';
+import { canonicalColumn, partColumns } from './part-columns';
 
 /** A column of a data set's view metadata (`/api/views/ID.json`): display `name` and SODA `fieldName`. */
 export interface PublishedColumn {

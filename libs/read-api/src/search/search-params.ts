@@ -1,7 +1,7 @@
 import { ApiError } from '@bhis/envelope';
 import { deliveryLine, GRADES, narrowingAddressWords, normalizeAddress, parseBorough, quoteInput } from '@bhis/domain';
 import { parseInteger, parseLimit, parseVocabularyList, rejectControlCharacters } from '../shared/query-params';
-import { addressForm } from './search.query';
+import { addressForm } from './address-form';
 import type { SearchQueryDto } from './search-query.dto';
 
 export const SEARCH_SORTS = ['relevance', 'total_score', '-total_score', 'address'] as const;

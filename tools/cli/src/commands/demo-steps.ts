@@ -5,10 +5,15 @@ import { pgPool } from '@bhis/db';
 import { generateCity } from '@bhis/synth';
 import { CliError, config, withDataSource } from '../context';
 import { withQueue } from '../queues';
-import type { DemoStep } from './demo';
 import { recognisedFiles, waitForRun } from './ingest';
 import { waitForScoring } from './score';
 import { enqueueBackfill, enqueueIngest, enqueueScoring } from '@bhis/runs';
+
+/** One step of the demo; later steps (synthetic city, ingest, scoring) are appended as they exist. */
+export interface DemoStep {
+  title: string;
+  run(): Promise<void>;
+}
 
 /** The demo city: a few thousand buildings, so that it is generated, loaded and scored in about a minute. */
 export const DEMO_CITY = { buildings: 2000, seed: 'demo' } as const;

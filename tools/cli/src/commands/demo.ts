@@ -5,14 +5,9 @@ import { Command } from 'commander';
 import { createApiKey, migrate, pgPool } from '@bhis/db';
 import { hashApiKey } from '@bhis/domain';
 import { CliError, config, repoRoot, withDataSource } from '../context';
-import { interestingBuildings } from './demo-steps';
+import { type DemoStep, interestingBuildings } from './demo-steps';
 import { API_BASE_PATH } from '@bhis/envelope';
 
-/** One step of the demo; later steps (synthetic city, ingest, scoring) are appended as they exist. */
-export interface DemoStep {
-  title: string;
-  run(): Promise<void>;
-}
 
 /**
  * The demo key: reused from data/demo-key while it is valid, otherwise created (and written there,
