@@ -31,12 +31,16 @@ function cityDir(): string {
  * (a city of a fixed older date would be, by the record allowances of libs/scoring/src/freshness.ts).
  * A city generated before (same size and seed) is reused as it is, dated the day it was made.
  */
-export async function generateDemoCity(dir: string, today: string = new Date().toISOString().slice(0, 10)): Promise<{ asOf: string; report: Awaited<ReturnType<typeof generateCity>> | null }> {
+export async function generateDemoCity(
+  dir: string,
+  today: string = new Date().toISOString().slice(0, 10),
+  buildings: number = DEMO_CITY.buildings,
+): Promise<{ asOf: string; report: Awaited<ReturnType<typeof generateCity>> | null }> {
   const marker = path.join(dir, '.complete');
   const made = existsSync(marker) ? (JSON.parse(readFileSync(marker, 'utf8')) as { buildings?: number; seed?: string; asOf?: string }) : null;
-  if (made?.buildings === DEMO_CITY.buildings && made.seed === DEMO_CITY.seed && made.asOf) return { asOf: made.asOf, report: null };
-  const report = await generateCity({ buildings: DEMO_CITY.buildings, seed: DEMO_CITY.seed, outDir: dir, asOf: today });
-  writeFileSync(marker, JSON.stringify({ ...DEMO_CITY, asOf: today }));
+  if (made?.buildings === buildings && made.seed === DEMO_CITY.seed && made.asOf) return { asOf: made.asOf, report: null };
+  const report = await generateCity({ buildings, seed: DEMO_CITY.seed, outDir: dir, asOf: today });
+  writeFileSync(marker, JSON.stringify({ ...DEMO_CITY, buildings, asOf: today }));
   return { asOf: today, report };
 }
 
