@@ -28,16 +28,6 @@ import {
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new ApiError('invalid_request', 'The run id must be a UUID.') });
 
-/** The link to a list's next page (and its RFC 8288 Link header), with the filters of this one; none on the last page. */
-function nextPage(res: Response, url: string, cursor: string | null, params: Record<string, string | number | undefined>): { next?: string } {
-  if (!cursor) return {};
-  const next = new URL(url);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) next.searchParams.set(name, String(value));
-  next.searchParams.set('cursor', cursor);
-  res.setHeader('Link', `<${next.toString()}>; rel="next"`);
-  return { next: next.toString() };
-}
-
 /** Operator endpoints (scope `admin`): trigger and watch ingest and scoring runs. */
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -95,7 +85,7 @@ export class AdminController {
   @ApiEnvelopeResponse(IngestRunListDto, { description: 'One page of runs (without the data set metadata each was read with: see the run itself).', paginated: true })
   @ApiErrorResponses('invalid_request')
   @Get('ingest')
-  async listIngestRuns(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() query: ListRunsQuery) {
+  async listIngestRuns(@Req() req: Request, @Query() query: ListRunsQuery) {
     const limit = query.limit ?? 25;
     const filters = `${query.source ?? ''}|${query.status ?? ''}`;
     const before = query.cursor === undefined ? undefined : decodeRunCursor(query.cursor, filters);
@@ -103,9 +93,9 @@ export class AdminController {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last ? encodeRunCursor(last, filters) : null;
-    const links = nextPage(res, `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/admin/ingest`, nextCursor, { source: query.source, status: query.status, limit });
     const runs = page.map((run) => ({ ...run, _links: { self: this.runUrl(req, run.id) } }));
-    return successEnvelope(platformState(req), { runs }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
+    // `_links.next` and the Link header come from PaginationLinksInterceptor, as on every paginated list
+    return successEnvelope(platformState(req), { runs }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor } });
   }
 
   @ApiOperation({ summary: 'Queue an ingest run of one source' })
@@ -169,15 +159,15 @@ export class AdminController {
   @ApiEnvelopeResponse(RejectedRowListDto, { description: 'One page of quarantined rows.', paginated: true })
   @ApiErrorResponses('invalid_request', 'not_found')
   @Get('ingest/:id/rejected')
-  async rejected(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id', uuid) id: string, @Query() query: RejectedRowsQuery) {
+  async rejected(@Req() req: Request, @Param('id', uuid) id: string, @Query() query: RejectedRowsQuery) {
     const run = await getRun(this.pool(), id);
     if (!run) throw new ApiError('not_found', `No ingest run ${id}.`);
     const limit = query.limit ?? 100;
     const rows = await rejectedRows(this.pool(), id, { limit: limit + 1, afterId: query.cursor, reason: query.reason });
     const page = rows.slice(0, limit);
     const nextCursor = rows.length > limit ? page[page.length - 1].id : null;
-    const links = { run: this.runUrl(req, id), ...nextPage(res, this.runUrl(req, id, '/rejected'), nextCursor, { reason: query.reason, limit }) };
-    return successEnvelope(platformState(req), { rows: page }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links });
+    // `_links.next` and the Link header come from PaginationLinksInterceptor, as on every paginated list
+    return successEnvelope(platformState(req), { rows: page }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links: { run: this.runUrl(req, id) } });
   }
 
   @ApiOperation({ summary: 'Queue a scoring run (incremental, full, selected BBLs, or a history backfill)' })
