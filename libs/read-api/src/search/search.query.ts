@@ -156,9 +156,13 @@ export function searchStatement(filters: SearchFilters, position: CursorPosition
   }
   if (filters.borough !== null) where.push(`b.borough = ${v.add(filters.borough, '::smallint')}`);
   if (filters.zipcode !== null) where.push(`b.zipcode = ${v.add(filters.zipcode, '::text')}`);
-  if (filters.owner !== null) where.push(`upper(b.owner_name) LIKE ${v.add(ownerPattern(filters.owner), '::text')}`);
-  // the owner's matches, read first (ownerCandidatesStatement): the buildings looked up by key, then sorted
-  if (owned !== null) where.push(`b.bbl = ANY(${v.add(owned, '::bpchar[]')})`);
+  if (owned !== null && filters.owner !== null) {
+    // the owner's matches, read first (ownerCandidatesStatement), looked up by key, then sorted; their
+    // owner tested again (in a form no index answers: the trigram index was read for them already)
+    where.push(`b.bbl = ANY(${v.add(owned, '::bpchar[]')}) AND strpos(upper(b.owner_name), ${v.add(filters.owner, '::text')}) > 0`);
+  } else if (filters.owner !== null) {
+    where.push(`upper(b.owner_name) LIKE ${v.add(ownerPattern(filters.owner), '::text')}`);
+  }
   if (filters.buildingClass !== null) where.push(`b.building_class LIKE ${v.add(`${escapeLike(filters.buildingClass)}%`, '::text')}`);
   if (filters.minScore !== null) where.push(`s.total_score >= ${v.add(filters.minScore, '::smallint')}`);
   if (filters.maxScore !== null) where.push(`s.total_score <= ${v.add(filters.maxScore, '::smallint')}`);
