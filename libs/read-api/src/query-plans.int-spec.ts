@@ -1,10 +1,11 @@
-import { Client } from 'pg';
+import { Client, QueryConfig } from 'pg';
 import { createTestDatabase, seedAddressCity, tableReads, TestDatabase } from '@bhis/testing';
 import { parseEventsParams } from './events/events-params';
 import { eventStatement, eventsStatement, EVENTS_SCANNED_PER_PAGE } from './events/events.query';
 import { EventsRepository } from './events/events.repository';
 import { parseSearchParams } from './search/search-params';
-import { searchStatement } from './search/search.query';
+import { OWNER_CANDIDATES, searchStatement } from './search/search.query';
+import { SearchRepository } from './search/search.repository';
 import type { SearchQueryDto } from './search/search-query.dto';
 import { seedBuildings, seedEvents } from './testing/seed';
 
@@ -76,6 +77,101 @@ describe('query plans of search and events (real Postgres)', () => {
     expect(reads.scans).not.toContain('Seq Scan');
     expect(reads.rowsExamined).toBeLessThanOrEqual((rows[0]?.n ?? 0) + 10);
     expect(reads.rowsExamined).toBeLessThan(CITY / 100);
+  });
+
+  describe('a house number and street', () => {
+    beforeAll(async () => {
+      await seedBuildings(client, [
+        { bbl: '3000010001', address: '4 Quince Avenue', score: 30 },
+        { bbl: '3000010002', address: '4 Quincy Avenue', score: 60 },
+      ]);
+      await client.query('ANALYZE buildings');
+    });
+
+    // typed, mistyped and pasted: house number 4 has ~330 addresses in the city, two of them on QUINCE/QUINCY AVENUE
+    it.each(['4 quince av', '4 qunice avenue', '4 Quince Ave, Brooklyn, NY 11201'])(
+      'seeks house number and street "%s" in buildings_house_street_idx, not a range of every address of the house number',
+      async (address) => {
+        const statement = search({ address });
+        const reads = await tableReads(client, statement, 'buildings');
+        const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM buildings WHERE address_search LIKE '4 %'`);
+        expect(rows[0]?.n).toBeGreaterThan(300);
+        const found = await client.query<{ address: string }>(statement);
+        expect(found.rows[0]?.address.toUpperCase()).toBe('4 QUINCE AVENUE');
+        expect(reads.indexes).toContain('buildings_house_street_idx');
+        expect(reads.indexes).not.toContain('buildings_address_prefix_idx');
+        // the matches and the few whose trigrams nearly match, not the house number's addresses
+        expect(reads.rowsExamined).toBeLessThanOrEqual(10);
+      },
+    );
+  });
+
+  describe('an owner sorted by score', () => {
+    /** The statements a search page sends, run through the repository. */
+    async function pageStatements(query: SearchQueryDto): Promise<QueryConfig[]> {
+      const sent: QueryConfig[] = [];
+      const recording = { query: (config: QueryConfig) => (sent.push(config), client.query(config)) };
+      const params = parseSearchParams(query);
+      await new SearchRepository(() => recording as never).page(params.filters, null, params.limit);
+      return sent;
+    }
+
+    let owner = '';
+    beforeAll(async () => {
+      // 2,000 owners of 50 buildings each; the ones ANALYZE draws as histogram bounds are estimated at
+      // about 1% of the city (the planner's floor for a pattern it sees in the histogram), 20 times what they own
+      await client.query(`UPDATE buildings SET owner_name = 'HOLDER ' || lpad(((hashtext(bbl) & 65535) % 2000)::text, 4, '0') || ' LLC'`);
+      await client.query('ANALYZE buildings');
+      const bounds = await client.query<{ bound: string }>(
+        `SELECT unnest(histogram_bounds::text::text[]) AS bound FROM pg_stats WHERE tablename = 'buildings_owner_trgm_idx'`,
+      );
+      owner = bounds.rows[Math.floor(bounds.rows.length / 2)]?.bound ?? '';
+      expect(owner).toMatch(/^HOLDER \d{4} LLC$/);
+      const estimate = await client.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+        `EXPLAIN (FORMAT JSON) SELECT bbl FROM buildings WHERE upper(owner_name) LIKE $1`,
+        [`%${owner}%`],
+      );
+      expect(estimate.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']).toBeGreaterThan(500);
+    }, 60_000);
+
+    it("reads the owner's buildings through buildings_owner_trgm_idx, then sorts them: not the score index", async () => {
+      const statements = await pageStatements({ owner: owner.toLowerCase() });
+      const reads = [];
+      for (const statement of statements) reads.push(await tableReads(client, statement, 'building_scores'));
+      const indexes = reads.flatMap((r) => r.indexes);
+      expect(indexes).toContain('buildings_owner_trgm_idx');
+      expect(indexes).not.toContain('building_scores_total_idx');
+      // the scores of its 50 or so buildings, not a walk of the city's scores until 26 of them are found
+      expect(reads.reduce((n, r) => n + r.rowsExamined, 0)).toBeLessThanOrEqual(100);
+    });
+
+    it('pages the same buildings in the same order as the statement that walks the score index', async () => {
+      const params = parseSearchParams({ owner: owner.toLowerCase(), limit: '7' });
+      const repository = new SearchRepository(() => client as never);
+      let position: [string | number, string] | null = null;
+      const read: string[] = [];
+      const walked: string[] = [];
+      for (let page = 0; page < 20; page++) {
+        const { rows, hasMore } = await repository.page(params.filters, position, 7);
+        const direct = await client.query<{ bbl: string; sort_key: number }>(searchStatement(params.filters, position, 8));
+        read.push(...rows.map((r) => r.bbl));
+        walked.push(...direct.rows.slice(0, 7).map((r) => r.bbl));
+        expect(hasMore).toBe(direct.rows.length > 7);
+        if (!hasMore) break;
+        const last = rows[rows.length - 1]!;
+        position = [last.sort_key, last.bbl];
+      }
+      expect(read.length).toBeGreaterThan(20);
+      expect(read).toEqual(walked);
+    });
+
+    it(`walks the score index for an owner pattern matching more than ${OWNER_CANDIDATES} buildings, which finds a page within a few rows`, async () => {
+      const statements = await pageStatements({ owner: 'llc' });
+      const last = statements[statements.length - 1]!;
+      expect(last.values).not.toContainEqual(expect.any(Array));
+      const reads = await tableReads(client, last, 'building_scores');
+      expect(reads.rowsExamined).toBeLessThanOrEqual(100);
+    });
   });
 
   it.each(['zephyr st', 'w 45 st zephyr', 'zephyr', 'zeph'])('reads the matches of "%s", not the city', async (address) => {

@@ -3,6 +3,7 @@ import type { Client, Pool } from 'pg';
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
@@ -16,6 +17,8 @@ export interface TableReads {
   rowsExamined: number;
   /** The kinds of scan of the table (`Seq Scan`, `Index Scan`, `Bitmap Heap Scan`...). */
   scans: string[];
+  /** The indexes the statement read, of any table. */
+  indexes: string[];
 }
 
 /**
@@ -25,8 +28,9 @@ export interface TableReads {
  */
 export async function tableReads(db: Pool | Client, statement: { text: string; values?: unknown[] }, table: string): Promise<TableReads> {
   const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values ?? []);
-  const reads: TableReads = { rowsExamined: 0, scans: [] };
+  const reads: TableReads = { rowsExamined: 0, scans: [], indexes: [] };
   const walk = (node: PlanNode): void => {
+    if (node['Index Name']) reads.indexes.push(node['Index Name']);
     const relation = node['Relation Name'];
     if (relation && (relation === table || relation.startsWith(`${table}_`))) {
       const loops = node['Actual Loops'] ?? 1;

@@ -3,8 +3,27 @@ import type { CursorPosition } from '../shared/cursor';
 import type { SearchFilters } from './search-params';
 import { addressForm } from './address-form';
 
-/** How closely the rest of the address must match when the house number does (pg_trgm word similarity). */
-const STREET_SIMILARITY = 0.6;
+/**
+ * How closely the rest of the address must match when the house number does (pg_trgm word similarity).
+ * The default of `pg_trgm.word_similarity_threshold`, which the operator `<%` that
+ * buildings_house_street_idx answers tests: the index finds the candidates, the explicit test keeps the
+ * match to this value whatever that setting.
+ */
+export const STREET_SIMILARITY = 0.6;
+
+/**
+ * The house number of a normalized address (its first word, when a street follows): the first column of
+ * buildings_house_street_idx (migration 1763730000000). Equal to `109` exactly when the address is
+ * `LIKE '109 %'`.
+ */
+export const HOUSE_NUMBER_OF_ADDRESS = `substring(b.address_search, '^([^ ]+) ')`;
+
+/**
+ * Owner matches read and sorted in full, at most: a pattern matching more is common enough that the
+ * page is found sooner by walking the sort's index and testing each building's owner (then at most
+ * about limit x buildings / OWNER_CANDIDATES rows). Balances the two reads at the whole city.
+ */
+export const OWNER_CANDIDATES = 3_000;
 
 /**
  * The street of a normalized address, its house number left out: the expression of
@@ -19,8 +38,9 @@ function addressMatchSql(v: StatementValues, address: string, prefix: string, qu
   const form = addressForm(address);
   if (form === 'prefix') return `b.address_search LIKE ${prefix}`;
   if (form === 'house_number') {
-    const house = v.add(`${escapeLike(words[0])} %`, '::text');
-    return `b.address_search LIKE ${house} AND word_similarity(${query()}, b.address_search) >= ${STREET_SIMILARITY}`;
+    // the house number sought in the index, the street matched in its entries (buildings_house_street_idx)
+    const house = v.add(words[0], '::text');
+    return `${HOUSE_NUMBER_OF_ADDRESS} = ${house} AND ${query()} <% b.address_search AND word_similarity(${query()}, b.address_search) >= ${STREET_SIMILARITY}`;
   }
   return `${STREET_OF_ADDRESS} LIKE ${prefix}`;
 }
@@ -81,6 +101,29 @@ function sortShape(filters: SearchFilters, relevance: string | null): SortShape 
   }
 }
 
+function ownerPattern(owner: string): string {
+  return `%${escapeLike(owner)}%`;
+}
+
+/**
+ * The buildings whose owner matches, up to OWNER_CANDIDATES + 1, through the owner's trigram index
+ * (buildings_owner_trgm_idx). Materialized: planned on its own, the match is read through the index
+ * whatever the planner estimates of the pattern (a name whose words are common is estimated to match
+ * thousands of buildings and, in the search statement, made the planner walk the score index and test
+ * each building's owner: 200,000 rows for a name of 50 buildings at the whole city).
+ */
+export function ownerCandidatesStatement(owner: string) {
+  return {
+    text: `WITH owned AS MATERIALIZED (SELECT b.bbl FROM buildings b WHERE upper(b.owner_name) LIKE $1::text) SELECT bbl FROM owned LIMIT $2::int`,
+    values: [ownerPattern(owner), OWNER_CANDIDATES + 1],
+  };
+}
+
+/** Whether a search is narrowed by its owner first (its address, when given, is narrowed by the address's own index). */
+export function narrowedByOwner(filters: SearchFilters): filters is SearchFilters & { owner: string } {
+  return filters.owner !== null && filters.address === null;
+}
+
 const COLUMNS = `s.bbl, b.address, b.borough, b.zipcode, b.residential_units, b.owner_name, s.total_score, s.grade, s.label`;
 const FROM = 'building_scores s JOIN buildings b ON b.bbl = s.bbl';
 
@@ -92,11 +135,14 @@ const FROM = 'building_scores s JOIN buildings b ON b.bbl = s.bbl';
  * (grade, total_score DESC, bbl) per grade and merges them: walking the score index and filtering by
  * grade would read most of the table for the grades at the other end of the scale.
  *
+ * `owned`: the buildings of the owner filter's matches when they are few (ownerCandidatesStatement).
+ *
  * Not a named statement on purpose: a cached generic plan cannot see how selective the values are
  * (a borough, a common owner word) and picks plans up to 100x slower than the per-value plan; planning
- * a search costs well under a millisecond.
+ * a search costs a millisecond or less (the trigram operator of a house number and street is priced from
+ * the column's statistics: 0.7 ms at the whole city, docs/benchmarks.md).
  */
-export function searchStatement(filters: SearchFilters, position: CursorPosition | null, limit: number) {
+export function searchStatement(filters: SearchFilters, position: CursorPosition | null, limit: number, owned: readonly string[] | null = null) {
   const v = new StatementValues();
   const where: string[] = [];
   let relevance: string | null = null;
@@ -111,7 +157,13 @@ export function searchStatement(filters: SearchFilters, position: CursorPosition
   }
   if (filters.borough !== null) where.push(`b.borough = ${v.add(filters.borough, '::smallint')}`);
   if (filters.zipcode !== null) where.push(`b.zipcode = ${v.add(filters.zipcode, '::text')}`);
-  if (filters.owner !== null) where.push(`upper(b.owner_name) LIKE ${v.add(`%${escapeLike(filters.owner)}%`, '::text')}`);
+  if (owned !== null && filters.owner !== null) {
+    // the owner's matches, read first (ownerCandidatesStatement), looked up by key, then sorted; their
+    // owner tested again (in a form no index answers: the trigram index was read for them already)
+    where.push(`b.bbl = ANY(${v.add(owned, '::bpchar[]')}) AND strpos(upper(b.owner_name), ${v.add(filters.owner, '::text')}) > 0`);
+  } else if (filters.owner !== null) {
+    where.push(`upper(b.owner_name) LIKE ${v.add(ownerPattern(filters.owner), '::text')}`);
+  }
   if (filters.buildingClass !== null) where.push(`b.building_class LIKE ${v.add(`${escapeLike(filters.buildingClass)}%`, '::text')}`);
   if (filters.minScore !== null) where.push(`s.total_score >= ${v.add(filters.minScore, '::smallint')}`);
   if (filters.maxScore !== null) where.push(`s.total_score <= ${v.add(filters.maxScore, '::smallint')}`);

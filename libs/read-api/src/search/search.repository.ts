@@ -3,7 +3,7 @@ import type { ReadPool } from '@bhis/db';
 import type { CursorPosition } from '../shared/cursor';
 import { READ_POOL } from '../shared/tokens';
 import type { SearchFilters } from './search-params';
-import { searchStatement } from './search.query';
+import { narrowedByOwner, OWNER_CANDIDATES, ownerCandidatesStatement, searchStatement } from './search.query';
 
 export interface SearchRow {
   bbl: string;
@@ -32,9 +32,20 @@ export class SearchRepository {
     return new Map(rows.map((r) => [r.bbl, r.portfolio_id]));
   }
 
+  /**
+   * The buildings of the owner filter's matches, when there are at most OWNER_CANDIDATES of them; null
+   * when the search is not narrowed by owner, or the owner's pattern is common (the search statement
+   * then walks the sort's index, which finds a page of a common owner within a few hundred rows).
+   */
+  private async ownerCandidates(filters: SearchFilters): Promise<string[] | null> {
+    if (!narrowedByOwner(filters)) return null;
+    const { rows } = await this.pool().query<{ bbl: string }>(ownerCandidatesStatement(filters.owner));
+    return rows.length > OWNER_CANDIDATES ? null : rows.map((r) => r.bbl);
+  }
+
   /** Up to `limit` rows after the position (one more is read to tell whether another page exists). */
   async page(filters: SearchFilters, position: CursorPosition | null, limit: number): Promise<{ rows: SearchRow[]; hasMore: boolean }> {
-    const { rows } = await this.pool().query<SearchRow>(searchStatement(filters, position, limit + 1));
+    const { rows } = await this.pool().query<SearchRow>(searchStatement(filters, position, limit + 1, await this.ownerCandidates(filters)));
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
   }
 }
