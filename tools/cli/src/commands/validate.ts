@@ -249,7 +249,7 @@ export function validateCommand(): Command {
             const next = dates.cuts[1] ?? dates.asOf;
             say(`Fitting the confidence's constants at ${dates.cuts[0]} against ${next} (seed ${seed})...`);
             const confidenceFit = await calibrateConfidence(pool, dates.cuts[0], next);
-            say(JSON.stringify(confidenceFit));
+            say(`Training coverage of the interval: ${confidenceFit.coverage.map((c) => `${c.tier} ${c.coverage} (${c.samples})`).join(', ')}`);
             if (writeConfidenceConstants(confidenceFit, fitted)) {
               await pool.end();
               ended = true;
