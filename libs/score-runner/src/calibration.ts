@@ -51,7 +51,7 @@ export interface CalibrationResult {
  * anchors guard what the records miss; a total that needs them for more buildings sits below the levels
  * of the published rules. Samples without features (tests of the weights) keep the scale 1.
  */
-function scaleOf(samples: readonly CalibrationSample[], model: Omit<Fitted, 'scale'>): { scale: number; shares: { scale: number; share: number }[] } {
+function scaleOf(samples: readonly CalibrationSample[], model: Omit<Fitted, 'scale' | 'confidence'>): { scale: number; shares: { scale: number; share: number }[] } {
   const anchored = samples.filter((s) => s.features !== undefined);
   if (anchored.length === 0) return { scale: 1, shares: [] };
   const shares = CALIBRATION_GRID.scales.map((scale) => {
@@ -117,7 +117,7 @@ export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSamp
   const any = [...byFactor.values()][0] ?? [];
   const cuts = [...new Set(any.map((s) => s.cut))].sort();
   const fittedOn = cuts[0];
-  let best: (Omit<Fitted, 'scale'> & { log_likelihood: number }) | null = null;
+  let best: (Omit<Fitted, 'scale' | 'confidence'> & { log_likelihood: number }) | null = null;
   const candidates: CalibrationResult['candidates'] = [];
   for (const [factor, samples] of [...byFactor].sort((a, b) => a[0] - b[0])) {
     const training = samples.filter((s) => s.cut === fittedOn);
@@ -132,7 +132,8 @@ export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSamp
   const { log_likelihood: _ll, ...weighed } = best;
   const chosen = weighed;
   const scale = scaleOf((byFactor.get(chosen.half_life_factor) ?? []).filter((s) => s.cut === fittedOn), chosen);
-  const fitted: Fitted = { ...chosen, scale: scale.scale };
+  // the confidence's constants are fitted on scored pairs of cut dates (confidence-calibration.ts)
+  const fitted: Fitted = { ...chosen, scale: scale.scale, confidence: FITTED_MODEL.confidence };
   return {
     fitted_on: fittedOn,
     samples: training.length,
@@ -143,6 +144,7 @@ export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSamp
       knee: FITTED_MODEL.knee,
       half_life_factor: FITTED_MODEL.half_life_factor,
       scale: FITTED_MODEL.scale,
+      confidence: FITTED_MODEL.confidence,
     },
     fitted,
     candidates,

@@ -6,3 +6,4 @@ export * from './validation';
 export * from './validation-metrics';
 export * from './baselines';
 export * from './calibration';
+export * from './confidence-calibration';

@@ -18,7 +18,7 @@ export function predictLogit(fit: LogisticFit, x: readonly number[]): number {
 }
 
 /** Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with partial pivoting. */
-function solve(a: number[][], b: number[]): number[] {
+export function solveLinear(a: number[][], b: number[]): number[] {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]]);
   for (let c = 0; c < n; c++) {
@@ -59,7 +59,7 @@ function newton(x: readonly (readonly number[])[], y: readonly number[], free: r
       g[ai] -= ridge * beta[a];
       h[ai][ai] += ridge;
     });
-    const step = solve(h, g);
+    const step = solveLinear(h, g);
     let change = 0;
     idx.forEach((a, ai) => {
       beta[a] += step[ai];

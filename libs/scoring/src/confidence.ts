@@ -1,6 +1,8 @@
 import { clamp, round2 } from './curves';
 import { DataQuality } from './data-quality';
-import { BuildingFeatures, popcount } from './features';
+import { BuildingFeatures } from './features';
+import { FITTED_MODEL, FittedConfidence } from './fitted-model';
+import { gradeOf, maxScoreOf, minScoreOf } from './grades';
 import { freshnessBySource, staleBySource } from './freshness';
 import { BuildingInput } from './input';
 import {
@@ -22,27 +24,32 @@ export type ConfidenceTier = (typeof CONFIDENCE_TIERS)[number]['tier'];
 
 /**
  * What the confidence score is made of: coverage of the sources that apply to the building, their
- * freshness, and the precision of the total (the interval the records leave, times how much confirmed
- * evidence there is). Corroboration is reported but not weighed: it moves with single complaints.
+ * freshness, and the precision of the grade (how far the total sits from its grade's cut-offs, in the
+ * moves a total of its kind is expected to make in 12 months).
  */
 export const CONFIDENCE_WEIGHTS = { coverage: 0.3, freshness: 0.3, precision: 0.4 } as const;
 /** Events of a lot with several buildings cannot be told apart: the score is multiplied by this. */
 export const MULTI_BUILDING_FACTOR = 0.9;
-/** Half-width of the total's interval (points) at which precision reaches 0: one grade band. */
-export const PRECISION_ZERO_HALF_WIDTH = 15;
-/** Confirmed records at which the evidence factor reaches 1 - 1/e. */
-export const EVIDENCE_SCALE = 3;
+/**
+ * Precision per expected move of margin (at most 1): with full coverage and freshness, a margin of one
+ * expected move reaches the high tier (0.3 + 0.3 + 0.4 x 0.375 = 0.75): a high-confidence grade survives
+ * the move its total is expected to make in a year.
+ */
+export const PRECISION_PER_EXPECTED_MOVE = 0.375;
+/** A total moves by whole points: an expected move below this is read as this. */
+export const MIN_EXPECTED_MOVE = 1;
 /** The score of a building in the lowest tier is held below the lowest named tier. */
 export const INSUFFICIENT_MAX_SCORE = 0.29;
-/** The score of a building whose confirmed records' spread crosses a grade boundary is held just below the high tier. */
-export const HIGH_NEEDS_ONE_GRADE_BELOW = 0.74;
 
 export interface Confidence {
   score: number;
   tier: ConfidenceTier;
   flags: string[];
   dimensions: { coverage: number; freshness: number; corroboration: number; precision: number };
-  /** Range of the total score the records support (Poisson spread of each count of confirmed records). */
+  /**
+   * Where the total is expected to be 12 months later: the total plus and minus the expected move times
+   * the fitted multiplier of the tier (fitted-constants.ts), within 0-100.
+   */
   interval: { low: number; high: number };
   /** Why the confidence is at the lowest tier when the model cannot know (public housing, unit count), else null. */
   reason: string | null;
@@ -101,26 +108,22 @@ const SOURCES_OF_FAMILY: Readonly<Record<SourceFamily, readonly SourceKey[]>> = 
 })();
 
 /**
- * Independent families pointing the same way: the share of active directional families agreeing with
- * the majority (distress or quiet), discounted when fewer than 3 agree; blended with the share of
- * complaint categories of the last 2 years confirmed by a violation or order in the same category.
+ * Independent families of confirmed records pointing the same way: the share of active directional
+ * families (tenant reports left out) agreeing with the majority (distress or quiet), discounted when
+ * fewer than 3 agree. `features` are those of the confirmed records alone, so a complaint cannot move it.
  */
 export function corroborationOf(features: BuildingFeatures): number {
   let active = 0;
   let distressed = 0;
   for (const family of DIRECTIONAL_FAMILIES) {
-    if (!has(features.family_mask, family)) continue;
+    if (family === 'complaints' || !has(features.family_mask, family)) continue;
     active++;
     if (has(features.distress_family_mask, family)) distressed++;
   }
   if (active === 0) return 0;
   const majority = Math.max(distressed, active - distressed);
   const support = Math.min(1, (majority - 1) / 2);
-  const agreement = (majority / active) * (0.4 + 0.6 * support);
-  const complained = popcount(features.complaint_category_mask_2y);
-  if (complained === 0) return agreement;
-  const confirmed = popcount(features.complaint_category_mask_2y & features.violation_category_mask_2y) / complained;
-  return 0.7 * agreement + 0.3 * confirmed;
+  return (majority / active) * (0.4 + 0.6 * support);
 }
 
 export function activeFamiliesOf(features: BuildingFeatures): number {
@@ -130,22 +133,77 @@ export function activeFamiliesOf(features: BuildingFeatures): number {
 }
 
 export interface ConfidenceEvidence {
-  /** The interval of the total score, integers. */
-  interval: { low: number; high: number };
+  /** The total score (integer). */
+  total: number;
   /**
-   * Half the spread of the combined log-health (total-score.ts) the confirmed records' Poisson spread
-   * leaves: additive over components, so a record of another kind (a complaint) cannot narrow it, as it
-   * narrows the interval of the total by moving the total up its concave curve.
+   * The total of the confirmed records alone (tenant reports left out), anchored and held as the total
+   * is: the floor of the grade margin below, so the part of a total that rests on tenant reports alone
+   * never makes its grade look surer.
    */
-  logHealthSpread: number;
-  /**
-   * The total of the confirmed records alone, with their counts moved one Poisson standard deviation down
-   * and up, falls in two grades: then the grade is not high-confidence (at most HIGH_NEEDS_ONE_GRADE_BELOW).
-   * Tenant reports do not enter it, so a complaint cannot lift the cap.
-   */
-  spreadCrossesGrade?: boolean;
+  confirmedTotal: number;
+  /** Half the spread of that total with every count of confirmed records moved one Poisson standard deviation down and up (points). */
+  confirmedSpread: number;
+  /** The features of the confirmed records alone (corroboration). */
+  confirmedFeatures: BuildingFeatures;
   /** Flags and reasons of what the model cannot know for this building. */
   limits: readonly { flag: string; reason: string }[];
+}
+
+/** What the confidence of a building is computed from; none of it can rise with a new tenant report. */
+export interface ConfidenceParts {
+  coverage: number;
+  freshness: number;
+  corroboration: number;
+  total: number;
+  /** Points the total can move before its grade changes (gradeMarginOf). */
+  margin: number;
+  confirmedSpread: number;
+  multiBuilding: boolean;
+  /** No confirmed record, or a known limit: the lowest tier. */
+  lowest: boolean;
+}
+
+/**
+ * Points the total can move before the grade changes: up to the next grade's cut-off from the total, down
+ * to the grade's own cut-off from the lower of the total and the confirmed records' total (grade A has no
+ * cut-off below, F none above). Less than 1 when the confirmed records alone fall in a lower grade.
+ */
+export function gradeMarginOf(total: number, confirmedTotal: number): number {
+  const grade = gradeOf(total);
+  const margins: number[] = [];
+  if (grade !== 'F') margins.push(maxScoreOf(grade) + 1 - total);
+  if (grade !== 'A') margins.push(Math.min(total, confirmedTotal) - minScoreOf(grade) + 1);
+  return Math.min(...margins);
+}
+
+/** The move of the total expected over 12 months, in points (FittedConfidence.move). */
+export function expectedMoveOf(confirmedSpread: number, corroboration: number, model: FittedConfidence = FITTED_MODEL.confidence): number {
+  const { base, spread, uncorroborated } = model.move;
+  return Math.max(MIN_EXPECTED_MOVE, base + spread * confirmedSpread + uncorroborated * (1 - corroboration));
+}
+
+export function confidenceTierOf(score: number, lowest: boolean): ConfidenceTier {
+  return lowest ? 'insufficient' : (CONFIDENCE_TIERS.find((t) => score >= t.min_score)?.tier ?? 'insufficient');
+}
+
+/** The total plus and minus `halfWidth`, rounded, within 0-100. */
+export function intervalOf(total: number, halfWidth: number): { low: number; high: number } {
+  return { low: Math.max(0, Math.round(total - halfWidth)), high: Math.min(100, Math.round(total + halfWidth)) };
+}
+
+/** Score, tier, precision and interval of the parts under a fitted model (the fit compares models on the same parts). */
+export function confidenceOf(
+  parts: ConfidenceParts,
+  model: FittedConfidence = FITTED_MODEL.confidence,
+): { score: number; tier: ConfidenceTier; precision: number; move: number; interval: { low: number; high: number } } {
+  const move = expectedMoveOf(parts.confirmedSpread, parts.corroboration, model);
+  const precision = clamp((PRECISION_PER_EXPECTED_MOVE * parts.margin) / move, 0, 1);
+  let score = CONFIDENCE_WEIGHTS.coverage * parts.coverage + CONFIDENCE_WEIGHTS.freshness * parts.freshness + CONFIDENCE_WEIGHTS.precision * precision;
+  if (parts.multiBuilding) score *= MULTI_BUILDING_FACTOR;
+  if (parts.lowest) score = Math.min(score, INSUFFICIENT_MAX_SCORE);
+  score = round2(clamp(score, 0, 1));
+  const tier = confidenceTierOf(score, parts.lowest);
+  return { score, tier, precision, move, interval: intervalOf(parts.total, model.interval_multipliers[tier] * move) };
 }
 
 /** Coverage: the share of the families expected for this kind of building whose sources have been loaded. */
@@ -158,6 +216,37 @@ function coverageOf(input: BuildingInput, expected: readonly SourceFamily[]): nu
 }
 
 export function assessConfidence(input: BuildingInput, features: BuildingFeatures, dataQuality: DataQuality, evidence: ConfidenceEvidence): Confidence {
+  const { parts, stale } = confidencePartsOf(input, features, evidence);
+  const { score, tier, precision, interval } = confidenceOf(parts);
+
+  const flags: string[] = [];
+  for (const limit of evidence.limits) flags.push(limit.flag);
+  if (features.confirmed_records === 0) flags.push('no-confirmed-records');
+  if (features.units <= 5 && (dataQuality === 'sparse' || dataQuality === 'minimal')) flags.push('sparse-data-small-building');
+  if (stale.length > 0) {
+    flags.push('stale-source');
+    for (const key of [...new Set(stale)].sort()) flags.push(`stale-source:${key}`);
+  }
+  if (parts.multiBuilding) flags.push('multi-building-lot');
+  if (features.registration_status === 'missing') flags.push('no-registration');
+  if (features.has_complaints && !features.has_enforcement_records) flags.push('complaints-only');
+  if (features.units >= 3 && !input.building.in_hpd_jurisdiction) flags.push('no-hpd-coverage');
+  if (input.building.residential_units === 0 && input.building.hpd_legal_units === null) flags.push('no-unit-count');
+
+  return {
+    score,
+    tier,
+    flags,
+    dimensions: { coverage: round2(parts.coverage), freshness: round2(parts.freshness), corroboration: round2(parts.corroboration), precision: round2(precision) },
+    interval,
+    reason: evidence.limits.length > 0 ? evidence.limits.map((limit) => limit.reason).join(' ') : null,
+    primary_sources: primarySourcesOf(input, features),
+    active_families: activeFamiliesOf(features),
+  };
+}
+
+/** The parts of a building's confidence (ConfidenceParts) and the stale sources of the families considered. */
+export function confidencePartsOf(input: BuildingInput, features: BuildingFeatures, evidence: ConfidenceEvidence): { parts: ConfidenceParts; stale: SourceKey[] } {
   const expected = expectedFamilies(input, features.units);
   const coverage = coverageOf(input, expected);
 
@@ -180,47 +269,18 @@ export function assessConfidence(input: BuildingInput, features: BuildingFeature
     if (expected.includes(family) || !has(features.family_mask, family)) continue;
     for (const key of SOURCES_OF_FAMILY[family]) if (notOk[key]) stale.push(key);
   }
-  const freshness = freshnessSum / expected.length;
-  // the spread in points at the bottom of the scale, where a point of total is 0.01 of log-health
-  const halfWidth = 100 * evidence.logHealthSpread;
-  const evidenceFactor = 1 - Math.exp(-features.confirmed_records / EVIDENCE_SCALE);
-  const precision = evidenceFactor * clamp(1 - halfWidth / PRECISION_ZERO_HALF_WIDTH, 0, 1);
-  const corroboration = corroborationOf(features);
-  const activeFamilies = activeFamiliesOf(features);
-  const multiBuilding = (input.building.num_buildings ?? 1) > 1;
-
-  let score = CONFIDENCE_WEIGHTS.coverage * coverage + CONFIDENCE_WEIGHTS.freshness * freshness + CONFIDENCE_WEIGHTS.precision * precision;
-  if (multiBuilding) score *= MULTI_BUILDING_FACTOR;
-  const lowest = evidence.limits.length > 0 || features.confirmed_records === 0;
-  if (evidence.spreadCrossesGrade === true) score = Math.min(score, HIGH_NEEDS_ONE_GRADE_BELOW);
-  if (lowest) score = Math.min(score, INSUFFICIENT_MAX_SCORE);
-  score = round2(clamp(score, 0, 1));
-
-  const flags: string[] = [];
-  for (const limit of evidence.limits) flags.push(limit.flag);
-  if (features.confirmed_records === 0) flags.push('no-confirmed-records');
-  if (features.units <= 5 && (dataQuality === 'sparse' || dataQuality === 'minimal')) flags.push('sparse-data-small-building');
-  if (stale.length > 0) {
-    flags.push('stale-source');
-    for (const key of [...new Set(stale)].sort()) flags.push(`stale-source:${key}`);
-  }
-  if (multiBuilding) flags.push('multi-building-lot');
-  if (features.registration_status === 'missing') flags.push('no-registration');
-  if (features.has_complaints && !features.has_enforcement_records) flags.push('complaints-only');
-  if (features.units >= 3 && !input.building.in_hpd_jurisdiction) flags.push('no-hpd-coverage');
-  if (input.building.residential_units === 0 && input.building.hpd_legal_units === null) flags.push('no-unit-count');
-
-  const tier: ConfidenceTier = lowest ? 'insufficient' : (CONFIDENCE_TIERS.find((t) => score >= t.min_score)?.tier ?? 'insufficient');
-
   return {
-    score,
-    tier,
-    flags,
-    dimensions: { coverage: round2(coverage), freshness: round2(freshness), corroboration: round2(corroboration), precision: round2(precision) },
-    interval: evidence.interval,
-    reason: evidence.limits.length > 0 ? evidence.limits.map((limit) => limit.reason).join(' ') : null,
-    primary_sources: primarySourcesOf(input, features),
-    active_families: activeFamilies,
+    parts: {
+      coverage,
+      freshness: freshnessSum / expected.length,
+      corroboration: corroborationOf(evidence.confirmedFeatures),
+      total: evidence.total,
+      margin: gradeMarginOf(evidence.total, evidence.confirmedTotal),
+      confirmedSpread: evidence.confirmedSpread,
+      multiBuilding: (input.building.num_buildings ?? 1) > 1,
+      lowest: evidence.limits.length > 0 || features.confirmed_records === 0,
+    },
+    stale,
   };
 }
 

@@ -16,5 +16,18 @@ export const FITTED_CONSTANTS = {
   },
   "knee": 0.1,
   "half_life_factor": 0.35,
-  "scale": 2
+  "scale": 2,
+  "confidence": {
+    "move": {
+      "base": 5.43,
+      "spread": 0.412,
+      "uncorroborated": -0.752
+    },
+    "interval_multipliers": {
+      "high": 0.5,
+      "medium": 1.6,
+      "low": 1.1,
+      "insufficient": 0.55
+    }
+  }
 };

@@ -28,6 +28,18 @@ export interface FittedModel {
    * the public anchors' floors lift at most CALIBRATION_GRID.max_floor_share of the training buildings.
    */
   scale: number;
+  /** The confidence's expected move and interval (confidence.ts), fitted by libs/score-runner/src/confidence-calibration.ts. */
+  confidence: FittedConfidence;
+}
+
+/**
+ * The expected move of a total over 12 months, in points: base + spread x the confirmed records' Poisson
+ * half-spread of the total (points) + uncorroborated x (1 - corroboration), at least MIN_EXPECTED_MOVE
+ * (confidence.ts); and the interval's half-width in expected moves for each confidence tier.
+ */
+export interface FittedConfidence {
+  move: { base: number; spread: number; uncorroborated: number };
+  interval_multipliers: { high: number; medium: number; low: number; insufficient: number };
 }
 
 function checked(model: FittedModel): FittedModel {
@@ -37,6 +49,10 @@ function checked(model: FittedModel): FittedModel {
   }
   if (!(model.size.exponent >= 0) || !(model.size.from_units >= 1)) throw new Error('fitted-constants.ts: bad size term');
   if (!(model.knee > 0) || !(model.half_life_factor > 0) || !(model.scale > 0)) throw new Error('fitted-constants.ts: the knee and the half-life factor must be positive');
+  const { move, interval_multipliers: multipliers } = model.confidence;
+  if (![move.base, move.spread, move.uncorroborated].every(Number.isFinite) || !Object.values(multipliers).every((m) => m >= 0)) {
+    throw new Error('fitted-constants.ts: bad confidence constants');
+  }
   return model;
 }
 

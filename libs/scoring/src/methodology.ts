@@ -6,12 +6,11 @@ import {
   CONFIDENCE_TIERS,
   CONFIDENCE_WEIGHTS,
   EXPECTED_FAMILIES,
-  EVIDENCE_SCALE,
-  HIGH_NEEDS_ONE_GRADE_BELOW,
   INSUFFICIENT_MAX_SCORE,
+  MIN_EXPECTED_MOVE,
   MULTI_BUILDING_FACTOR,
   PERMITS_EXPECTED_FROM_UNITS,
-  PRECISION_ZERO_HALF_WIDTH,
+  PRECISION_PER_EXPECTED_MOVE,
 } from './confidence';
 import { DATA_QUALITY_CLASSES } from './data-quality';
 import { EXPLANATION_EVENT_IDS, EXPLANATION_TOP_N } from './explanation';
@@ -369,8 +368,9 @@ function confidenceSection(): string {
   return `## Confidence
 
 \`confidence.score\` = ${CONFIDENCE_WEIGHTS.coverage} x coverage + ${CONFIDENCE_WEIGHTS.freshness} x freshness + ${CONFIDENCE_WEIGHTS.precision} x precision (times ${MULTI_BUILDING_FACTOR} on a lot with several buildings), two decimals.
-Coverage and freshness look only at the sources that apply to the building, never at its own records, and precision ignores
-tenant reports, so a new complaint can never raise confidence.
+Coverage and freshness look only at the sources that apply to the building, never at its own records; corroboration and the
+expected move ignore tenant reports, and a tenant report can only narrow the grade margin, so a new complaint can never raise
+confidence (a property test over 1,000 random histories).
 
 - **Coverage**: the share of the families expected for this kind of building whose sources have been loaded (an absent record in a
   loaded source is evidence too: nothing was found). Buildings of ${PERMITS_EXPECTED_FROM_UNITS}+ units are also expected to have job filings (\`permits\`).
@@ -388,23 +388,26 @@ ${table(
 )}
 
   Unknown cadences are read as monthly.
-- **Precision**: how tightly the records pin the total down. \`confidence.interval\` is the total recomputed with every count of
-  confirmed records (everything but tenant reports) moved one Poisson standard deviation (its square root) down and up; precision is
-  (1 - exp(-confirmed records / ${EVIDENCE_SCALE})) x max(0, 1 - half-width / ${PRECISION_ZERO_HALF_WIDTH}), so a building with few confirmed records, or
-  whose total swings by a grade band within the noise of its counts, is not precise. The half-width is that of the combined
-  log-health (Total score) of the confirmed records alone, in points at the bottom of the scale (100 x the log-health): tenant
-  reports share components and caps with the confirmed records and move the total up its concave curve, so on the whole
-  history one new complaint could narrow the spread; this way no complaint ever raises confidence (a property test over
-  1,000 random histories).
-- **One grade**: when the total of the confirmed records alone, with their counts moved one standard deviation down and up,
-  falls in two grades, the confidence score is held at ${HIGH_NEEDS_ONE_GRADE_BELOW}, below the high tier: a grade that the noise of its own records can
-  move is not held with high confidence. Tenant reports do not enter it, so a complaint cannot lift the hold.
-- **Corroboration** (reported, not weighed: single complaints move it): independent families pointing the same way. Each active family among hpd_violations, complaints, dob,
-  legal, emergency_repairs, financial, health and evictions points to distress when it has an adverse event (severity critical,
-  high or medium) in the last 2 years or an open critical/high one, and is quiet otherwise. Agreement is the share of active
-  families with the majority, times (0.4 + 0.6 x min(1, (majority - 1) / 2)), so one family alone cannot corroborate. When the
-  building has complaints in the last 2 years, corroboration is 0.7 x agreement + 0.3 x the share of complaint categories
-  confirmed by a violation or order in the same category.
+- **Precision**: how far the total sits from its grade's cut-offs, in the moves a total of its kind is expected to make in
+  12 months: min(1, ${PRECISION_PER_EXPECTED_MOVE} x margin / expected move), so that with full coverage and freshness a margin of one
+  expected move reaches the high tier: a high-confidence grade survives the move its total is expected to make in a year. The margin is the number of points the total can move before its grade
+  changes: up to the next grade's lowest score, and down to the grade's own lowest score from the lower of the total and the
+  total of the confirmed records alone (everything but tenant reports, anchored and held as the total is); grade A has no
+  cut-off below and F none above. The part of a total that rests on tenant reports alone never makes its grade look surer, so
+  one new complaint can narrow the margin (it raises the total) and never widen it.
+- **Expected move**: ${expectedMoveText()} points, at least ${MIN_EXPECTED_MOVE};
+  the spread is half the difference of the confirmed records' total with every count moved one Poisson standard deviation
+  (its square root) down and up. The three coefficients are fitted (least squares of the absolute move of the total from the
+  training cut to the next, libs/score-runner/src/confidence-calibration.ts); ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `fitted by \`${FITTED_MODEL.fitted_by}\``}.
+- **Interval**: \`confidence.interval\` is the total plus and minus the expected move times the multiplier of the building's tier
+  (${CONFIDENCE_TIERS.map((t) => `${t.tier} ${FITTED_MODEL.confidence.interval_multipliers[t.tier]}`).join(', ')}), within 0-100: where the total is expected to be 12
+  months later. Each multiplier is fitted so that the interval covers the next year's total of 70% of the training buildings of
+  its tier (the same run).
+- **Corroboration** (weighed through the expected move): independent families of confirmed records pointing the same way. Each
+  active family among hpd_violations, dob, legal, emergency_repairs, financial, health and evictions (tenant reports left out)
+  points to distress when it has an adverse confirmed event (severity critical, high or medium) in the last 2 years or an open
+  critical/high one, and is quiet otherwise. Corroboration is the share of active families with the majority, times
+  (0.4 + 0.6 x min(1, (majority - 1) / 2)), so one family alone cannot corroborate.
 - \`primary_sources\`: distinct data sets with a record about the building (PLUTO always; HPD jurisdiction when in it; HPD
   registrations when a registration is known; every source with an event). \`active_families\`: evidence families with a record.
 
@@ -514,9 +517,17 @@ the same run), or a **convention** (a choice of scale with no better anchor, sta
 | Known-limit hold | grades ${KNOWN_LIMIT_GRADES.from}-${KNOWN_LIMIT_GRADES.to} | convention | neither end of the scale can be claimed without the records (Known limits) |
 | Serious-hazard floor | grade B | public anchor | class C = immediately hazardous (HPD); vacate orders; ECB class 1 (Public anchors) |
 | Confidence weights | coverage ${CONFIDENCE_WEIGHTS.coverage}, freshness ${CONFIDENCE_WEIGHTS.freshness}, precision ${CONFIDENCE_WEIGHTS.precision} | checked by calibration | tier stability table (docs/methodology-validation.md) |
-| Precision scale | half-width ${PRECISION_ZERO_HALF_WIDTH} points, evidence scale ${EVIDENCE_SCALE} records | convention | one grade band; a Poisson count of 3 has a relative spread near 0.6 |
-| One-grade hold | confidence score at most ${HIGH_NEEDS_ONE_GRADE_BELOW} | convention | just below the high tier: the noise of the confirmed records can move the grade (Confidence) |
+| Expected move | ${expectedMoveText()} points | fitted | the run of the total's constants (Confidence) |
+| Interval multipliers | ${CONFIDENCE_TIERS.map((t) => `${t.tier} ${FITTED_MODEL.confidence.interval_multipliers[t.tier]}`).join(', ')} | fitted (the 70% coverage is a convention: the middle of 60-80%) | the same run (Confidence) |
+| Precision per expected move | ${PRECISION_PER_EXPECTED_MOVE}; expected move at least ${MIN_EXPECTED_MOVE} point | convention | with full coverage and freshness, high from a margin of one expected move; totals move by whole points |
 | Cadence allowances | per cadence (Confidence) | convention | the publishers' stated refresh cadences plus their usual lag |`;
+}
+
+/** The fitted expected move as a formula, signs folded in. */
+function expectedMoveText(): string {
+  const { base, spread, uncorroborated } = FITTED_MODEL.confidence.move;
+  const term = (x: number, what: string) => `${x < 0 ? '-' : '+'} ${Math.abs(x)} x ${what}`;
+  return `${base} ${term(spread, "the confirmed records' spread")} ${term(uncorroborated, '(1 - corroboration)')}`;
 }
 
 function versioningSection(): string {
@@ -533,8 +544,7 @@ version records its grade changes with the quiet reason \`scorer-change\`: monit
 
 \`${SCORER_ID}\`, the seven-component distress model of the interface contract: known limits (public housing, unreliable unit counts) held between B and D with
 the lowest confidence; the serious-hazard floor; a log-scale total with a fitted knee, size exponent, scale and half-life
-factor; confidence from coverage, freshness and the total's interval, high only when the confirmed records' spread stays within
-one grade; scores held while a loaded source is stale; the area
+factor; confidence from coverage, freshness and the grade margin in expected moves, with a fitted interval per tier; scores held while a loaded source is stale; the area
 reporting propensity per recorded condition (complaints from under-reporting areas weigh more); the published rules with
 their figures (\`published_rules\`, flag \`watchlist-criteria-met\` replacing \`watchlist-level-violations\`).`;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { COMPONENT_KEYS } from '@bhis/domain';
 import { AGE_BUCKET_KEYS, AgeBucket } from './age-buckets';
+import { CONFIDENCE_TIERS } from './confidence';
 import { FITTED_MODEL } from './fitted-model';
 import { BuildingInput, HistogramRow } from './input';
 import { scoreBuilding } from './score-building';
@@ -172,13 +173,18 @@ describe('confidence and tenant reports', () => {
     })
     .map(({ event_type, template }) => cell({ event_type, category: template.category, severity: template.severity, open: template.open, age_bucket: template.age_bucket, count: 1 }));
 
-  it('one new complaint never raises confidence, in 1,000 random histories', () => {
+  const tierRank = (tier: string) => CONFIDENCE_TIERS.findIndex((t) => t.tier === tier);
+
+  it('one new complaint never raises confidence at all (score, tier or any dimension), in 1,000 random histories', () => {
     fc.assert(
       fc.property(histogramArb, unitsArb, fc.boolean(), complaintArb, (histogram, units, registered, complaint) => {
         const before = scoreBuilding(withUnits(units, histogram, registered)).confidence;
         const after = scoreBuilding(withUnits(units, [...histogram, complaint], registered)).confidence;
         expect(after.score).toBeLessThanOrEqual(before.score);
-        expect(after.dimensions.precision).toBeLessThanOrEqual(before.dimensions.precision);
+        expect(tierRank(after.tier)).toBeGreaterThanOrEqual(tierRank(before.tier));
+        for (const key of ['coverage', 'freshness', 'corroboration', 'precision'] as const) {
+          expect(after.dimensions[key]).toBeLessThanOrEqual(before.dimensions[key]);
+        }
       }),
       { numRuns: 1000 },
     );

@@ -1,6 +1,6 @@
 import { COMPONENT_KEYS, ComponentKey, Grade, SCORER_ID } from '@bhis/domain';
 import { scoreComponents } from './component-scores';
-import { Confidence, activeFamiliesOf, assessConfidence } from './confidence';
+import { Confidence, ConfidenceEvidence, ConfidenceParts, activeFamiliesOf, assessConfidence, confidencePartsOf } from './confidence';
 import { DataQuality, dataQualityOf } from './data-quality';
 import { Explanation, SignalExplanation } from './explanation';
 import { BuildingFeatures, COMPLAINT_TYPES, deriveFeatures } from './features';
@@ -43,7 +43,7 @@ export interface BuildingScore {
 export const KNOWN_LIMIT_GRADES = { from: 'B', to: 'D' } as const;
 
 /** The combined log-health before anchors with the counts of confirmed records spread (accumulateSignals). */
-function rawLogHealth(input: BuildingInput, features: BuildingFeatures, spread: -1 | 1): number {
+function rawLogHealth(input: BuildingInput, features: BuildingFeatures, spread: -1 | 0 | 1): number {
   const results = scoreComponents(input, features, accumulateSignals(input.histogram, spread), false);
   const scores = {} as Record<ComponentKey, number>;
   for (const key of COMPONENT_KEYS) scores[key] = results[key].score;
@@ -63,6 +63,32 @@ function holdWithinLimits(total: number, limits: readonly KnownLimit[]): { total
       to: held,
     },
   };
+}
+
+/**
+ * The confirmed records alone (tenant reports left out): their total, anchored and held as the total is,
+ * and half its spread with every count moved one Poisson standard deviation down and up. A tenant report
+ * shares components and caps with the confirmed records, so these are computed without any, and a new
+ * complaint cannot make the grade look surer.
+ */
+function confirmedEvidence(input: BuildingInput, features: BuildingFeatures, total: number, limits: readonly KnownLimit[]): ConfidenceEvidence {
+  const hasComplaints = input.histogram.some((row) => COMPLAINT_TYPES.has(row.event_type));
+  const confirmed = hasComplaints ? { ...input, histogram: input.histogram.filter((row) => !COMPLAINT_TYPES.has(row.event_type)) } : input;
+  const confirmedFeatures = hasComplaints ? deriveFeatures(confirmed) : features;
+  const confirmedTotal = hasComplaints
+    ? holdWithinLimits(applyAnchors(totalOfLogHealth(rawLogHealth(confirmed, confirmedFeatures, 0)), confirmedFeatures).total, limits).total
+    : total;
+  if (confirmedFeatures.confirmed_records === 0) return { total, confirmedTotal, confirmedSpread: 0, confirmedFeatures, limits };
+  const low = totalOfLogHealth(rawLogHealth(confirmed, confirmedFeatures, -1));
+  const high = totalOfLogHealth(rawLogHealth(confirmed, confirmedFeatures, 1));
+  return { total, confirmedTotal, confirmedSpread: (high - low) / 2, confirmedFeatures, limits };
+}
+
+/** The parts of a building's confidence (the fit of the confidence's constants reads them). */
+export function confidencePartsOfBuilding(input: BuildingInput): ConfidenceParts {
+  const features = deriveFeatures(input);
+  const score = scoreBuilding(input);
+  return confidencePartsOf(input, features, confirmedEvidence(input, features, score.total_score, knownLimitsOf(input, features))).parts;
 }
 
 /** Scores one building. Pure and deterministic: the same input always gives the same output. */
@@ -89,27 +115,10 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
   const grade = gradeOf(total);
   const dataQuality = dataQualityOf(activeFamiliesOf(features), features.total_events);
 
-  const hasConfirmed = features.confirmed_records > 0;
-  const lowHealth = hasConfirmed ? rawLogHealth(input, features, -1) : rawHealth;
-  const highHealth = hasConfirmed ? rawLogHealth(input, features, 1) : rawHealth;
-  const low = totalOfLogHealth(lowHealth);
-  const high = totalOfLogHealth(highHealth);
-  // the precision of the confirmed records alone: a tenant report shares components and caps with them,
-  // so on the whole history one new complaint could narrow the spread and raise confidence
-  const confirmedOnly = input.histogram.some((row) => COMPLAINT_TYPES.has(row.event_type))
-    ? { ...input, histogram: input.histogram.filter((row) => !COMPLAINT_TYPES.has(row.event_type)) }
-    : null;
-  const confirmedLow = confirmedOnly === null || !hasConfirmed ? lowHealth : rawLogHealth(confirmedOnly, features, -1);
-  const confirmedHigh = confirmedOnly === null || !hasConfirmed ? highHealth : rawLogHealth(confirmedOnly, features, 1);
-  const logHealthSpread = (confirmedHigh - confirmedLow) / 2;
-  const spreadCrossesGrade = gradeOf(Math.round(totalOfLogHealth(confirmedLow))) !== gradeOf(Math.round(totalOfLogHealth(confirmedHigh)));
-  const interval = {
-    low: Math.round(Math.max(0, Math.min(total, total + low - raw))),
-    high: Math.round(Math.min(100, Math.max(total, total + high - raw))),
-  };
-
   const flags = flagsOf(features, input);
   for (const limit of limits) flags.push(limit.flag);
+  const evidence = confirmedEvidence(input, features, total, limits);
+  const confidence = assessConfidence(input, features, dataQuality, evidence);
 
   return {
     bbl: input.building.bbl,
@@ -122,7 +131,7 @@ export function scoreBuilding(input: BuildingInput): BuildingScore {
     data_quality: dataQuality,
     components,
     flags,
-    confidence: assessConfidence(input, features, dataQuality, { interval, logHealthSpread, spreadCrossesGrade, limits }),
+    confidence,
     explanation: { components: explained, adjustments },
     published_rules: publishedRuleChecks(features),
   };

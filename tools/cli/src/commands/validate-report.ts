@@ -9,6 +9,7 @@ import {
   MIN_K,
   Ranking,
   RANKINGS,
+  TARGET_COVERAGE,
   ValidationReport,
 } from '@bhis/score-runner';
 import { CALIBRATION_GRID, FITTED_MODEL } from '@bhis/scoring';
@@ -107,7 +108,7 @@ function calibrationTable(backtest: BaselineBacktest): string {
     '|---|---|---|---|---|---|',
     ...rows,
     '',
-    'Within each grade: calibrated confidence means the high tier keeps its grade at least as often as the medium tier.',
+    'Goal: in every tier the interval covers the total 12 months later 60-80% of the time; within each grade, the high tier keeps its grade at least as often as the medium tier.',
     '',
     '| Grade at the cut | Confidence tier | Building-cuts | Share with the same grade 12 months later |',
     '|---|---|---|---|',
@@ -170,7 +171,10 @@ Procedure: libs/score-runner/src/calibration.ts: the first city scored at its ea
 ${CALIBRATION_GRID.half_life_factors.join(', ')}; for each, and each knee of ${CALIBRATION_GRID.knees.join(', ')}, a logistic regression of the realized outcomes of the
 following 12 months on ln(log-health + knee) of each component and ln(units / 3), coefficients non-negative, Newton's method,
 no random start; the pair with the highest likelihood is kept; the scale is the smallest of ${CALIBRATION_GRID.scales.join(', ')} at which the public
-anchors' floors lift at most ${CALIBRATION_GRID.max_floor_share * 100}% of the training buildings. The later cut dates and the second city are out of sample.
+anchors' floors lift at most ${CALIBRATION_GRID.max_floor_share * 100}% of the training buildings. Then (libs/score-runner/src/confidence-calibration.ts)
+every building of the first city scored at that cut date and a year later: the expected move by least squares of the absolute
+change of the total on the confirmed records' spread and 1 - corroboration, and per confidence tier the interval's multiplier
+(of 0 to 12 by 0.05) whose coverage of the next year's total is nearest to ${TARGET_COVERAGE * 100}%. The later cut dates and the second city are out of sample.
 
 | Constant | Value |
 |---|---|
@@ -178,7 +182,9 @@ ${COMPONENT_KEYS.map((k) => `| Weight of \`${k}\` | ${FITTED_MODEL.component_wei
 | Knee (ln(log-health + knee)) | ${FITTED_MODEL.knee} |
 | Half-life factor (on every signal's half-life) | ${FITTED_MODEL.half_life_factor} |
 | Scale (on the combined log-health) | ${FITTED_MODEL.scale} |
-| Size exponent (+ exponent x ln(units / ${FITTED_MODEL.size.from_units}) in the ranking) | ${FITTED_MODEL.size.exponent} |`;
+| Size exponent (+ exponent x ln(units / ${FITTED_MODEL.size.from_units}) in the ranking) | ${FITTED_MODEL.size.exponent} |
+| Expected move of the total in 12 months (points): base, per point of the confirmed records' spread, per unit of 1 - corroboration | ${FITTED_MODEL.confidence.move.base}, ${FITTED_MODEL.confidence.move.spread}, ${FITTED_MODEL.confidence.move.uncorroborated} |
+| Interval half-width in expected moves, by confidence tier | ${Object.entries(FITTED_MODEL.confidence.interval_multipliers).map(([tier, k]) => `${tier} ${k}`).join(', ')} |`;
 }
 
 export function renderValidation(measures: readonly SeedMeasure[], run: { command: string; seconds: number }): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { COMPONENT_KEYS } from '@bhis/domain';
-import { BASELINES, RANKINGS, UNIT_BANDS } from '@bhis/score-runner';
+import { BASELINES, calibrateConfidence, RANKINGS, TARGET_COVERAGE, UNIT_BANDS } from '@bhis/score-runner';
 import { CALIBRATION_GRID } from '@bhis/scoring';
 import { generateCity } from '@bhis/synth';
 import { createTestDatabase, TestDatabase } from '@bhis/testing';
@@ -79,5 +79,9 @@ describe('validation at small scale (real Postgres)', () => {
     expect(fromEvents.fitted.size.exponent).toBeGreaterThanOrEqual(0);
     const { backtest } = await measureCity(pool, { cuts: dates.cuts, asOf: dates.asOf });
     for (const c of backtest.cuts) for (const band of c.bands) expect(band.expected_auc).toBeNull();
+    // the confidence's constants: every building at the training cut against its total a year later
+    const confidence = await calibrateConfidence(pool, '2023-11-02', '2024-11-01');
+    expect(confidence.samples).toBeGreaterThan(300);
+    for (const tier of confidence.coverage) if (tier.samples >= 30) expect(Math.abs(tier.coverage - TARGET_COVERAGE)).toBeLessThan(0.1);
   }, 900_000);
 });

@@ -11,7 +11,9 @@ import {
   BaselineBacktest,
   backtestAgainstBaselines,
   calibrate,
+  calibrateConfidence,
   CalibrationResult,
+  ConfidenceFit,
   calibrationSamples,
   eventOutcomes,
   TruthRow,
@@ -185,6 +187,27 @@ function writeConstants(result: CalibrationResult, fittedBy: string): boolean {
   return !same;
 }
 
+/** Writes the confidence's fitted constants beside the total's; true when they changed. */
+function writeConfidenceConstants(result: ConfidenceFit, fittedBy: string): boolean {
+  const same = JSON.stringify(result.fitted) === JSON.stringify(result.current);
+  if (same && FITTED_MODEL.fitted_by === fittedBy) return false;
+  writeFileSync(CONSTANTS_FILE, fittedConstantsSource({ ...FITTED_MODEL, fitted_by: fittedBy, confidence: result.fitted }));
+  return !same;
+}
+
+/**
+ * The measuring run again in a child process, whose scorer is rebuilt with the constants just written.
+ * `stage`: what the child still fits (`confidence` after the total's constants, nothing after those).
+ */
+function remeasure(stage: 'confidence' | 'done'): number {
+  const args = process.argv.slice(2).filter((a) => a !== '--calibrate');
+  const child = spawnSync(process.execPath, [path.resolve('tools/build/run.js'), 'cli', ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, BHIS_VALIDATE_AFTER_FIT: stage },
+  });
+  return child.status ?? 1;
+}
+
 export function validateCommand(): Command {
   return new Command('validate')
     .description('Measure the model against simple rules and the Bayes ranking on synthetic cities (or a loaded city), optionally refitting its constants')
@@ -209,21 +232,29 @@ export function validateCommand(): Command {
         let ended = false;
         try {
           const dates = truth ? { asOf: DEFAULT_AS_OF, cuts: truthCuts(truth) } : await datesOfLoadedCity(pool);
+          const fitted = `${commandLine({ ...options, calibrate: true })} (seed ${seed}, cut ${dates.cuts[0]})`;
           if (options.calibrate && i === 0) {
             say(`Fitting the total's constants at ${dates.cuts[0]} (seed ${seed})...`);
             fit = await fitOnCity(pool, { truth, cut: dates.cuts[0] });
-            const changed = writeConstants(fit, `${commandLine(options)} (seed ${seed}, cut ${fit.fitted_on})`);
-            if (changed) {
+            if (writeConstants(fit, fitted)) {
               // the measuring run recreates the database: this process leaves it first
               await pool.end();
               ended = true;
               say(`The fitted constants changed (${CONSTANTS_FILE}); measuring them with the rebuilt scorer...`);
-              const args = process.argv.slice(2).filter((a) => a !== '--calibrate');
-              const child = spawnSync(process.execPath, [path.resolve('tools/build/run.js'), 'cli', ...args], {
-                stdio: 'inherit',
-                env: { ...process.env, BHIS_VALIDATE_AFTER_FIT: '1' },
-              });
-              process.exitCode = child.status ?? 1;
+              process.exitCode = remeasure('confidence');
+              return;
+            }
+          }
+          if ((options.calibrate || process.env.BHIS_VALIDATE_AFTER_FIT === 'confidence') && i === 0) {
+            const next = dates.cuts[1] ?? dates.asOf;
+            say(`Fitting the confidence's constants at ${dates.cuts[0]} against ${next} (seed ${seed})...`);
+            const confidenceFit = await calibrateConfidence(pool, dates.cuts[0], next);
+            say(`Training coverage of the interval: ${confidenceFit.coverage.map((c) => `${c.tier} ${c.coverage} (${c.samples})`).join(', ')}`);
+            if (writeConfidenceConstants(confidenceFit, fitted)) {
+              await pool.end();
+              ended = true;
+              say(`The confidence's fitted constants changed (${CONSTANTS_FILE}); measuring them with the rebuilt scorer...`);
+              process.exitCode = remeasure('done');
               return;
             }
           }
@@ -235,7 +266,7 @@ export function validateCommand(): Command {
         }
       }
       const seconds = (Date.now() - started) / 1000;
-      const calibrated = options.calibrate === true || process.env.BHIS_VALIDATE_AFTER_FIT === '1';
+      const calibrated = options.calibrate === true || process.env.BHIS_VALIDATE_AFTER_FIT !== undefined;
       if (options.write) {
         writeFileSync(options.write, renderValidation(measures, { command: commandLine({ ...options, calibrate: calibrated }), seconds }));
         writeGradeRates(measures, commandLine({ ...options, calibrate: calibrated }));
