@@ -8,7 +8,8 @@ import { eventAttributes } from '@bhis/db';
 import { QUEUES } from '@bhis/queue';
 import { enqueueIngest, getRun, syncSourceCatalog } from '@bhis/runs';
 import { csvToSodaRows, getSource, parseSource, type PublishedColumn } from '@bhis/sources';
-import { createTestDatabase, NodeProcess, mirrorWorkerEnv, poll, repoRoot, SocrataMirror, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { mirrorWorkerEnv, SocrataMirror } from '@bhis/synth';
+import { createTestDatabase, NodeProcess, poll, repoRoot, TestDatabase, testRedisPrefix } from '@bhis/testing';
 
 const SOURCE = getSource('hpd_litigations');
 const PART = SOURCE.parts[0];

@@ -7,8 +7,8 @@ import { Pool } from 'pg';
 import { QUEUES } from '@bhis/queue';
 import { enqueueIngest, getRun, syncSourceCatalog, type IngestRunRow } from '@bhis/runs';
 import { getSource, sourceForFile } from '@bhis/sources';
-import { generateCity, OUTPUT_FILES } from '@bhis/synth';
-import { createTestDatabase, mirrorWorkerEnv, NodeProcess, poll, publishSyntheticRefresh, SocrataMirror, TestDatabase, testRedisPrefix } from '@bhis/testing';
+import { generateCity, mirrorWorkerEnv, OUTPUT_FILES, publishSyntheticRefresh, SocrataMirror } from '@bhis/synth';
+import { createTestDatabase, NodeProcess, poll, TestDatabase, testRedisPrefix } from '@bhis/testing';
 
 const CITY_AS_OF = '2026-08-01';
 const REFRESH_AS_OF = '2026-11-29';

@@ -6,3 +6,5 @@ export { OUTPUT_FILES } from './formats/files';
 export { measureGeneration } from './measure';
 export type { GenerationMeasurement } from './measure';
 export { buildingAt } from './buildings';
+export { SocrataMirror, mirrorSettings, mirrorWorkerEnv } from './socrata-mirror/socrata-mirror';
+export { publishSyntheticRefresh, publishedMetadata } from './socrata-mirror/synthetic-refresh';

@@ -3,5 +3,3 @@ export * from './polling';
 export * from './processes';
 export * from './repo';
 export * from './query-plans';
-export * from './socrata-mirror';
-export * from './synthetic-refresh';

@@ -25,17 +25,18 @@ export const CITY_AS_OF = '2026-11-01';
 
 /**
  * Generates the city (or reuses one generated earlier with the same size, seed and date). With
- * `changes`, the refresh of that city: the rows new or changed from `changes.since` to `changes.asOf`.
+ * `changes`, the city as of `changes.asOf`; with `changes.since` too, the refresh of that city: the
+ * rows new or changed from `changes.since` to `changes.asOf`.
  */
 export async function ensureCity(
   dir: string,
   buildings: number,
   gzip = false,
-  changes?: { asOf: string; since: string },
+  changes?: { asOf: string; since?: string },
 ): Promise<{ report: CityReport; reused: boolean; command: string }> {
   const reportFile = `${dir}.synth.json`;
   const asOf = changes?.asOf ?? CITY_AS_OF;
-  const args = ['synth', '--buildings', String(buildings), '--seed', CITY_SEED, '--as-of', asOf, ...(changes ? ['--changes-since', changes.since] : []), '--out', dir, ...(gzip ? ['--gzip'] : []), '--json'];
+  const args = ['synth', '--buildings', String(buildings), '--seed', CITY_SEED, '--as-of', asOf, ...(changes?.since ? ['--changes-since', changes.since] : []), '--out', dir, ...(gzip ? ['--gzip'] : []), '--json'];
   const command = `bhis ${args.join(' ')}`;
   if (existsSync(reportFile) && statSync(reportFile).size > 0) {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as CityReport;

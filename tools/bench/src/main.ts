@@ -17,6 +17,8 @@ import { buildProjects, repoRoot } from '@bhis/testing';
 import { measureLargestFileAlone } from './largest-file-alone';
 import { BenchmarkFile, BenchmarkRun, CitySummary, LargestFileAlone } from './results';
 import { ensureRefresh, refreshCity } from './refresh';
+import { ensureSodaRefresh, mirrorDir, refreshCityBySoda } from './soda-refresh';
+import { mirrorWorkerEnv, SocrataMirror } from '@bhis/synth';
 import { measureScaleOut } from './scale-out';
 import { measureReingest } from './reingest';
 import { measureSearchScaling } from './search-scaling/search-scaling';
@@ -165,7 +167,7 @@ interface RunSetup {
 }
 
 /** What a full run measures, in the order it measures it. */
-type Measurements = Pick<BenchmarkRun, 'ingest' | 'reingest' | 'scoring' | 'refresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'largestFileAlone' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
+type Measurements = Pick<BenchmarkRun, 'ingest' | 'reingest' | 'scoring' | 'refresh' | 'sodaRefresh' | 'csvCeiling' | 'largestFileToCsvCopyRatio' | 'largestFileAlone' | 'copyCeiling' | 'tables' | 'storage' | 'http'>;
 
 /** What describes a full run besides its measurements. */
 type RunHeader = Pick<BenchmarkRun, 'startedAt' | 'command' | 'commit' | 'machine' | 'loadAverageAtStart' | 'database' | 'city'>;
@@ -256,7 +258,7 @@ async function benchmarkCity(options: BenchOptions, argv: string[]): Promise<voi
     }
     const header: RunHeader = { startedAt, command: `npm run bench -- ${argv.join(' ')}`.trim(), commit: headCommit(root), machine, loadAverageAtStart, database, city: citySummary(city) };
     // a long run (the whole city takes hours) is written as each step ends, marked incomplete until the last
-    let measured: Measurements = { ingest: null, reingest: null, scoring: null, refresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, largestFileAlone: null, copyCeiling: null, tables: [], storage: null, http: null };
+    let measured: Measurements = { ingest: null, reingest: null, scoring: null, refresh: null, sodaRefresh: null, csvCeiling: null, largestFileToCsvCopyRatio: null, largestFileAlone: null, copyCeiling: null, tables: [], storage: null, http: null };
     const progress: Progress = (step) => {
       measured = { ...measured, ...step };
       recordRun(root, options.scale, header, measured, true);
@@ -273,13 +275,13 @@ async function prepareCity(root: string, options: BenchOptions): Promise<{ city:
   const cityDir = path.join(options.dataDir ? path.resolve(options.dataDir) : path.join(root, 'data/bench'), `city-${options.scale}${gzip ? '-gz' : ''}`);
   log(`city: ${buildings} buildings in ${cityDir}${gzip ? ' (gzip)' : ''}`);
   // the refresh is generated beside the city, one process each: at 100% each takes ~20 min of a core
-  const refresh = options.refresh && !options.reuseData ? ensureRefresh(cityDir, buildings, gzip) : null;
+  const refresh = options.refresh && !options.reuseData ? Promise.all([ensureRefresh(cityDir, buildings, gzip), ensureSodaRefresh(cityDir, buildings, gzip)]) : null;
   refresh?.catch(() => undefined);
   const city = { ...(await ensureCity(cityDir, buildings, gzip)), gzip };
   log(`city ${city.reused ? 'reused' : 'generated'}: ${city.report.totalRows} rows, ${Math.round(city.report.totalBytes / 1e6)} MB`);
   if (refresh) {
-    const changes = await refresh;
-    log(`refresh ${changes.reused ? 'reused' : 'generated'}: ${changes.report.totalRows} rows`);
+    const [changes, soda] = await refresh;
+    log(`refresh ${changes.reused ? 'reused' : 'generated'}: ${changes.report.totalRows} rows; the one served as SODA ${soda.changes.reused ? 'reused' : 'generated'}: ${soda.changes.report.totalRows} rows`);
   }
   return { city, cityDir };
 }
@@ -304,7 +306,7 @@ function citySummary(city: City): CitySummary {
 type Progress = (step: Partial<Measurements>) => void;
 
 async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool, progress: Progress): Promise<Measurements> {
-  const { ingest, reingest, scoring, refresh } = await ingestAndScore(options, setup, pool, progress);
+  const { ingest, reingest, scoring, refresh, sodaRefresh } = await ingestAndScore(options, setup, pool, progress);
   const { csvCeiling, largestFileToCsvCopyRatio } = await measureLargestFileCeiling(setup, ingest);
   const largestFileAlone = await loadLargestFileAlone(options, setup, ingest, csvCeiling?.rowsPerSecond ?? null);
   progress({ csvCeiling, largestFileToCsvCopyRatio, largestFileAlone });
@@ -314,7 +316,7 @@ async function measureCity(options: BenchOptions, setup: RunSetup, pool: Pool, p
   const storage = await eventStorage(pool);
   log(`storage: ${storage.eventBytesPerRow} bytes per event all-in; database ${storage.databaseBytesPerEvent} bytes per event`);
   const http = options.http ? await measureHttp(options, setup, pool) : null;
-  return { ingest, reingest, scoring, refresh, csvCeiling, largestFileToCsvCopyRatio, largestFileAlone, copyCeiling, tables, storage, http };
+  return { ingest, reingest, scoring, refresh, sodaRefresh, csvCeiling, largestFileToCsvCopyRatio, largestFileAlone, copyCeiling, tables, storage, http };
 }
 
 /** Loads of the largest file alone take ~25 min on the whole city: measured up to 10%. */
@@ -338,47 +340,63 @@ async function loadLargestFileAlone(options: BenchOptions, { database, cityDir, 
 
 /**
  * Ingest (or the figures of the earlier ingest with --reuse-data), then a full and an incremental
- * scoring run, then a refresh ingested and rescored, by the real workers.
+ * scoring run, then the two refreshes ingested and rescored, by the real workers: one written as
+ * files, then the next 28 days downloaded from a local Socrata stand-in (the ingest worker runs
+ * with its environment throughout; a file ingest never reads it).
  */
 async function ingestAndScore(
   options: BenchOptions,
   { url, cityDir, city, env }: RunSetup,
   pool: Pool,
   progress: Progress,
-): Promise<Pick<Measurements, 'ingest' | 'reingest' | 'scoring' | 'refresh'> & { ingest: IngestResult }> {
-  const ingestWorker = startWorker('ingest', env);
+): Promise<Pick<Measurements, 'ingest' | 'reingest' | 'scoring' | 'refresh' | 'sodaRefresh'> & { ingest: IngestResult }> {
+  const refreshes = options.refresh && !options.reuseData;
+  const mirror = refreshes ? new SocrataMirror(mirrorDir(cityDir)) : null;
+  await mirror?.start();
+  const mirrorEnv = mirror ? mirrorWorkerEnv(mirror, url, env.REDIS_PREFIX) : {};
+  const ingestWorker = startWorker('ingest', { ...env, ...mirrorEnv });
   const scoringWorker = startWorker('scoring', env);
   try {
     await ingestWorker.waitFor('ingest worker started');
     await scoringWorker.waitFor('scoring worker started');
-    let ingest: IngestResult;
-    if (options.reuseData) {
-      log('ingest: reusing the data of the earlier run (figures read back from ingest_runs)');
-      ingest = await ingestResultFromRuns(pool, cityDir);
-    } else {
-      log('ingest through the ingest worker');
-      ingest = await ingestCity(cityDir, env, ingestWorker);
-    }
-    log(`ingest: ${ingest.rows} rows in ${ingest.wallSeconds.toFixed(1)} s = ${ingest.rowsPerSecond} rows/s, ${ingest.megabytesPerSecond} MB/s`);
-    progress({ ingest });
-    // the city's unchanged file loaded again whole changes no record: the scoring that follows is the same
-    const reingest = options.reuseData ? null : await measureReingest({ url, cityDir, env, worker: ingestWorker });
-    if (reingest) log(`re-ingest of the unchanged ${reingest.file}: ${reingest.rows} rows in ${reingest.seconds} s = ${reingest.rowsPerSecond} rows/s = ${reingest.ratio} of its raw COPY (${reingest.ceiling.rowsPerSecond} rows/s)`);
-    progress({ reingest });
+    const { ingest, reingest } = await loadCity(options, { url, cityDir, env }, pool, ingestWorker);
+    progress({ ingest, reingest });
     log('scoring: full');
     const full = await scoreFull(env, scoringWorker);
     log(`scoring full: ${full.buildings} buildings in ${full.seconds} s`);
     const incremental = await scoreIncremental(pool, 0.02, env, scoringWorker);
     log(`scoring incremental: ${incremental.buildings} buildings in ${incremental.seconds} s`);
     progress({ scoring: { full, incremental } });
-    const refresh = options.refresh && !options.reuseData ? await refreshCity(pool, { dir: cityDir, ...city }, env, { ingest: ingestWorker, scoring: scoringWorker }) : null;
+    const workers = { ingest: ingestWorker, scoring: scoringWorker };
+    const refresh = refreshes ? await refreshCity(pool, { dir: cityDir, ...city }, env, workers) : null;
     if (refresh) log(`refresh: ${refresh.rows} rows ingested in ${refresh.ingestSeconds} s, ${refresh.scoring.buildings} buildings rescored in ${refresh.scoring.seconds} s`);
     progress({ refresh });
-    return { ingest, reingest, scoring: { full, incremental }, refresh };
+    const sodaRefresh = mirror ? await refreshCityBySoda({ dir: cityDir, ...city }, env, workers, mirror) : null;
+    if (sodaRefresh) log(`refresh through SODA: ${sodaRefresh.rows} rows of ${sodaRefresh.sources} sources downloaded in ${sodaRefresh.ingestSeconds} s (${sodaRefresh.rowsPerSecond} rows/s), ${sodaRefresh.scoring.buildings} buildings rescored in ${sodaRefresh.scoring.seconds} s`);
+    progress({ sodaRefresh });
+    return { ingest, reingest, scoring: { full, incremental }, refresh, sodaRefresh };
   } finally {
     await ingestWorker.stop();
     await scoringWorker.stop();
+    await mirror?.stop();
   }
+}
+
+/** The city's files through the ingest worker (or the figures of the earlier ingest with --reuse-data), then one of them again. */
+async function loadCity(options: BenchOptions, { url, cityDir, env }: Pick<RunSetup, 'url' | 'cityDir' | 'env'>, pool: Pool, worker: NodeProcess): Promise<Pick<Measurements, 'reingest'> & { ingest: IngestResult }> {
+  let ingest: IngestResult;
+  if (options.reuseData) {
+    log('ingest: reusing the data of the earlier run (figures read back from ingest_runs)');
+    ingest = await ingestResultFromRuns(pool, cityDir);
+  } else {
+    log('ingest through the ingest worker');
+    ingest = await ingestCity(cityDir, env, worker);
+  }
+  log(`ingest: ${ingest.rows} rows in ${ingest.wallSeconds.toFixed(1)} s = ${ingest.rowsPerSecond} rows/s, ${ingest.megabytesPerSecond} MB/s`);
+  // the city's unchanged file loaded again whole changes no record: the scoring that follows is the same
+  const reingest = options.reuseData ? null : await measureReingest({ url, cityDir, env, worker });
+  if (reingest) log(`re-ingest of the unchanged ${reingest.file}: ${reingest.rows} rows in ${reingest.seconds} s = ${reingest.rowsPerSecond} rows/s = ${reingest.ratio} of its raw COPY (${reingest.ceiling.rowsPerSecond} rows/s)`);
+  return { ingest, reingest };
 }
 
 /** The largest source file COPY'd as it is, and how the ingest of that file compares with it. */
@@ -435,6 +453,7 @@ function recordRun(root: string, scale: number, header: RunHeader, m: Measuremen
     storage: m.storage,
     scoring: m.scoring,
     refresh: m.refresh,
+    sodaRefresh: m.sodaRefresh,
     tables: m.tables,
     http: m.http ?? earlier?.http ?? null,
     ...(!m.http && earlier?.http ? { httpKeptFrom: earlier.httpKeptFrom ?? earlier.httpAt ?? earlier.startedAt } : {}),

@@ -48,6 +48,16 @@ describe('renderMarkdown', () => {
     expect(rows.find((r) => r[0].startsWith('ingest of the 10% city'))?.[6]).toBe('not recorded');
   });
 
+  it('shows the refresh by download beside the one loaded as files, and its own section in the run', () => {
+    const file = recorded();
+    const figure = (f: typeof file) => currentRows(renderMarkdown(f)).find((r) => r[0].startsWith('the 1% city refreshed by download'));
+    expect(figure(file)?.[1]).toMatch(/^[\d.,]+ \+ [\d.,]+ = [\d.,]+ s \([\d,]+ rows\/s; files: [\d,]+ rows\/s\)$/);
+    expect(renderMarkdown(file)).toContain('### Refresh through SODA');
+    delete file.runs['1'].sodaRefresh;
+    expect(figure(file)).toBeUndefined();
+    expect(renderMarkdown(file)).not.toContain('### Refresh through SODA');
+  });
+
   it('keeps the history in the JSON: no dated note and no dated heading in the file', () => {
     const file = recorded();
     const markdown = renderMarkdown(file);

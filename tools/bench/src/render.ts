@@ -5,6 +5,7 @@ import { CURRENT_FIGURES, provenance } from './current-figures';
 import type { UnitCosts } from './http/unit-costs';
 import type { BenchmarkFile, BenchmarkRun, LargestFileAlone } from './results';
 import type { RefreshResult } from './refresh';
+import type { SodaRefreshResult } from './soda-refresh';
 import type { Reingest } from './reingest';
 import type { ScaleOutResult } from './scale-out';
 import type { SearchScalingResult } from './search-scaling/search-scaling';
@@ -161,6 +162,20 @@ function refreshParts(r: RefreshResult): string[] {
   ];
 }
 
+function sodaRefreshParts(r: SodaRefreshResult): string[] {
+  const incrementalRows = r.rows - r.wholeSetRows;
+  return [
+    '### Refresh through SODA (the next 28 days, downloaded from a local Socrata stand-in and rescored)',
+    `Written by ${r.generationCommands.map((c) => `\`${c}\``).join(' and ')}: the synthetic city's changes from ${r.since} to ${r.asOf}, put on a local Socrata stand-in ` +
+      `(\`libs/synth/src/socrata-mirror/\`: each data set's real view metadata, the rows as SODA JSON under its real field names; a set the city republishes whole as its whole CSV export) in ${r.publishSeconds} s, not counted. ` +
+      `The ingest worker (\`SOCRATA_BASE_URL\` on the stand-in) downloaded the ${r.sources} sources with changed rows, one after the other as the daily refresh does: \`${r.ingestCommand}\`. ` +
+      `${num(r.rows)} rows read (**${Math.round(r.shareOfCity * 10000) / 100}% of the city's rows**: ${num(incrementalRows)} SODA JSON rows of the sources refreshed incrementally, ${num(r.wholeSetRows)} of the sets read whole) ` +
+      `in ${num(r.ingestSeconds)} s, **${num(r.rowsPerSecond)} rows/s** (the runs themselves: ${num(r.runSeconds)} s; the rest is each CLI's start and its wait for its run) (${num(r.inserted)} records inserted, ${num(r.updated)} updated, ${num(r.statusChanges)} status-change events), ` +
+      `then \`${r.scoring.command}\` rescored the ${num(r.scoring.buildings)} buildings they changed in ${r.scoring.seconds} s (peak RSS ${mb(r.scoring.workerPeakRssBytes)} MB). ` +
+      `**Refresh through SODA, downloads plus rescoring: ${num(r.totalSeconds)} s.**`,
+  ];
+}
+
 function diskParts(tables: TableSize[]): string[] {
   const total = tables.reduce((s, t) => s + t.totalBytes, 0);
   return [
@@ -252,6 +267,7 @@ function runSection(run: BenchmarkRun): string {
     ...(run.copyCeiling ? copyCeilingParts(run, run.copyCeiling) : []),
     ...(run.scoring ? scoringParts(run.scoring) : []),
     ...(run.refresh ? refreshParts(run.refresh) : []),
+    ...(run.sodaRefresh ? sodaRefreshParts(run.sodaRefresh) : []),
     ...(run.tables.length > 0 ? diskParts(run.tables) : []),
     ...(run.http ? httpParts(run, run.http) : []),
   ].join('\n\n');
@@ -396,7 +412,8 @@ export function renderMarkdown(file: BenchmarkFile): string {
     '',
     'Each run creates a fresh database `bhis_bench_<scale>`, generates the synthetic city (seed 1, as of 2026-11-01) and beside it its refresh (both reused when already generated), ingests the city through the ' +
       'real ingest worker with the operator CLI, scores it with the real scoring worker (full, then incremental), ingests and rescores the refresh (about 1% of the rows new or changed: ' +
-      '`bhis synth --changes-since`), measures the raw COPY ceiling and the disk size of every table ' +
+      '`bhis synth --changes-since`, loaded as files), then the next 28 days of changes served as SODA JSON by a local Socrata stand-in and downloaded by the ingest worker ' +
+      '(the path of the daily refresh), measures the raw COPY ceiling and the disk size of every table ' +
       'and index, then loads the built API (a separate process, real keys and rate limiting, Redis and Postgres on loopback) with autocannon and compares it with a bare ' +
       'Express 5 app and a bare `node:http` server answering a JSON body of the same size. Benchmarks are separate from the tests (`npm test` never runs them).',
     '',

@@ -4,6 +4,7 @@ import type { IngestResult, ScoringResult } from './data-setup';
 import type { HttpBenchmark } from './http/run-http';
 import type { MachineInfo } from './machine';
 import type { RefreshResult } from './refresh';
+import type { SodaRefreshResult } from './soda-refresh';
 import type { Reingest } from './reingest';
 import type { ScaleOutResult } from './scale-out';
 
@@ -52,6 +53,8 @@ export interface BenchmarkRun {
   scoring: { full: ScoringResult; incremental: ScoringResult & { dirtyShare: number } } | null;
   /** a refresh (about 1% of the rows new or changed) ingested and rescored after the city load (absent in older results) */
   refresh?: RefreshResult | null;
+  /** the next 28 days of changes downloaded through SODA from a local Socrata stand-in, then rescored (absent in older results) */
+  sodaRefresh?: SodaRefreshResult | null;
   tables: TableSize[];
   http: HttpBenchmark | null;
   /** written while the run was still going: the steps after the last one recorded are missing */

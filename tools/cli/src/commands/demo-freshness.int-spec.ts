@@ -23,7 +23,8 @@ async function staleFlags(pool: Pool): Promise<Map<string, number>> {
 
 /**
  * The demo city generated, loaded and scored today: what /sources says and what the buildings say
- * agree. Generated as the demo generates it (its seed and formats), at a quarter of its size.
+ * agree. Generated as the demo generates it (its seed and formats, dated the day before, before its
+ * refresh: apps/e2e/src/demo-refresh.e2e-spec.ts), at a quarter of its size.
  */
 describe('the freshness of a freshly generated demo city', () => {
   let db: TestDatabase;
@@ -44,7 +45,7 @@ describe('the freshness of a freshly generated demo city', () => {
     await pool?.end();
     await db?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('reports every source ok, and no building carries a stale-source flag', async () => {
     const statuses = await sourceStatuses(pool);

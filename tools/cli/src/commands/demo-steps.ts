@@ -2,11 +2,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { pgPool } from '@bhis/db';
-import { generateCity } from '@bhis/synth';
+import { DEFAULT_YEARS, generateCity, type SocrataMirror } from '@bhis/synth';
 import { CliError, config, withDataSource } from '../context';
 import { withQueue } from '../queues';
 import { recognisedFiles, waitForRun } from './ingest';
 import { waitForScoring } from './score';
+import { downloadDemoRefresh, publishDemoRefresh, rescoreDemoRefresh } from './demo-refresh';
 import { enqueueBackfill, enqueueIngest, enqueueScoring } from '@bhis/runs';
 
 /** One step of the demo; later steps (synthetic city, ingest, scoring) are appended as they exist. */
@@ -25,34 +26,56 @@ function cityDir(): string {
   return path.resolve(config().DATA_DIR, 'demo-city');
 }
 
+/** The demo city generated (null when reused), with the refresh that follows it. */
+export interface DemoCity {
+  asOf: string;
+  /** the day of the refresh: the rows new or changed that day are in `refreshDir` */
+  refreshAsOf: string;
+  refreshDir: string;
+  report: Awaited<ReturnType<typeof generateCity>> | null;
+}
+
+function dayBefore(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
 /**
- * The demo city, dated the day it is generated: its newest records are of that day, as the city's
- * are on the day they are downloaded, so a fresh demo is not late by the cadences of its sources
- * (a city of a fixed older date would be, by the record allowances of libs/scoring/src/freshness.ts).
- * A city generated before (same size and seed) is reused as it is, dated the day it was made.
+ * The demo city, dated the day before it is generated, and its refresh: the rows new or changed on
+ * the day it is generated (`refresh/` inside the city's folder, which the load of the city does not
+ * read). Once refreshed, its newest records are of that day, as the city's are on the day they are
+ * downloaded, so a fresh demo is not late by the cadences of its sources (a city of a fixed older
+ * date would be, by the record allowances of libs/scoring/src/freshness.ts). A city generated before
+ * (same size and seed) is reused as it is, dated the day it was made. Both share their window of
+ * history, so that the refresh continues the city even across a new year.
  */
 export async function generateDemoCity(
   dir: string,
   today: string = new Date().toISOString().slice(0, 10),
   buildings: number = DEMO_CITY.buildings,
-): Promise<{ asOf: string; report: Awaited<ReturnType<typeof generateCity>> | null }> {
+): Promise<DemoCity> {
   const marker = path.join(dir, '.complete');
-  const made = existsSync(marker) ? (JSON.parse(readFileSync(marker, 'utf8')) as { buildings?: number; seed?: string; asOf?: string }) : null;
-  if (made?.buildings === buildings && made.seed === DEMO_CITY.seed && made.asOf) return { asOf: made.asOf, report: null };
-  const report = await generateCity({ buildings, seed: DEMO_CITY.seed, outDir: dir, asOf: today });
-  writeFileSync(marker, JSON.stringify({ ...DEMO_CITY, buildings, asOf: today }));
-  return { asOf: today, report };
+  const refreshDir = path.join(dir, 'refresh');
+  const made = existsSync(marker) ? (JSON.parse(readFileSync(marker, 'utf8')) as { buildings?: number; seed?: string; asOf?: string; refreshAsOf?: string }) : null;
+  if (made?.buildings === buildings && made.seed === DEMO_CITY.seed && made.asOf && made.refreshAsOf) return { asOf: made.asOf, refreshAsOf: made.refreshAsOf, refreshDir, report: null };
+  const asOf = dayBefore(today);
+  const historyStart = `${Number(asOf.slice(0, 4)) - DEFAULT_YEARS}-01-01`;
+  const report = await generateCity({ buildings, seed: DEMO_CITY.seed, outDir: dir, asOf, historyStart });
+  await generateCity({ buildings, seed: DEMO_CITY.seed, outDir: refreshDir, asOf: today, historyStart, changesSince: asOf });
+  writeFileSync(marker, JSON.stringify({ ...DEMO_CITY, buildings, asOf, refreshAsOf: today }));
+  return { asOf, refreshAsOf: today, refreshDir, report };
 }
 
-async function generate(): Promise<void> {
+async function generate(buildings: number): Promise<DemoCity> {
   const dir = cityDir();
-  const city = await generateDemoCity(dir);
+  const started = Date.now();
+  const city = await generateDemoCity(dir, undefined, buildings);
   if (!city.report) {
-    say(`already generated in ${dir} (as of ${city.asOf})`);
-    return;
+    say(`already generated in ${dir} (as of ${city.asOf}, its refresh of ${city.refreshAsOf})`);
+    return city;
   }
   const { report } = city;
-  say(`${report.buildings} buildings, ${report.eventRows.toLocaleString('en-US')} event rows in ${report.files.length} files, as of ${city.asOf} (${(report.elapsedMs / 1000).toFixed(1)} s)`);
+  say(`${report.buildings} buildings, ${report.eventRows.toLocaleString('en-US')} event rows in ${report.files.length} files, as of ${city.asOf}, and the changes of ${city.refreshAsOf} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return city;
 }
 
 async function ingest(): Promise<void> {
@@ -109,10 +132,33 @@ export async function interestingBuildings(pool: Pool): Promise<{ why: string; b
   ];
 }
 
-export function demoSteps(): DemoStep[] {
+/** The refresh of the city's next day, served by the stand-in and downloaded by the ingest worker, then rescored. */
+async function refresh(city: DemoCity, mirror: SocrataMirror): Promise<void> {
+  const started = Date.now();
+  const sources = publishDemoRefresh(mirror, city.refreshDir, city.refreshAsOf);
+  const got = await downloadDemoRefresh(sources);
+  const rescored = await rescoreDemoRefresh();
+  const n = (value: number) => value.toLocaleString('en-US');
+  say(`${got.sources} sources downloaded from ${mirror.url}${got.skipped ? ` (${got.skipped} unchanged since their last download: skipped)` : ''}: ` +
+    `${n(got.read)} rows read, ${n(got.inserted)} records new, ${n(got.updated)} changed, ${n(got.statusChanges)} status changes`);
+  say(`${n(rescored)} buildings rescored; refresh and rescoring in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** What the steps share: the Socrata stand-in the ingest worker downloads from, and the size of the city. */
+export interface DemoContext {
+  mirror: SocrataMirror;
+  buildings: number;
+}
+
+export function demoSteps({ mirror, buildings }: DemoContext): DemoStep[] {
+  let city: DemoCity | undefined;
   return [
-    { title: `Generating a synthetic city (${DEMO_CITY.buildings} buildings, 15 years, the 25 real file formats)...`, run: generate },
+    { title: `Generating a synthetic city (${buildings} buildings, 15 years, the 25 real file formats) and its next day...`, run: async () => void (city = await generate(buildings)) },
     { title: 'Ingesting every file through the ingest worker...', run: ingest },
     { title: `Scoring every building, and ${HISTORY_MONTHS} months of monthly history...`, run: score },
+    {
+      title: 'Refreshing the sources the city updates incrementally by download, as the daily refresh does, from a local Socrata stand-in serving the next day\'s rows (real view metadata and field names), then rescoring...',
+      run: () => refresh(city as DemoCity, mirror),
+    },
   ];
 }

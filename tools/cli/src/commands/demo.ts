@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import { createApiKey, migrate, pgPool } from '@bhis/db';
 import { hashApiKey } from '@bhis/domain';
 import { CliError, config, repoRoot, withDataSource } from '../context';
-import { type DemoStep, interestingBuildings } from './demo-steps';
+import { DEMO_CITY, type DemoContext, type DemoStep, interestingBuildings } from './demo-steps';
+import { mirrorSettings, SocrataMirror } from '@bhis/synth';
 import { API_BASE_PATH } from '@bhis/envelope';
 
 
@@ -54,11 +55,32 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   throw new CliError(`The API did not become healthy at ${url} within ${timeoutMs / 1000} s (see data/logs/api.log).`);
 }
 
-export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
+function cityBuildings(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 50 || n > 50_000) throw new CliError('--buildings must be a whole number from 50 to 50,000');
+  return n;
+}
+
+/** What the demo prints at its end. */
+async function printEnd(say: (line: string) => void, base: string, key: string): Promise<string | undefined> {
+  const buildings = await withDataSource((ds) => interestingBuildings(pgPool(ds)));
+  if (buildings.length) {
+    say('\nBuildings to look at:');
+    for (const b of buildings) say(`  ${b.bbl}  ${b.grade} (${b.total_score})  ${b.address}  - ${b.why}`);
+  }
+  say(`\nThe API is up at ${base}${API_BASE_PATH} (docs: ${base}/docs).`);
+  say(`Demo key (read-only, ${config().RATE_LIMIT_DEMO_PER_MIN} requests/min): ${key}`);
+  const example = buildings[0]?.bbl;
+  say(`\n  curl -s -H "Authorization: Bearer ${key}" ${base}${API_BASE_PATH}/buildings/${example ?? '1000010001'}\n`);
+  return example;
+}
+
+export function demoCommand(extraSteps: (context: DemoContext) => DemoStep[] = () => []): Command {
   return new Command('demo')
-    .description('Migrate, load the demo data, start the API and both workers, and print a demo key')
+    .description('Migrate, load the demo data, refresh it by download from a local Socrata stand-in, start the API and both workers, and print a demo key')
     .option('--no-serve', 'prepare everything but do not keep the services running')
-    .action(async (options: { serve: boolean }) => {
+    .option('--buildings <n>', `buildings of the synthetic city (default ${DEMO_CITY.buildings})`, cityBuildings, DEMO_CITY.buildings)
+    .action(async (options: { serve: boolean; buildings: number }) => {
       const cfg = config();
       const logDir = path.resolve(cfg.DATA_DIR, 'logs');
       mkdirSync(logDir, { recursive: true });
@@ -69,7 +91,13 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
       say(`   ${report.applied.length} migration(s) applied${report.createdDatabase ? ' (database created)' : ''}.`);
 
       const children: ChildProcess[] = [];
-      const stopAll = () => children.forEach((c) => c.kill('SIGTERM'));
+      // the ingest worker downloads from it: the demo's refresh, and any download asked for while it runs
+      const mirror = new SocrataMirror(path.resolve(cfg.DATA_DIR, 'demo-mirror'));
+      await mirror.start();
+      const stopAll = () => {
+        children.forEach((c) => c.kill('SIGTERM'));
+        void mirror.stop();
+      };
       // Ctrl-C (SIGINT) or a process manager (SIGTERM): the services stop with the demo
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         process.on(signal, () => {
@@ -77,28 +105,25 @@ export function demoCommand(extraSteps: () => DemoStep[] = () => []): Command {
           process.exit(0);
         });
       }
-      const key = await demoKey(path.resolve(cfg.DATA_DIR));
-      const env = { ...process.env };
-      say(`2. Starting the ingest and scoring workers and the API (logs in ${logDir})...`);
-      children.push(startApp('ingest', logDir, env), startApp('scoring', logDir, env), startApp('api', logDir, env));
-      const base = `http://127.0.0.1:${cfg.PORT}`;
-      await waitForHealth(`${base}${API_BASE_PATH}/health`, 60_000);
-
-      let n = 3;
-      for (const step of extraSteps()) {
-        say(`${n++}. ${step.title}`);
-        await step.run();
-      }
-
-      const buildings = await withDataSource((ds) => interestingBuildings(pgPool(ds)));
-      if (buildings.length) {
-        say('\nBuildings to look at:');
-        for (const b of buildings) say(`  ${b.bbl}  ${b.grade} (${b.total_score})  ${b.address}  - ${b.why}`);
-      }
-      say(`\nThe API is up at ${base}${API_BASE_PATH} (docs: ${base}/docs).`);
-      say(`Demo key (read-only, ${cfg.RATE_LIMIT_DEMO_PER_MIN} requests/min): ${key}`);
-      const example = buildings[0]?.bbl;
-      say(`\n  curl -s -H "Authorization: Bearer ${key}" ${base}${API_BASE_PATH}/buildings/${example ?? '1000010001'}\n`);
+      const runSteps = async () => {
+        const key = await demoKey(path.resolve(cfg.DATA_DIR));
+        const env = { ...process.env };
+        say(`2. Starting the ingest and scoring workers and the API (logs in ${logDir}; the ingest worker downloads from the local Socrata stand-in at ${mirror.url})...`);
+        children.push(startApp('ingest', logDir, { ...env, ...mirrorSettings(mirror) }), startApp('scoring', logDir, env), startApp('api', logDir, env));
+        const base = `http://127.0.0.1:${cfg.PORT}`;
+        await waitForHealth(`${base}${API_BASE_PATH}/health`, 60_000);
+        let n = 3;
+        for (const step of extraSteps({ mirror, buildings: options.buildings })) {
+          say(`${n++}. ${step.title}`);
+          await step.run();
+        }
+        return { base, example: await printEnd(say, base, key) };
+      };
+      // a step that fails stops the services and the stand-in with it: nothing is left holding the demo open
+      const { base, example } = await runSteps().catch((error: unknown) => {
+        stopAll();
+        throw error;
+      });
       if (example) say(`In a browser: ${base}/buildings/${example}`);
       if (!options.serve) {
         stopAll();

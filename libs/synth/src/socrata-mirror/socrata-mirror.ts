@@ -12,6 +12,8 @@ export class SocrataMirror {
   private server: Server | undefined;
   url = '';
   readonly requests: string[] = [];
+  /** each data set's JSON rows, parsed once per publication rather than once per page */
+  private readonly rows = new Map<string, unknown[]>();
 
   constructor(readonly root: string) {}
 
@@ -22,6 +24,7 @@ export class SocrataMirror {
     if (files.metadata) writeFileSync(path.join(this.root, 'api/views', `${datasetId}.json`), JSON.stringify(files.metadata));
     if (files.csv !== undefined) writeFileSync(path.join(this.root, 'api/views', datasetId, 'rows.csv'), files.csv);
     if (files.rows) writeFileSync(path.join(this.root, 'resource', `${datasetId}.json`), JSON.stringify(files.rows));
+    this.rows.clear();
   }
 
   async start(): Promise<void> {
@@ -33,14 +36,15 @@ export class SocrataMirror {
         res.writeHead(404).end();
         return;
       }
-      const body = readFileSync(file);
       if (url.pathname.startsWith('/resource/')) {
-        const rows = JSON.parse(body.toString('utf8')) as unknown[];
+        const rows = this.rows.get(file) ?? (JSON.parse(readFileSync(file, 'utf8')) as unknown[]);
+        this.rows.set(file, rows);
         const offset = Number(url.searchParams.get('$offset') ?? 0);
         const limit = Number(url.searchParams.get('$limit') ?? 1000);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows.slice(offset, offset + limit)));
         return;
       }
+      const body = readFileSync(file);
       res.writeHead(200, { 'content-type': file.endsWith('.csv') ? 'text/csv' : 'application/json', 'content-length': body.length }).end(body);
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
@@ -52,17 +56,17 @@ export class SocrataMirror {
   }
 }
 
-/**
- * The environment of an ingest worker that downloads from the mirror (loopback, allowed by
- * SOCRATA_ALLOW_PRIVATE_HOST) and loads sets far smaller than the city's (no minimum row count).
- */
-export function mirrorWorkerEnv(mirror: SocrataMirror, databaseUrl: string, redisPrefix: string): Record<string, string> {
+/** The settings that point an ingest worker at the mirror (loopback, allowed by SOCRATA_ALLOW_PRIVATE_HOST). */
+export function mirrorSettings(mirror: SocrataMirror): Record<string, string> {
   return {
-    DATABASE_URL: databaseUrl,
-    REDIS_PREFIX: redisPrefix,
-    LOG_LEVEL: 'info',
     SOCRATA_BASE_URL: mirror.url,
     SOCRATA_ALLOW_PRIVATE_HOST: 'true',
+    // the mirror serves sets far smaller than the city's: no minimum row count
     INGEST_ENFORCE_MINIMUM_ROWS: 'false',
   };
+}
+
+/** The environment of an ingest worker that downloads from the mirror. */
+export function mirrorWorkerEnv(mirror: SocrataMirror, databaseUrl: string, redisPrefix: string): Record<string, string> {
+  return { DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'info', ...mirrorSettings(mirror) };
 }

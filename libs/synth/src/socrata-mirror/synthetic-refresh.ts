@@ -1,12 +1,23 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { csvToSodaRows, type PublishedColumn, type SourceDefinition } from '@bhis/sources';
-import { repoRoot } from './repo';
 import type { SocrataMirror } from './socrata-mirror';
 
-/** A data set's published view metadata (libs/sources/test-fixtures/soda-metadata). */
+/**
+ * The data sets' published view metadata documents (libs/sources/test-fixtures/soda-metadata, sources
+ * in its README), found from the checkout the code runs in (source or built).
+ */
+function metadataDir(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'libs/sources/test-fixtures/soda-metadata');
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error('cannot find libs/sources/test-fixtures/soda-metadata above the running code (a checkout of the repository is needed)');
+}
+
+/** A data set's published view metadata. */
 export function publishedMetadata(datasetId: string): { columns: PublishedColumn[] } & Record<string, unknown> {
-  return JSON.parse(readFileSync(path.join(repoRoot(), 'libs/sources/test-fixtures/soda-metadata', `${datasetId}.json`), 'utf8')) as { columns: PublishedColumn[] };
+  return JSON.parse(readFileSync(path.join(metadataDir(), `${datasetId}.json`), 'utf8')) as { columns: PublishedColumn[] };
 }
 
 /**
