@@ -5,3 +5,4 @@ export * from './repo';
 export * from './query-plans';
 export * from './socrata-mirror';
 export * from './synthetic-refresh';
+export * from './test-queue';
