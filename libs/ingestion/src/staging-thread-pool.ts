@@ -29,9 +29,9 @@ function startThread(heapMb: number | undefined): Worker {
 /** One file's conversation with the staging thread that stages it. */
 export interface StagingLease {
   send(message: ToStagingThread): void;
-  /** The file is staged: the thread waits for the next one. */
+  /** The thread staged the file, or caught its failure and said so: it waits for the next one. */
   release(): void;
-  /** The file failed: the thread is stopped (it may be mid-COPY or out of memory), never reused. */
+  /** The load failed while the thread was still at it (or the thread itself failed): it is stopped, never reused. */
   destroy(): void;
 }
 

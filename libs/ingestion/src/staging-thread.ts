@@ -76,6 +76,8 @@ export function stageInThread(
         thread.release();
         resolve({ staged: { tables: new Map(message.staged), eventIdsDistinct: message.eventIdsDistinct }, parsed: { counters: message.counters, bytes: message.bytes } });
       } else {
+        // the thread caught the failure and ended its staging: it takes the next file
+        thread.release();
         fail(threadError(message.failed));
       }
     };
@@ -153,6 +155,7 @@ async function stageOnThreads(
           resolve(combine(results, bytesRead));
         }
       } else {
+        leases[i].release();
         fail(threadError(message.failed));
       }
     };
