@@ -1,18 +1,24 @@
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
 import { accessLog } from './access-log';
 import type { PlatformRequest } from './request-context';
 
-async function serve(level: pino.Level, status: number, path = '/x?q=1'): Promise<Record<string, unknown>[]> {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
+function collect(lines: Record<string, unknown>[]): Writable {
+  return new Writable({
     write(chunk: Buffer, _encoding, done) {
       lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
       done();
     },
   });
+}
+
+/** The access lines of one request, and what the logger itself wrote (the access log writes to its own destination). */
+async function serve(level: pino.Level, status: number, path = '/x?q=1', loggerLines: Record<string, unknown>[] = []): Promise<Record<string, unknown>[]> {
+  const lines: Record<string, unknown>[] = [];
+  const sink = collect(lines);
   const app = express();
   app.use((req, _res, next) => {
     (req as PlatformRequest).platform = {
@@ -29,7 +35,7 @@ async function serve(level: pino.Level, status: number, path = '/x?q=1'): Promis
     };
     next();
   });
-  const log = accessLog(pino({ level }, sink));
+  const log = accessLog(pino({ level, name: 'bhis-api' }, collect(loggerLines)), sink);
   app.use((req, res, next) => {
     res.once('finish', () => log(req, res));
     next();
@@ -60,8 +66,14 @@ describe('access log', () => {
 
   it('writes the line pino would: its bindings, and any path escaped as JSON', async () => {
     const [line] = await serve('info', 200, '/x%22%5C?q="\\\'');
-    expect(line).toEqual(expect.objectContaining({ pid: process.pid, req: { method: 'GET', url: '/x%22%5C?q=%22\\%27' } }));
+    expect(line).toEqual(expect.objectContaining({ pid: process.pid, hostname: hostname(), name: 'bhis-api', req: { method: 'GET', url: '/x%22%5C?q=%22\\%27' } }));
     expect(typeof line?.time).toBe('number');
+  });
+
+  it('writes to the destination it was given, never into the logger\'s stream', async () => {
+    const loggers: Record<string, unknown>[] = [];
+    expect(await serve('info', 200, '/x', loggers)).toHaveLength(1);
+    expect(loggers).toEqual([]);
   });
 
   it('logs 5xx answers at error level', async () => {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Request, Response } from 'express';
 import pino from 'pino';
 import { platformState, ResponseFinished } from './request-context';
@@ -10,15 +11,16 @@ const LEVELS = { info: 30, error: 50 } as const;
  * nothing when the level is above `info`: no per-request child logger is made (the reason this is
  * not pino-http).
  *
- * The line is the one pino would write (level, time, the logger's bindings, the fields, msg), composed
- * here and handed to the logger's destination: pino's generic serialisation was the larger part of a
- * cached lookup's logging cost (docs/benchmarks.md). Every value that is not a number, a method or a name the
- * service made itself goes through JSON.stringify.
+ * The line is the one pino would write (level, time, pid, hostname, the logger's bindings, the fields,
+ * msg), composed here and written to `destination`: pino's generic serialisation was the larger part
+ * of a cached lookup's logging cost (docs/benchmarks.md). Every value that is not a number, a method or
+ * a name the service made itself goes through JSON.stringify. Give it the destination the logger
+ * writes to, so that both keep one order and one buffer; without one it makes a buffered destination
+ * of its own on standard output, flushed when the process exits.
  */
-export function accessLog(logger: pino.Logger): ResponseFinished {
-  const destination = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
-  // `,"pid":…,"hostname":…` and any child bindings, as pino writes them
-  const base = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
+export function accessLog(logger: pino.Logger, destination: pino.DestinationStream = stdoutDestination()): ResponseFinished {
+  // `,"pid":…,"hostname":…` and any child bindings, as pino writes them with its default base
+  const bindings = `,${JSON.stringify({ pid: process.pid, hostname: hostname(), ...logger.bindings() }).slice(1, -1)}`;
   return (req: Request, res: Response): void => {
     const level = res.statusCode >= 500 ? 'error' : 'info';
     if (!logger.isLevelEnabled(level)) return;
@@ -29,9 +31,22 @@ export function accessLog(logger: pino.Logger): ResponseFinished {
     destination.write(
       // request ids are made by the service or checked to hold no character to escape (trace-context.ts),
       // trace ids are hex and methods are tokens Node's parser knows: nothing to escape
-      `{"level":${LEVELS[level]},"time":${Date.now()}${base},"req_id":"${state.requestId}"${trace},` +
+      `{"level":${LEVELS[level]},"time":${Date.now()}${bindings},"req_id":"${state.requestId}"${trace},` +
         `"req":{"method":"${req.method}","url":${JSON.stringify(req.originalUrl ?? req.url)}},` +
         `"res":{"statusCode":${res.statusCode}},"responseTime":${ms}${key},"msg":"request completed"}\n`,
     );
   };
+}
+
+/** Standard output, buffered as the API's logger writes it (logger.ts), and flushed when the process exits. */
+function stdoutDestination(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // a write still under way at exit: what it holds leaves with it
+    }
+  });
+  return destination;
 }

@@ -122,6 +122,12 @@ const schema = z.object({
    */
   INGEST_THREAD_HEAP_MB: int(32, 16_384).default(256),
   /**
+   * A CSV file is parsed, mapped and COPYed in a staging thread while the worker's main thread reads
+   * it and merges (libs/ingestion/src/staging-thread.ts); false stages it in the main thread, one core
+   * per load. Threads are kept for the next file, so starting one is paid once, not per file.
+   */
+  INGEST_STAGING_THREADS: bool.default(true),
+  /**
    * Parts a scoring run is split into (by BBL range; at least 250 buildings a part): full runs, and
    * incremental runs of the buildings marked changed from 500 on. Every scoring worker (and every
    * process of one, `SCORING_PROCESSES`) takes parts, so more of them score one run together. Parts

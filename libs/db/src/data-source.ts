@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
+import { Pool, type PoolConfig } from 'pg';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { MIGRATIONS } from './migrations';
 
@@ -29,6 +29,17 @@ export interface DataSourceOptions {
  */
 export const WORKER_CONNECTION_WAIT_MS = 10 * 60_000;
 
+/** The pg pool settings of both ways to reach the database (createDataSource, createPgPool). */
+function poolSettings(options: DataSourceOptions): PoolConfig {
+  return {
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectionWaitMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    // a request's query never holds a connection forever (e.g. during a Postgres restart)
+    statement_timeout: options.statementTimeoutMs ?? 60_000,
+  };
+}
+
 /** The one way to build a TypeORM DataSource: explicit migrations, never `synchronize`. */
 export function createDataSource(options: DataSourceOptions): DataSource {
   return new DataSource({
@@ -40,14 +51,16 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     migrationsRun: false,
     logging: false,
     applicationName: options.applicationName ?? 'bhis',
-    extra: {
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: options.connectionWaitMs ?? 5_000,
-      idleTimeoutMillis: 30_000,
-      // a request's query never holds a connection forever (e.g. during a Postgres restart)
-      statement_timeout: options.statementTimeoutMs ?? 60_000,
-    },
+    extra: poolSettings(options),
   });
+}
+
+/**
+ * A pg pool made from the settings, as the DataSource's would be: what the workers' SQL runs on
+ * (COPY streams, set-based merges, raw queries), provided as PG_POOL (libs/config/src/tokens.ts).
+ */
+export function createPgPool(options: DataSourceOptions): Pool {
+  return new Pool({ connectionString: options.url, application_name: options.applicationName ?? 'bhis', ...poolSettings(options) });
 }
 
 /** The pg pool under a DataSource, for COPY streams and hot-path raw queries. */

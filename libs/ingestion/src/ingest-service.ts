@@ -5,7 +5,8 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Pool } from 'pg';
 import type { IngestInput } from '@bhis/queue';
 import { type ClosestSource, closestSource, getSource, HeaderMismatchError, SodaFieldMismatchError, sodaFieldMap, SourceDefinition } from '@bhis/sources';
-import { LoadInput, loadSource, type SplitStaging, SuspiciousDownloadError } from './load-source';
+import { loadSource, SuspiciousDownloadError } from './load-source';
+import type { LoadInput, SplitStaging } from './staged-file';
 import { fieldNameMap } from './dataset-metadata';
 import { lockRun } from './run-lock';
 import { type DownloadPolicy, fetchChecked } from './checked-fetch';
@@ -131,6 +132,8 @@ export interface IngestServiceOptions {
   split?: SplitStaging;
   /** The old-generation heap each staging thread may grow to, in MB (staging-thread.ts). */
   threadHeapMb?: number;
+  /** A CSV file is staged in a staging thread (the default; INGEST_STAGING_THREADS) or in the loading thread. */
+  stagingThreads?: boolean;
   /** Where downloads from a URL may go (checked-fetch.ts `downloadPolicyFor`); the Socrata client's policy without it. */
   urlPolicy?: DownloadPolicy;
 }
@@ -140,6 +143,7 @@ export class IngestService {
   private readonly enforceMinimumRows: boolean;
   private readonly split: SplitStaging | undefined;
   private readonly threadHeapMb: number | undefined;
+  private readonly stagingThreads: boolean;
   private readonly urlPolicy: DownloadPolicy;
 
   constructor(
@@ -150,6 +154,7 @@ export class IngestService {
     this.enforceMinimumRows = options.enforceMinimumRows ?? true;
     this.split = options.split;
     this.threadHeapMb = options.threadHeapMb;
+    this.stagingThreads = options.stagingThreads ?? true;
     this.urlPolicy = options.urlPolicy ?? socrata.policy;
   }
 
@@ -208,7 +213,7 @@ export class IngestService {
 
   private async execute(source: SourceDefinition, request: RunRequest, onProgress: (p: LoadProgress) => void): Promise<RunResult> {
     const beforeMerge = () => this.stopIfCancelled(request.runId);
-    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, beforeMerge, split: this.split, threadHeapMb: this.threadHeapMb };
+    const options = { runId: request.runId, observedOn: request.observedOn, onProgress, beforeMerge, split: this.split, threadHeapMb: this.threadHeapMb, stagingThreads: this.stagingThreads };
     const { input } = request;
     if (input.kind === 'download') return this.download(source, options);
     const incomplete = completeInputProblem(source, input);

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
-import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
-import { pgPool } from '@bhis/db';
-import { IngestJob, openQueue, QUEUES, startWorker } from '@bhis/queue';
+import type { Pool } from 'pg';
+import { AppConfig, CONFIG, PG_POOL, REDIS } from '@bhis/config';
+import { type ContractQueue, IngestJob, QUEUES, startWorker } from '@bhis/queue';
+import { closeQueues, queueProvider, queueToken } from '@bhis/worker-platform';
 import { downloadPolicyFor, socrataPolicyFor } from './checked-fetch';
 import { IngestService, PermanentIngestError, RunCancelledError } from './ingest-service';
 import { RunBusyError } from './run-lock';
@@ -15,36 +15,27 @@ import { refreshAllSources } from './refresh-all';
 type IngestSourceJob = Job<Extract<IngestJob, { name: 'ingest-source' }>['data']>;
 type RefreshJob = Job<Extract<IngestJob, { name: 'refresh-all' }>['data']>;
 
-/** Consumes the `ingest` queue: one source run per job, or a refresh of every source. */
+/**
+ * Consumes the `ingest` queue: one source run per job, or a refresh of every source. Its service and
+ * pool are injected (IngestWorkerModule); the BullMQ worker is made at bootstrap with the settings of
+ * the config (concurrency, lock duration), which BullMQ reads once, in its constructor.
+ */
 @Injectable()
 export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(IngestProcessor.name);
   private worker: Worker | undefined;
-  private scoringQueue: Queue | undefined;
-  private ingestQueue: Queue | undefined;
-  private service!: IngestService;
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly service: IngestService,
+    @Inject(queueToken(QUEUES.scoring)) private readonly scoringQueue: ContractQueue<'scoring'>,
+    @Inject(queueToken(QUEUES.ingest)) private readonly ingestQueue: ContractQueue<'ingest'>,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const pool = pgPool(this.dataSource);
-    await syncSourceCatalog(pool);
-    this.service = new IngestService(
-      pool,
-      new SocrataClient({ baseUrl: this.config.SOCRATA_BASE_URL, appToken: this.config.SOCRATA_APP_TOKEN, policy: socrataPolicyFor(this.config) }),
-      {
-        urlPolicy: downloadPolicyFor(this.config),
-        enforceMinimumRows: this.config.INGEST_ENFORCE_MINIMUM_ROWS,
-        split: { minBytes: this.config.INGEST_SPLIT_MIN_BYTES, chunkBytes: this.config.INGEST_SPLIT_CHUNK_BYTES },
-        threadHeapMb: this.config.INGEST_THREAD_HEAP_MB,
-      },
-    );
-    this.scoringQueue = openQueue(QUEUES.scoring, this.redis, this.config.REDIS_PREFIX);
-    this.ingestQueue = openQueue(QUEUES.ingest, this.redis, this.config.REDIS_PREFIX);
+    await syncSourceCatalog(this.pool);
     if (this.config.REFRESH_ENABLED) {
       await this.ingestQueue.upsertJobScheduler(
         'daily-refresh',
@@ -86,8 +77,8 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
         onProgress: (progress) => void job.updateProgress(progress).catch(() => undefined),
       });
       this.logger.log(`ingest run ${runId} (${source}): ${result.status}`);
-      if (scoreAfter && result.status === 'succeeded' && this.scoringQueue) {
-        await enqueueScoring(this.scoringQueue, pgPool(this.dataSource), { kind: 'incremental', trigger: 'ingest' });
+      if (scoreAfter && result.status === 'succeeded') {
+        await enqueueScoring(this.scoringQueue, this.pool, { kind: 'incremental', trigger: 'ingest' });
       }
       return result;
     } catch (error) {
@@ -104,20 +95,54 @@ export class IngestProcessor implements OnApplicationBootstrap, OnApplicationShu
 
   /** The daily refresh of every source (refresh-all.ts), then one incremental scoring run. */
   private async refreshAll(job: RefreshJob) {
-    const pool = pgPool(this.dataSource);
-    const results = await refreshAllSources(pool, this.service, { jobId: String(job.id), observedOn: new Date().toISOString().slice(0, 10) });
-    if (job.data.scoreAfter && this.scoringQueue) {
-      await enqueueScoring(this.scoringQueue, pool, { kind: 'incremental', trigger: 'refresh' });
+    const results = await refreshAllSources(this.pool, this.service, { jobId: String(job.id), observedOn: new Date().toISOString().slice(0, 10) });
+    if (job.data.scoreAfter) {
+      await enqueueScoring(this.scoringQueue, this.pool, { kind: 'incremental', trigger: 'refresh' });
     }
     return results;
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
-    await this.scoringQueue?.close();
-    await this.ingestQueue?.close();
   }
 }
 
-@Module({ providers: [IngestProcessor] })
-export class IngestWorkerModule {}
+/** The ingest service of a worker, from the config (IngestServiceOptions). */
+export function ingestServiceFor(config: AppConfig, pool: Pool, socrata: SocrataClient): IngestService {
+  return new IngestService(pool, socrata, {
+    urlPolicy: downloadPolicyFor(config),
+    enforceMinimumRows: config.INGEST_ENFORCE_MINIMUM_ROWS,
+    split: { minBytes: config.INGEST_SPLIT_MIN_BYTES, chunkBytes: config.INGEST_SPLIT_CHUNK_BYTES },
+    threadHeapMb: config.INGEST_THREAD_HEAP_MB,
+    stagingThreads: config.INGEST_STAGING_THREADS,
+  });
+}
+
+/**
+ * The ingest worker: its processor and the services it runs, as providers over the config, pg pool and
+ * Redis connection of the platform module (libs/worker-platform); a test replaces any of them
+ * (`Test.createTestingModule(...).overrideProvider(IngestService)`).
+ */
+@Module({
+  providers: [
+    {
+      provide: SocrataClient,
+      inject: [CONFIG],
+      useFactory: (config: AppConfig) => new SocrataClient({ baseUrl: config.SOCRATA_BASE_URL, appToken: config.SOCRATA_APP_TOKEN, policy: socrataPolicyFor(config) }),
+    },
+    { provide: IngestService, inject: [CONFIG, PG_POOL, SocrataClient], useFactory: ingestServiceFor },
+    queueProvider(QUEUES.scoring),
+    queueProvider(QUEUES.ingest),
+    IngestProcessor,
+  ],
+})
+export class IngestWorkerModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(queueToken(QUEUES.scoring)) private readonly scoringQueue: ContractQueue<'scoring'>,
+    @Inject(queueToken(QUEUES.ingest)) private readonly ingestQueue: ContractQueue<'ingest'>,
+  ) {}
+
+  onApplicationShutdown(): Promise<void> {
+    return closeQueues([this.scoringQueue, this.ingestQueue]);
+  }
+}

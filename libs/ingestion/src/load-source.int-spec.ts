@@ -10,6 +10,7 @@ import { createTestDatabase, TestDatabase } from '@bhis/testing';
 import { fixtureFiles, loadFile, LOCAL_FIXTURES, seedUniverseFor, SHARED_FIXTURES } from './testing/fixtures';
 import { syncSourceCatalog } from '@bhis/runs';
 import { anyRecordStored, comparedSql, markStored311Sql, withIndexProbes } from './merge-events';
+import { stagingThreads } from './staging-thread-pool';
 
 /** `work` on a database of its own, with the source catalog and nothing else; dropped after. */
 async function withEmptyDatabase(work: (pool: Pool) => Promise<void>): Promise<void> {
@@ -63,6 +64,10 @@ describe('loading every source from its real file format', () => {
     expect(again.counts.read).toBe(counts.read);
     const status = await pool.query('SELECT status, last_refreshed_at FROM sources WHERE key = $1', [source.key]);
     expect(status.rows[0]).toEqual({ status: 'ok', last_refreshed_at: expect.any(Date) });
+  });
+
+  it('staged every file above in one staging thread, started for the first and kept for the others', () => {
+    expect(stagingThreads.started).toBe(1);
   });
 
   it('stores exact normalized values (HPD violation 10000000)', async () => {

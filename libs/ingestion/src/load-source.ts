@@ -1,26 +1,20 @@
-import type { Readable } from 'node:stream';
 import type { Pool, PoolClient } from 'pg';
-import type { KnownLines, ParseCounters, SodaFieldMap, SourceDefinition } from '@bhis/sources';
+import type { KnownLines, SourceDefinition } from '@bhis/sources';
 import { inTransaction } from '@bhis/db';
-import { emptyCounts, IngestCounts, LoadProgress, neverLoaded, recordRunSucceeded, recordSourceLoaded } from '@bhis/runs';
+import { emptyCounts, IngestCounts, neverLoaded, recordRunSucceeded, recordSourceLoaded } from '@bhis/runs';
 import { FactsMergeCounts, mergeContacts, mergeHpdBuildings, mergePluto, mergeRegistrations } from './merge-facts';
 import { mergeEvents } from './merge-events';
 import { closeVanished } from './merge-vanished';
 import { loadResolver } from './resolver';
-import { openReading, stageRecords, type Staged } from './stage-records';
+import { openReading, stageRecords } from './stage-records';
+import type { FileStagingOptions, LoadInput, ParseSummary, Staged, StagedFile } from './staged-file';
 import { dropStaging, ensureStaging, type StagingKind } from './staging';
-import { stageInThread, stagingThreadAvailable } from './staging-thread';
+import { stageInThread } from './staging-thread';
 import { LATEST_FILING_WINS } from './merge-refinements';
 import { waitForSourceLoad } from './run-lock';
 import { loadKnownLines, writeUnchanged } from './known-lines';
 
-/** `part` names the part of a multi-part source (by default: the header decides, or the first on Open Data). */
-export type LoadInput =
-  | { kind: 'csv'; stream: Readable; totalBytes: number | null; part?: string; fieldNames?: ReadonlyMap<string, string> | null }
-  | { kind: 'soda'; rows: AsyncIterable<Record<string, unknown>>; part?: string; sodaFields?: SodaFieldMap };
-
-export interface LoadOptions {
-  runId: string;
+export interface LoadOptions extends FileStagingOptions {
   /** The day the data was observed (status changes are dated with it). */
   observedOn: string;
   /** Fail a run with fewer records than the source's minimum (a truncated download). */
@@ -29,22 +23,8 @@ export interface LoadOptions {
   closeVanished?: boolean;
   /** This load is the whole run: its success is recorded in the load's transaction. */
   completesRun?: boolean;
-  /** A CSV file this large may be staged on two threads (`stage`); without it, on one. */
-  split?: SplitStaging;
-  /** The old-generation heap a staging thread may grow to, in MB (INGEST_THREAD_HEAP_MB); V8's default without it. */
-  threadHeapMb?: number;
-  onProgress?: (progress: LoadProgress) => void;
   /** Called once the input is staged, before the merge transaction: a throw stops the load with the data as it was. */
   beforeMerge?: () => Promise<void>;
-}
-
-/**
- * When a file is staged on two threads: from `minBytes` (as stored, compressed or not), cut into
- * chunks of at least `chunkBytes` (INGEST_SPLIT_MIN_BYTES, INGEST_SPLIT_CHUNK_BYTES).
- */
-export interface SplitStaging {
-  minBytes: number;
-  chunkBytes: number;
 }
 
 export class SuspiciousDownloadError extends Error {}
@@ -89,29 +69,17 @@ export async function loadSource(pool: Pool, source: SourceDefinition, input: Lo
   }
 }
 
-/** What the parse of a file counted, and how many bytes of it were read. */
-export interface ParseSummary {
-  counters: ParseCounters;
-  bytes: number;
-}
-
-/**
- * A file smaller than this is staged in this thread: a staging thread takes ~0.7 s of CPU to start
- * (loading the modules), more than staging the file itself.
- */
-const IN_THREAD_BYTES = 2 << 20;
-
 /** Files of this process being staged on two threads: one at a time (docs/adr/0011-event-storage-and-load-path.md). */
 let splitStagings = 0;
 
 /**
- * Steps 1 and 2 (stage-records.ts): a CSV file is parsed in a staging thread of its own when the
- * build has one (staging-thread.ts: two loads then parse on two cores) and it is not small, SODA
- * pages in this thread. A large file staged while no other is split gets two threads (its repeated
- * records are collapsed by the merge only where a cut falls: not for sources whose latest filing
- * wins, whose repeats follow other rules).
+ * Steps 1 and 2 (stage-records.ts): a CSV file is parsed in a staging thread of its own unless the
+ * options say otherwise (staging-thread.ts: two loads then parse on two cores), SODA pages in this
+ * thread. A large file staged while no other is split gets two threads (its repeated records are
+ * collapsed by the merge only where a cut falls: not for sources whose latest filing wins, whose
+ * repeats follow other rules).
  */
-async function stage(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions, totalBytes: number | null): Promise<{ staged: Staged; parsed: ParseSummary }> {
+async function stage(pool: Pool, source: SourceDefinition, input: LoadInput, options: LoadOptions, totalBytes: number | null): Promise<StagedFile> {
   const known = input.kind === 'csv' ? loadKnownLines(pool, source) : Promise.resolve(null);
   // a failure is taken where it is awaited; until then it must not count as unhandled
   known.catch(() => undefined);
@@ -136,9 +104,8 @@ async function stageFile(
   options: LoadOptions,
   totalBytes: number | null,
   known: Promise<KnownLines | null>,
-): Promise<{ staged: Staged; parsed: ParseSummary }> {
-  const small = totalBytes !== null && totalBytes < IN_THREAD_BYTES;
-  if (input.kind === 'csv' && !small && stagingThreadAvailable()) {
+): Promise<StagedFile> {
+  if (input.kind === 'csv' && options.stagingThreads !== false) {
     const { split } = options;
     const large = split !== undefined && totalBytes !== null && totalBytes >= split.minBytes;
     if (!large || splitStagings > 0 || LATEST_FILING_WINS.includes(source.key)) return stageInThread(pool, source, input, options, known);

@@ -5,7 +5,7 @@ import { type BblResolver, type KnownLines, parseSodaRows, parseSource, type Sou
 import { type CopyWriter, recordCopyText, splitAttributes } from '@bhis/db';
 import type { LoadProgress } from '@bhis/runs';
 import { AdjacentRows, stagedAlone, type StagedEvent } from './adjacent-rows';
-import type { LoadInput } from './load-source';
+import type { IdSegment, LoadInput, Staged } from './staged-file';
 import { LATEST_FILING_WINS } from './merge-refinements';
 import { dropStaging, openStaging, type StagingKind } from './staging';
 import { uncompressed } from './uncompressed';
@@ -51,38 +51,6 @@ function eventRow({ line, event: e, rows, listsOrdered }: StagedEvent, lineHash:
 export interface Reading {
   parse: SourceParse;
   bytes: () => number;
-}
-
-/** The staging table each kind of row went to (only the kinds the file had). */
-export type StagedTables = ReadonlyMap<StagingKind, string>;
-
-/** What staging a file left for its merge. */
-export interface Staged {
-  tables: StagedTables;
-  /**
-   * No two staged events share a record id (the file lists its records in id order, as the synthetic
-   * city's files do): the merge need not look for repeated records (merge-events.ts).
-   */
-  eventIdsDistinct: boolean;
-  /**
-   * A file staged on several threads (staging-thread.ts): the record ids of each of its chunks, in
-   * the order they came. `eventIdsDistinct` then speaks of each chunk alone.
-   */
-  idSegments?: IdSegment[];
-  /**
-   * A file staged on several threads whose ids repeat, if at all, only where one chunk ends and the
-   * next begins (a record whose rows straddle the cut): these ids are the only ones the merge
-   * collapses (merge-events.ts).
-   */
-  repeatedIdsOnly?: string[];
-}
-
-/** The record ids one chunk of a file staged (stage-records.ts, `ChunkLines`). */
-export interface IdSegment {
-  chunk: number;
-  first: string;
-  last: string;
-  increasing: boolean;
 }
 
 /** Record ids in the order IdOrder expects them: shorter ids first, then by their text. */

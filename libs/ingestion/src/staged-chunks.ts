@@ -1,5 +1,6 @@
 import type { ParseCounters } from '@bhis/sources';
-import { type ChunkLines, compareIds, type IdSegment } from './stage-records';
+import { type ChunkLines, compareIds } from './stage-records';
+import type { IdSegment } from './staged-file';
 
 /**
  * What the record ids of a file staged in chunks say about repeats: none (`distinct`), or only the

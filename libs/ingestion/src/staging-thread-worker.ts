@@ -1,40 +1,11 @@
 import { PassThrough } from 'node:stream';
-import { parentPort, workerData } from 'node:worker_threads';
-import { Pool, type PoolConfig } from 'pg';
-import type { ParseCounters } from '@bhis/sources';
+import { type MessagePort, parentPort } from 'node:worker_threads';
+import { Pool } from 'pg';
 import { getSource, HeaderMismatchError, KnownLines } from '@bhis/sources';
-import type { ThreadFailure } from './thread-failure';
-import type { StagingKind } from './staging';
-import { type IdSegment, openReading, stageRecords } from './stage-records';
-import { type ChunkPlace, ReceivedChunks } from './staged-chunks';
+import { openReading, stageRecords } from './stage-records';
+import { ReceivedChunks } from './staged-chunks';
+import type { FromStagingThread, StagingJob, StagingThreadData, ToStagingThread } from './staging-thread-messages';
 import { loadResolver } from './resolver';
-
-/** What the loading thread gives the staging thread. */
-export interface StagingThreadData {
-  pool: PoolConfig;
-  source: string;
-  part?: string;
-  fieldNames: [string, string][] | null;
-  runId: string;
-  totalBytes: number | null;
-  /** The thread stages its share of a file cut into chunks (`CsvChunker`), with the other threads. */
-  split: boolean;
-}
-
-/**
- * Messages from the loading thread: first the source's stored line hashes (known-lines.ts, in memory
- * shared with it; null: every line is parsed), then the file's bytes as read (or, split, the chunks of
- * its text this thread stages, each with its place), then its end (or the reason it failed).
- */
-export type ToStagingThread = { known: { hashes: BigInt64Array; seen: Uint8Array; lines: Int32Array } | null } | { chunk: Uint8Array; place?: ChunkPlace } | { end: true } | { fail: string };
-
-/** Messages to the loading thread. */
-export type FromStagingThread =
-  | { ack: true }
-  | { progress: { rows: number; bytes: number } }
-  | { staged: [StagingKind, string][]; eventIdsDistinct: boolean; idSegments?: IdSegment[]; counters: ParseCounters; bytes: number }
-  | { failed: ThreadFailure };
-
 
 /** The CSV reader takes its text this many bytes at a time, however large the chunks it is sent. */
 const PIECE_BYTES = 1 << 18;
@@ -49,11 +20,11 @@ function writeInPieces(input: PassThrough, bytes: Buffer, done: () => void): voi
 }
 
 /**
- * The staging thread (staging-thread.ts): parses, maps and encodes one file's records and COPYs them
+ * A staging thread (staging-thread.ts): parses, maps and encodes one file's records and COPYs them
  * into the run's staging tables on connections of its own, while the loading thread reads the file
  * and merges. Every chunk is acknowledged once the parser has taken it (the loading thread's flow control).
  */
-async function stage(data: StagingThreadData, port: NonNullable<typeof parentPort>): Promise<void> {
+async function stage(data: StagingThreadData, port: MessagePort): Promise<void> {
   const send = (message: FromStagingThread) => port.postMessage(message);
   const input = new PassThrough({ highWaterMark: 1 << 16 });
   const received = data.split ? new ReceivedChunks() : undefined;
@@ -90,10 +61,10 @@ async function stage(data: StagingThreadData, port: NonNullable<typeof parentPor
         : undefined;
     send({ failed: { message: error instanceof Error ? error.message : String(error), code: typeof code === 'string' ? code : undefined, header } });
   } finally {
+    // the loading thread closes the file's port once it has the outcome; the thread waits for the next file (staging-thread-pool.ts)
     await pool.end();
-    // the message listener keeps the thread alive: nothing more is coming
-    port.unref();
   }
 }
 
-if (parentPort) void stage(workerData as StagingThreadData, parentPort);
+// one file at a time: the loading thread sends the next once this one is staged
+parentPort?.on('message', (job: StagingJob) => void stage(job.data, job.port));

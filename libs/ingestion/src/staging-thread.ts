@@ -1,27 +1,17 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
 import type { Pool, PoolConfig } from 'pg';
 import type { KnownLines, SourceDefinition } from '@bhis/sources';
-import type { LoadInput, LoadOptions, ParseSummary } from './load-source';
 import { CsvChunker, type CsvChunk } from './csv-chunks';
-import type { IdSegment, Staged } from './stage-records';
+import type { CsvInput, FileStagingOptions, IdSegment, StagedFile } from './staged-file';
 import { idsAcrossChunks, sumCounters } from './staged-chunks';
 import { createStaging, dropStaging, type StagingKind } from './staging';
-import type { FromStagingThread, StagingThreadData, ToStagingThread } from './staging-thread-worker';
+import type { FromStagingThread, StagingThreadData, ToStagingThread } from './staging-thread-messages';
+import { type StagingLease, stagingThreads } from './staging-thread-pool';
 import { threadError } from './thread-failure';
 import { uncompressed } from './uncompressed';
 
-/** The staging thread's script, next to this one in a build (tests that run the TypeScript sources have none: their loads stage in this thread). */
-const WORKER_FILE = path.join(__dirname, 'staging-thread-worker.js');
-
 /** Chunks of the file sent to the staging thread and not yet taken by its parser: the reading pauses beyond. */
 const CHUNKS_IN_FLIGHT = 8;
-
-export function stagingThreadAvailable(): boolean {
-  return existsSync(WORKER_FILE);
-}
 
 /** The pool's connection settings, as a staging thread can receive them (no functions, no class instances). */
 function connectionSettings(pool: Pool): PoolConfig {
@@ -34,17 +24,8 @@ function connectionSettings(pool: Pool): PoolConfig {
   return settings as PoolConfig;
 }
 
-/**
- * A staging thread, its V8 old generation capped at `heapMb` (INGEST_THREAD_HEAP_MB): without a cap
- * each thread's heap may grow to the process's default, and a worker runs three of them at once
- * (docs/scaling.md, "The ingest worker's memory").
- */
-function startThread(data: StagingThreadData, heapMb: number | undefined): Worker {
-  return new Worker(WORKER_FILE, { workerData: data, ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
-}
-
 /** What a staging thread is started with. */
-function threadData(pool: Pool, source: SourceDefinition, input: Extract<LoadInput, { kind: 'csv' }>, options: LoadOptions, split: boolean): StagingThreadData {
+function threadData(pool: Pool, source: SourceDefinition, input: CsvInput, options: FileStagingOptions, split: boolean): StagingThreadData {
   return {
     pool: connectionSettings(pool),
     source: source.key,
@@ -67,14 +48,12 @@ function threadData(pool: Pool, source: SourceDefinition, input: Extract<LoadInp
 export function stageInThread(
   pool: Pool,
   source: SourceDefinition,
-  input: Extract<LoadInput, { kind: 'csv' }>,
-  options: LoadOptions,
+  input: CsvInput,
+  options: FileStagingOptions,
   known: Promise<KnownLines | null>,
   split?: { threads: number; chunkBytes: number },
-): Promise<{ staged: Staged; parsed: ParseSummary }> {
+): Promise<StagedFile> {
   if (split && split.threads > 1) return stageOnThreads(pool, source, input, options, known, split.threads, split.chunkBytes);
-  const worker = startThread(threadData(pool, source, input, options, false), options.threadHeapMb);
-  const send = (message: ToStagingThread) => worker.postMessage(message);
   return new Promise((resolve, reject) => {
     const { stream } = input;
     let inFlight = 0;
@@ -84,9 +63,26 @@ export function stageInThread(
       if (settled) return;
       settled = true;
       stream.destroy();
-      void worker.terminate();
+      thread.destroy();
       void dropStaging(pool, options.runId).catch(() => undefined).then(() => reject(readError ?? error));
     };
+    const onMessage = (message: FromStagingThread) => {
+      if ('ack' in message) {
+        if (--inFlight < CHUNKS_IN_FLIGHT && !settled) stream.resume();
+      } else if ('progress' in message) {
+        options.onProgress?.({ phase: 'parsing', rows: message.progress.rows, bytes: message.progress.bytes, total_bytes: input.totalBytes });
+      } else if ('staged' in message) {
+        settled = true;
+        thread.release();
+        resolve({ staged: { tables: new Map(message.staged), eventIdsDistinct: message.eventIdsDistinct }, parsed: { counters: message.counters, bytes: message.bytes } });
+      } else {
+        // the thread caught the failure and ended its staging: it takes the next file
+        thread.release();
+        fail(threadError(message.failed));
+      }
+    };
+    const thread: StagingLease = stagingThreads.lease(threadData(pool, source, input, options, false), options.threadHeapMb, { message: (m) => onMessage(m), failed: (e) => fail(e) });
+    const send = (message: ToStagingThread) => thread.send(message);
     const read = () => {
       stream.on('data', (chunk: Buffer) => {
         send({ chunk });
@@ -103,20 +99,6 @@ export function stageInThread(
       send(knownMessage(lines));
       read();
     }, fail);
-    worker.on('message', (message: FromStagingThread) => {
-      if ('ack' in message) {
-        if (--inFlight < CHUNKS_IN_FLIGHT && !settled) stream.resume();
-      } else if ('progress' in message) {
-        options.onProgress?.({ phase: 'parsing', rows: message.progress.rows, bytes: message.progress.bytes, total_bytes: input.totalBytes });
-      } else if ('staged' in message) {
-        settled = true;
-        resolve({ staged: { tables: new Map(message.staged), eventIdsDistinct: message.eventIdsDistinct }, parsed: { counters: message.counters, bytes: message.bytes } });
-      } else {
-        fail(threadError(message.failed));
-      }
-    });
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the staging thread stopped (exit code ${code}) before the file was staged`)));
   });
 }
 
@@ -132,24 +114,22 @@ export function stageInThread(
 async function stageOnThreads(
   pool: Pool,
   source: SourceDefinition,
-  input: Extract<LoadInput, { kind: 'csv' }>,
-  options: LoadOptions,
+  input: CsvInput,
+  options: FileStagingOptions,
   known: Promise<KnownLines | null>,
   threads: number,
   chunkBytes: number,
-): Promise<{ staged: Staged; parsed: ParseSummary }> {
+): Promise<StagedFile> {
   await createStaging(pool, options.runId);
   const data = threadData(pool, source, input, options, true);
-  const workers = Array.from({ length: threads }, () => startThread(data, options.threadHeapMb));
   return new Promise((resolve, reject) => {
     const { stream } = input;
     let bytesRead = 0;
     let text: Readable | null = null;
     const chunker = new CsvChunker(chunkBytes);
-    const inFlight = workers.map(() => 0);
-    const rows = workers.map(() => 0);
+    const inFlight: number[] = Array.from({ length: threads }, () => 0);
+    const rows: number[] = Array.from({ length: threads }, () => 0);
     const results: Extract<FromStagingThread, { staged: unknown }>[] = [];
-    const done = workers.map(() => false);
     let settled = false;
     let readError: Error | null = null;
     const fail = (error: Error) => {
@@ -157,52 +137,49 @@ async function stageOnThreads(
       settled = true;
       text?.destroy();
       stream.destroy();
-      for (const worker of workers) void worker.terminate();
+      for (const thread of leases) thread.destroy();
       void dropStaging(pool, options.runId).catch(() => undefined).then(() => reject(readError ?? error));
     };
+    const onMessage = (i: number, message: FromStagingThread) => {
+      if ('ack' in message) {
+        inFlight[i] -= 1;
+        if (!settled && inFlight.every((n) => n < CHUNKS_IN_FLIGHT)) text?.resume();
+      } else if ('progress' in message) {
+        rows[i] = message.progress.rows;
+        options.onProgress?.({ phase: 'parsing', rows: rows.reduce((a, b) => a + b, 0), bytes: bytesRead, total_bytes: input.totalBytes });
+      } else if ('staged' in message) {
+        leases[i].release();
+        results.push(message);
+        if (results.length === threads) {
+          settled = true;
+          resolve(combine(results, bytesRead));
+        }
+      } else {
+        leases[i].release();
+        fail(threadError(message.failed));
+      }
+    };
+    const leases: StagingLease[] = Array.from({ length: threads }, (_, i) =>
+      stagingThreads.lease(data, options.threadHeapMb, { message: (m) => onMessage(i, m), failed: (e) => fail(e) }),
+    );
     const send = (i: number, chunk: CsvChunk) => {
-      const message: ToStagingThread = { chunk: chunk.bytes, place: { index: chunk.index, firstLine: chunk.firstLine, lines: chunk.lines } };
-      workers[i].postMessage(message);
+      leases[i].send({ chunk: chunk.bytes, place: { index: chunk.index, firstLine: chunk.firstLine, lines: chunk.lines } });
       inFlight[i] += 1;
     };
     const dispatch = (chunks: CsvChunk[]) => {
       for (const chunk of chunks) {
-        if (chunk.index === 0) workers.forEach((_, i) => send(i, chunk));
+        if (chunk.index === 0) leases.forEach((_, i) => send(i, chunk));
         else send((chunk.index - 1) % threads, chunk);
       }
       if (inFlight.some((n) => n >= CHUNKS_IN_FLIGHT)) text?.pause();
     };
-    const toAll = (message: ToStagingThread) => workers.forEach((worker) => worker.postMessage(message));
+    const toAll = (message: ToStagingThread) => leases.forEach((thread) => thread.send(message));
     known.then((lines) => {
       if (settled) return;
       toAll(knownMessage(lines));
       stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
       text = readChunks(stream, chunker, dispatch, toAll, (error) => (readError = error));
     }, fail);
-    workers.forEach((worker, i) => {
-      worker.on('message', (message: FromStagingThread) => {
-        if ('ack' in message) {
-          inFlight[i] -= 1;
-          if (!settled && inFlight.every((n) => n < CHUNKS_IN_FLIGHT)) text?.resume();
-        } else if ('progress' in message) {
-          rows[i] = message.progress.rows;
-          options.onProgress?.({ phase: 'parsing', rows: rows.reduce((a, b) => a + b, 0), bytes: bytesRead, total_bytes: input.totalBytes });
-        } else if ('staged' in message) {
-          done[i] = true;
-          results.push(message);
-          if (results.length === threads) {
-            settled = true;
-            resolve(combine(results, bytesRead));
-          }
-        } else {
-          fail(threadError(message.failed));
-        }
-      });
-      worker.on('error', fail);
-      worker.on('exit', (code) => {
-        if (!done[i]) fail(new Error(`a staging thread stopped (exit code ${code}) before the file was staged`));
-      });
-    });
   });
 }
 
@@ -233,7 +210,7 @@ function knownMessage(lines: KnownLines | null): ToStagingThread {
 }
 
 /** What the threads of one file staged, as one staging of the file. */
-function combine(results: Extract<FromStagingThread, { staged: unknown }>[], bytes: number): { staged: Staged; parsed: ParseSummary } {
+function combine(results: Extract<FromStagingThread, { staged: unknown }>[], bytes: number): StagedFile {
   const tables = new Map<StagingKind, string>();
   for (const result of results) for (const [kind, table] of result.staged) tables.set(kind, table);
   const segments: IdSegment[] = results.flatMap((r) => r.idSegments ?? []);

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
-import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
-import { LockBusyError, pgPool, SessionLock } from '@bhis/db';
-import { ContractQueue, DEFAULT_JOB_OPTIONS, openQueue, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
+import type { Pool } from 'pg';
+import { AppConfig, CONFIG, PG_POOL, REDIS } from '@bhis/config';
+import { LockBusyError, SessionLock } from '@bhis/db';
+import { ContractQueue, DEFAULT_JOB_OPTIONS, QUEUES, ScoringJob, startWorker } from '@bhis/queue';
+import { closeQueues, queueProvider, queueToken } from '@bhis/worker-platform';
 import { checkScoringUse } from '@bhis/scoring';
 import { isSourceKey } from '@bhis/sources';
 import { enqueueCrossingDispatch } from '@bhis/webhooks';
@@ -37,21 +38,19 @@ function messageOf(error: unknown): string {
 export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ScoringProcessor.name);
   private worker: Worker | undefined;
-  private webhooks: ContractQueue<'webhooks'> | undefined;
-  private scoring: ContractQueue<'scoring'> | undefined;
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(queueToken(QUEUES.webhooks)) private readonly webhooks: ContractQueue<'webhooks'>,
+    @Inject(queueToken(QUEUES.scoring)) private readonly scoring: ContractQueue<'scoring'>,
   ) {}
 
   onApplicationBootstrap(): void {
     // every source of the registry is scored or declared unused with a reason; a worker that would skip one silently does not start
     checkScoringUse();
     void this.warnAboutUnknownSources();
-    this.webhooks = openQueue(QUEUES.webhooks, this.redis, this.config.REDIS_PREFIX);
-    this.scoring = openQueue(QUEUES.scoring, this.redis, this.config.REDIS_PREFIX);
     this.worker = startWorker(
       'scoring',
       {
@@ -71,7 +70,7 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async withRun<T extends Record<string, unknown> | ScoringCounts>(job: Job, runId: string, work: () => Promise<T>): Promise<T> {
-    const pool = pgPool(this.dataSource);
+    const { pool } = this;
     await markScoringRunning(pool, runId);
     try {
       const counts = await work();
@@ -85,7 +84,7 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async score(job: ScoreJob) {
-    const pool = pgPool(this.dataSource);
+    const { pool } = this;
     const { runId, kind, asOf, bbls } = job.data;
     if (!bbls?.length && (kind === 'full' || (await partsPay(pool, runId, this.config.SCORING_PARTS)))) return this.plan(job);
     return this.withRun(job, runId, async () => {
@@ -105,19 +104,19 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
         },
       });
       // the portfolio monitors turn the run's grade crossings into webhook deliveries
-      if (counts.crossings > 0 && this.webhooks) await enqueueCrossingDispatch(this.webhooks, runId);
+      if (counts.crossings > 0) await enqueueCrossingDispatch(this.webhooks, runId);
       return counts;
     });
   }
 
   /** A run in parts: planned once, its parts queued for every worker; the last part done queues the finish. */
   private async plan(job: ScoreJob) {
-    const pool = pgPool(this.dataSource);
+    const { pool } = this;
     const { runId, kind, asOf } = job.data;
     try {
       if (!(await loadPlan(pool, runId))) await markScoringRunning(pool, runId);
       const plan = await planRun(pool, runId, { kind, asOf, maxParts: this.config.SCORING_PARTS });
-      await this.queue().addBulk(
+      await this.scoring.addBulk(
         Array.from({ length: plan.parts }, (_, part) => ({
           name: 'score-part',
           data: { runId, part },
@@ -133,7 +132,7 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async part(job: PartJob, token?: string) {
-    const pool = pgPool(this.dataSource);
+    const { pool } = this;
     const { runId, part } = job.data;
     const lock = await this.lockOrDelay(job, token, () => lockPart(pool, runId, part));
     try {
@@ -151,13 +150,13 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async finish(job: FinishJob, token?: string) {
-    const pool = pgPool(this.dataSource);
+    const { pool } = this;
     const { runId } = job.data;
     const lock = await this.lockOrDelay(job, token, () => lockFinish(pool, runId));
     try {
       const counts = await finishPartedRun(pool, runId);
       // the portfolio monitors turn the run's grade crossings into webhook deliveries (one job per run, also when retried)
-      if (counts.crossings > 0 && this.webhooks) await enqueueCrossingDispatch(this.webhooks, runId);
+      if (counts.crossings > 0) await enqueueCrossingDispatch(this.webhooks, runId);
       return counts;
     } catch (error) {
       if (isLastAttempt(job)) await failPartedRun(pool, runId, messageOf(error));
@@ -180,17 +179,12 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async queueFinish(runId: string): Promise<void> {
-    await this.queue().add('score-finish', { runId }, { ...DEFAULT_JOB_OPTIONS, jobId: `score-finish.${runId}` });
-  }
-
-  private queue(): ContractQueue<'scoring'> {
-    if (!this.scoring) throw new Error('the scoring worker has not started');
-    return this.scoring;
+    await this.scoring.add('score-finish', { runId }, { ...DEFAULT_JOB_OPTIONS, jobId: `score-finish.${runId}` });
   }
 
   /** Scores the city as of past dates into the history only, so a trajectory exists from day one. */
   private backfill(job: BackfillJob) {
-    const pool = pgPool(this.dataSource);
+    const { pool } = this;
     const { runId, asOfDates } = job.data;
     return this.withRun(job, runId, async () => {
       const perDate: Record<string, number> = {};
@@ -205,17 +199,29 @@ export class ScoringProcessor implements OnApplicationBootstrap, OnApplicationSh
 
   /** Sources the database lists that the registry no longer has: their events are not scored. */
   private async warnAboutUnknownSources(): Promise<void> {
-    const { rows } = await pgPool(this.dataSource).query<{ key: string }>('SELECT key FROM sources ORDER BY key').catch(() => ({ rows: [] as { key: string }[] }));
+    const { rows } = await this.pool.query<{ key: string }>('SELECT key FROM sources ORDER BY key').catch(() => ({ rows: [] as { key: string }[] }));
     const unknown = rows.map((r) => r.key).filter((key) => !isSourceKey(key));
     if (unknown.length > 0) this.logger.warn(`sources in the database that no source definition has, not scored: ${unknown.join(', ')}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
-    await this.webhooks?.close();
-    await this.scoring?.close();
   }
 }
 
-@Module({ providers: [ScoringProcessor] })
-export class ScoringWorkerModule {}
+/**
+ * The scoring worker: its processor and the queues it produces into, as providers over the config, pg
+ * pool and Redis connection of the platform module (libs/worker-platform); a test replaces any of them
+ * (`Test.createTestingModule(...).overrideProvider(queueToken(QUEUES.scoring))`).
+ */
+@Module({ providers: [queueProvider(QUEUES.webhooks), queueProvider(QUEUES.scoring), ScoringProcessor] })
+export class ScoringWorkerModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(queueToken(QUEUES.webhooks)) private readonly webhooks: ContractQueue<'webhooks'>,
+    @Inject(queueToken(QUEUES.scoring)) private readonly scoring: ContractQueue<'scoring'>,
+  ) {}
+
+  onApplicationShutdown(): Promise<void> {
+    return closeQueues([this.webhooks, this.scoring]);
+  }
+}

@@ -3,3 +3,4 @@ export * from './polling';
 export * from './processes';
 export * from './repo';
 export * from './query-plans';
+export * from './test-queue';

@@ -1,6 +1,7 @@
 export * from './address-policy';
 export * from './delivery-attempt';
 export * from './http-sender';
+export * from './list-position';
 export * from './monitor-store';
 export * from './outbox';
 export * from './producer';

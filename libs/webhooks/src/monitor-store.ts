@@ -3,6 +3,7 @@ import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './signing';
 import { inTransaction } from '@bhis/db';
 import { cancelPendingOfDisabledMonitors } from './outbox';
+import type { ListPosition } from './list-position';
 
 export type MonitorStatus = 'active' | 'disabled';
 
@@ -37,12 +38,6 @@ export interface NewMonitor {
   bbls: string[];
   /** The portfolio `bbls` are the buildings of: the monitor follows it from then on. */
   portfolioId?: string | null;
-}
-
-/** Keyset position in a list ordered by creation time, newest first. */
-export interface ListPosition {
-  createdAt: string;
-  id: string;
 }
 
 interface MonitorRow {

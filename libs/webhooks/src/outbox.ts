@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { ListPosition } from './monitor-store';
+import type { ListPosition } from './list-position';
 import { inTransaction } from '@bhis/db';
 
 /** A delivery claimed by one worker for one attempt. */

@@ -1,44 +1,34 @@
-import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
-import { AppConfig, CONFIG, DATA_SOURCE, REDIS } from '@bhis/config';
-import { poolGetter } from '@bhis/db';
-import { secretBoxFromConfig } from './secret-box';
+import type { Pool } from 'pg';
+import { AppConfig, CONFIG, PG_POOL, REDIS } from '@bhis/config';
+import { SecretBox, secretBoxFromConfig } from './secret-box';
 import { WebhookWorker } from './webhook-worker';
 
+const logger = new Logger('WebhookWorker');
 
-@Injectable()
-class WebhookWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('WebhookWorker');
-  private worker: WebhookWorker | undefined;
-
-  constructor(
-    @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(REDIS) private readonly redis: Redis,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.worker = new WebhookWorker({
-      pool: poolGetter(this.dataSource),
-      connection: this.redis,
-      prefix: this.config.REDIS_PREFIX,
-      allowLoopback: this.config.WEBHOOK_ALLOW_LOOPBACK,
-      secrets: secretBoxFromConfig(this.config, (m) => this.logger.warn(m)),
-      workerOptions: { lockDuration: this.config.WORKER_LOCK_MS },
-      logger: { log: (m) => this.logger.log(m), warn: (m) => this.logger.warn(m), error: (m) => this.logger.error(m) },
-    });
-    await this.worker.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.worker?.stop();
-  }
+/** The delivery worker of a worker process, from the config, pg pool and Redis worker connection of its platform module. */
+function webhookWorkerFor(config: AppConfig, pool: Pool, redis: Redis, secrets: SecretBox): WebhookWorker {
+  return new WebhookWorker({
+    pool: () => pool,
+    connection: redis,
+    prefix: config.REDIS_PREFIX,
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+    secrets,
+    workerOptions: { lockDuration: config.WORKER_LOCK_MS },
+    logger: { log: (m) => logger.log(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
+  });
 }
 
 /**
- * Hosts the webhook delivery worker in a worker process, from the config, DataSource and Redis worker
- * connection its platform module provides (libs/config/src/tokens.ts).
+ * Hosts the webhook delivery worker in a worker process (libs/config/src/tokens.ts): the worker and
+ * the secret box that opens the monitors' signing secrets are providers, the worker starting at
+ * bootstrap and stopping at shutdown; a test replaces either (`overrideProvider(SecretBox)`).
  */
-@Module({ providers: [WebhookWorkerHost] })
+@Module({
+  providers: [
+    { provide: SecretBox, inject: [CONFIG], useFactory: (config: AppConfig) => secretBoxFromConfig(config, (m) => logger.warn(m)) },
+    { provide: WebhookWorker, inject: [CONFIG, PG_POOL, REDIS, SecretBox], useFactory: webhookWorkerFor },
+  ],
+})
 export class WebhookWorkerModule {}

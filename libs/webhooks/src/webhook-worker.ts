@@ -101,6 +101,15 @@ export class WebhookWorker {
     this.logger.log('webhook delivery worker started');
   }
 
+  /** Started by Nest once the worker's process is built (webhook-worker.module.ts). */
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
   async stop(): Promise<void> {
     clearInterval(this.sweepTimer);
     await this.sweeping?.catch(() => undefined);

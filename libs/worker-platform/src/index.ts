@@ -1,3 +1,4 @@
 export * from './bootstrap-worker';
 export * from './process-group';
 export * from './worker-platform.module';
+export * from './queue-provider';

@@ -117,7 +117,7 @@ export class WebhookReceiver {
 
 /** Starts the delivery worker in a child process and resolves once it runs. */
 export async function startWorkerProcess(settings: TestWorkerSettings): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', path.join(__dirname, 'register-ts.js'), path.join(__dirname, 'worker-process.ts')], {
+  const child = spawn(process.execPath, ['-r', path.resolve(__dirname, '../../../../tools/jest/register-ts.js'), path.join(__dirname, 'worker-process.ts')], {
     env: { ...process.env, WEBHOOK_WORKER_SETTINGS: JSON.stringify(settings) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

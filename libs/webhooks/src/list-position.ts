@@ -1,0 +1,5 @@
+/** Keyset position in a list ordered by creation time, newest first (monitors, deliveries). */
+export interface ListPosition {
+  createdAt: string;
+  id: string;
+}
