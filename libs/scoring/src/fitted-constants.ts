@@ -16,18 +16,22 @@ export const FITTED_CONSTANTS = {
   },
   "knee": 0.1,
   "half_life_factor": 0.35,
+  "small_buildings": {
+    "to_units": 5,
+    "half_life_factor": 0.7
+  },
   "scale": 2,
   "confidence": {
     "move": {
-      "base": 5.43,
-      "spread": 0.412,
-      "uncorroborated": -0.752
+      "base": 4.829,
+      "spread": 0.309,
+      "uncorroborated": -0.705
     },
     "interval_multipliers": {
-      "high": 0.5,
-      "medium": 1.6,
-      "low": 1.1,
-      "insufficient": 0.55
+      "high": 0.55,
+      "medium": 1.4,
+      "low": 1.05,
+      "insufficient": 0.8
     }
   }
 };

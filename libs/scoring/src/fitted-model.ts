@@ -24,6 +24,11 @@ export interface FittedModel {
   /** Every signal's half-life (Components) is multiplied by this factor. */
   half_life_factor: number;
   /**
+   * Buildings of up to `to_units` units take their own factor on every half-life: a few records a year
+   * rank their hidden condition better over a longer memory than a large building's many records do.
+   */
+  small_buildings: { to_units: number; half_life_factor: number };
+  /**
    * The combined log-health is multiplied by this scale: the smallest of CALIBRATION_GRID.scales at which
    * the public anchors' floors lift at most CALIBRATION_GRID.max_floor_share of the training buildings.
    */
@@ -49,6 +54,7 @@ function checked(model: FittedModel): FittedModel {
   }
   if (!(model.size.exponent >= 0) || !(model.size.from_units >= 1)) throw new Error('fitted-constants.ts: bad size term');
   if (!(model.knee > 0) || !(model.half_life_factor > 0) || !(model.scale > 0)) throw new Error('fitted-constants.ts: the knee and the half-life factor must be positive');
+  if (!(model.small_buildings?.half_life_factor > 0) || !(model.small_buildings.to_units >= 0)) throw new Error('fitted-constants.ts: bad small-building half-life factor');
   const { move, interval_multipliers: multipliers } = model.confidence;
   if (![move.base, move.spread, move.uncorroborated].every(Number.isFinite) || !Object.values(multipliers).every((m) => m >= 0)) {
     throw new Error('fitted-constants.ts: bad confidence constants');
@@ -66,6 +72,11 @@ export function sizeFactor(units: number, size: FittedModel['size'] = FITTED_MOD
   return Math.pow(Math.max(units, size.from_units) / size.from_units, size.exponent);
 }
 
+/** The factor on every signal's half-life for a building of `units` units (small_buildings below the size). */
+export function halfLifeFactorOf(units: number, model: Pick<FittedModel, 'half_life_factor' | 'small_buildings'> = FITTED_MODEL): number {
+  return units <= model.small_buildings.to_units ? model.small_buildings.half_life_factor : model.half_life_factor;
+}
+
 /** The source of fitted-constants.ts for a fitted model. */
 export function fittedConstantsSource(model: FittedModel): string {
   return `// Written by \`bhis validate --calibrate\` (libs/score-runner/src/calibration.ts); docs/methodology.md, Constants.
@@ -74,4 +85,4 @@ export const FITTED_CONSTANTS = ${JSON.stringify(model, null, 2)};
 }
 
 /** The candidates `bhis validate --calibrate` compares (libs/score-runner/src/calibration.ts). */
-export const CALIBRATION_GRID = { half_life_factors: [0.35, 0.5, 0.7, 1], knees: [0.02, 0.05, 0.1, 0.2], scales: [1, 1.5, 2, 3, 4], max_floor_share: 0.05 } as const;
+export const CALIBRATION_GRID = { half_life_factors: [0.35, 0.5, 0.7, 1], knees: [0.02, 0.05, 0.1, 0.2], scales: [1, 1.5, 2, 3, 4], max_floor_share: 0.05, small_building_units: 5 } as const;
