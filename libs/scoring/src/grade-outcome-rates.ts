@@ -12,37 +12,37 @@ export const GRADE_OUTCOME_RATES: {
         {
           "band": "3-5",
           "grade": "A",
-          "buildings": 1121,
-          "realized_rate": 0.019,
-          "expected_rate": 0.021
+          "buildings": 765,
+          "realized_rate": 0.016,
+          "expected_rate": 0.019
         },
         {
           "band": "3-5",
           "grade": "B",
-          "buildings": 625,
-          "realized_rate": 0.03,
-          "expected_rate": 0.034
+          "buildings": 723,
+          "realized_rate": 0.024,
+          "expected_rate": 0.026
         },
         {
           "band": "3-5",
           "grade": "C",
-          "buildings": 329,
-          "realized_rate": 0.043,
-          "expected_rate": 0.051
+          "buildings": 401,
+          "realized_rate": 0.04,
+          "expected_rate": 0.039
         },
         {
           "band": "3-5",
           "grade": "D",
-          "buildings": 235,
-          "realized_rate": 0.068,
-          "expected_rate": 0.09
+          "buildings": 315,
+          "realized_rate": 0.054,
+          "expected_rate": 0.066
         },
         {
           "band": "3-5",
           "grade": "F",
-          "buildings": 213,
-          "realized_rate": 0.347,
-          "expected_rate": 0.303
+          "buildings": 319,
+          "realized_rate": 0.257,
+          "expected_rate": 0.242
         },
         {
           "band": "6-19",
@@ -158,37 +158,37 @@ export const GRADE_OUTCOME_RATES: {
         {
           "band": "3-5",
           "grade": "A",
-          "buildings": 1175,
-          "realized_rate": 0.024,
-          "expected_rate": 0.02
+          "buildings": 832,
+          "realized_rate": 0.025,
+          "expected_rate": 0.019
         },
         {
           "band": "3-5",
           "grade": "B",
-          "buildings": 649,
-          "realized_rate": 0.029,
-          "expected_rate": 0.03
+          "buildings": 757,
+          "realized_rate": 0.022,
+          "expected_rate": 0.025
         },
         {
           "band": "3-5",
           "grade": "C",
-          "buildings": 322,
-          "realized_rate": 0.031,
-          "expected_rate": 0.04
+          "buildings": 410,
+          "realized_rate": 0.029,
+          "expected_rate": 0.033
         },
         {
           "band": "3-5",
           "grade": "D",
-          "buildings": 206,
-          "realized_rate": 0.121,
-          "expected_rate": 0.09
+          "buildings": 280,
+          "realized_rate": 0.064,
+          "expected_rate": 0.061
         },
         {
           "band": "3-5",
           "grade": "F",
-          "buildings": 183,
-          "realized_rate": 0.268,
-          "expected_rate": 0.263
+          "buildings": 256,
+          "realized_rate": 0.246,
+          "expected_rate": 0.225
         },
         {
           "band": "6-19",
