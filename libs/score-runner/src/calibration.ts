@@ -133,7 +133,9 @@ export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSamp
   const training = any.filter((s) => s.cut === fittedOn);
   const { log_likelihood: _ll, ...weighed } = best;
   const small = smallBuildingFactor(byFactor, fittedOn, weighed);
-  const chosen = { ...weighed, small_buildings: { to_units: CALIBRATION_GRID.small_building_units, half_life_factor: small.factor } };
+  const atFactors = { ...weighed, small_buildings: { to_units: CALIBRATION_GRID.small_building_units, half_life_factor: small.factor, level: 1 } };
+  const level = smallBuildingLevel(trainingAt(byFactor, fittedOn, atFactors), weighed);
+  const chosen = { ...weighed, small_buildings: { ...atFactors.small_buildings, level } };
   const scale = scaleOf(trainingAt(byFactor, fittedOn, chosen), chosen);
   // the confidence's constants are fitted on scored pairs of cut dates (confidence-calibration.ts)
   const fitted: Fitted = { ...chosen, scale: scale.scale, confidence: FITTED_MODEL.confidence };
@@ -190,6 +192,23 @@ export function smallBuildingFactor(
     if (ll > best.ll + 1e-9) best = { factor, ll };
   }
   return { factor: best.factor, candidates };
+}
+
+/**
+ * The small buildings' level: a logistic regression of the training buildings' outcomes (the small ones
+ * scored at their own factor) on the ranking and on being small, exp(coefficient of small / coefficient
+ * of the ranking), so a small building's longer memory does not move it against larger ones more than
+ * its outcomes do. 1 without small or without larger buildings.
+ */
+export function smallBuildingLevel(samples: readonly CalibrationSample[], model: Pick<FittedModel, 'component_weights' | 'size' | 'knee'>): number {
+  const small = (s: CalibrationSample) => (s.units <= CALIBRATION_GRID.small_building_units ? 1 : 0);
+  const y = samples.map((s) => (s.label ? 1 : 0));
+  if (samples.every((s) => small(s) === 1) || samples.every((s) => small(s) === 0) || !y.some((v) => v === 1)) return 1;
+  const x = samples.map((s) => [rankingOf(s, model), small(s)]);
+  const z = standardize(x);
+  const fit = unstandardize(fitLogistic(z.z, y, { nonNegative: [true, false] }), z.mean, z.sd);
+  const [slope, offset] = fit.coefficients;
+  return slope > 0 ? round3(Math.exp(offset / slope)) : 1;
 }
 
 /** What the total ranks by (total-score.ts): sum_i w_i ln(h_i + knee) + exponent x ln(units / 3). */

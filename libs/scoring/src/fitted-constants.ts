@@ -18,20 +18,21 @@ export const FITTED_CONSTANTS = {
   "half_life_factor": 0.35,
   "small_buildings": {
     "to_units": 5,
-    "half_life_factor": 0.7
+    "half_life_factor": 0.7,
+    "level": 0.768
   },
   "scale": 2,
   "confidence": {
     "move": {
-      "base": 4.829,
-      "spread": 0.309,
-      "uncorroborated": -0.705
+      "base": 4.117,
+      "spread": 0.348,
+      "uncorroborated": -0.748
     },
     "interval_multipliers": {
-      "high": 0.55,
-      "medium": 1.4,
-      "low": 1.05,
-      "insufficient": 0.8
+      "high": 0.65,
+      "medium": 1.45,
+      "low": 1,
+      "insufficient": 0.7
     }
   }
 };

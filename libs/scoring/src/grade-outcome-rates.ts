@@ -12,37 +12,37 @@ export const GRADE_OUTCOME_RATES: {
         {
           "band": "3-5",
           "grade": "A",
-          "buildings": 765,
-          "realized_rate": 0.016,
-          "expected_rate": 0.019
+          "buildings": 1008,
+          "realized_rate": 0.018,
+          "expected_rate": 0.02
         },
         {
           "band": "3-5",
           "grade": "B",
-          "buildings": 723,
-          "realized_rate": 0.024,
-          "expected_rate": 0.026
+          "buildings": 658,
+          "realized_rate": 0.032,
+          "expected_rate": 0.03
         },
         {
           "band": "3-5",
           "grade": "C",
-          "buildings": 401,
-          "realized_rate": 0.04,
-          "expected_rate": 0.039
+          "buildings": 381,
+          "realized_rate": 0.037,
+          "expected_rate": 0.05
         },
         {
           "band": "3-5",
           "grade": "D",
-          "buildings": 315,
-          "realized_rate": 0.054,
-          "expected_rate": 0.066
+          "buildings": 244,
+          "realized_rate": 0.057,
+          "expected_rate": 0.086
         },
         {
           "band": "3-5",
           "grade": "F",
-          "buildings": 319,
-          "realized_rate": 0.257,
-          "expected_rate": 0.242
+          "buildings": 232,
+          "realized_rate": 0.332,
+          "expected_rate": 0.29
         },
         {
           "band": "6-19",
@@ -158,37 +158,37 @@ export const GRADE_OUTCOME_RATES: {
         {
           "band": "3-5",
           "grade": "A",
-          "buildings": 832,
-          "realized_rate": 0.025,
+          "buildings": 1073,
+          "realized_rate": 0.022,
           "expected_rate": 0.019
         },
         {
           "band": "3-5",
           "grade": "B",
-          "buildings": 757,
-          "realized_rate": 0.022,
-          "expected_rate": 0.025
+          "buildings": 704,
+          "realized_rate": 0.028,
+          "expected_rate": 0.028
         },
         {
           "band": "3-5",
           "grade": "C",
-          "buildings": 410,
-          "realized_rate": 0.029,
-          "expected_rate": 0.033
+          "buildings": 355,
+          "realized_rate": 0.031,
+          "expected_rate": 0.04
         },
         {
           "band": "3-5",
           "grade": "D",
-          "buildings": 280,
-          "realized_rate": 0.064,
-          "expected_rate": 0.061
+          "buildings": 226,
+          "realized_rate": 0.106,
+          "expected_rate": 0.087
         },
         {
           "band": "3-5",
           "grade": "F",
-          "buildings": 256,
-          "realized_rate": 0.246,
-          "expected_rate": 0.225
+          "buildings": 177,
+          "realized_rate": 0.294,
+          "expected_rate": 0.274
         },
         {
           "band": "6-19",

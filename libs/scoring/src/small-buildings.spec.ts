@@ -18,7 +18,7 @@ describe('the half-life of small buildings', () => {
     expect(halfLifeFactorOf(3)).toBe(FITTED_MODEL.small_buildings.half_life_factor);
     expect(halfLifeFactorOf(5)).toBe(FITTED_MODEL.small_buildings.half_life_factor);
     expect(halfLifeFactorOf(6)).toBe(FITTED_MODEL.half_life_factor);
-    expect(halfLifeFactorOf(4, { half_life_factor: 0.5, small_buildings: { to_units: 3, half_life_factor: 1 } })).toBe(0.5);
+    expect(halfLifeFactorOf(4, { half_life_factor: 0.5, small_buildings: { to_units: 3, half_life_factor: 1, level: 1 } })).toBe(0.5);
   });
 
   it('keeps the same old records per unit weighing more at a building of 4 units than at one of 8', () => {
