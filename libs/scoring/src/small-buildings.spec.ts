@@ -1,8 +1,9 @@
 import { accumulateSignals } from './signal-engine';
 import { scoreComponents } from './component-scores';
 import { deriveFeatures } from './features';
-import { FITTED_MODEL, halfLifeFactorOf } from './fitted-model';
+import { FITTED_MODEL, halfLifeFactorOf, sizeFactor } from './fitted-model';
 import { scoreBuilding } from './score-building';
+import { combinedLogHealth } from './total-score';
 import { cell, input } from './test-support';
 
 /** Closed class B violations of 3-5 years ago, the same number per unit at any size. */
@@ -33,5 +34,15 @@ describe('the half-life of small buildings', () => {
       const expected = scoreComponents(b, features, accumulateSignals(b.histogram, 0, factor), false, factor);
       expect(score.components.living_conditions.score).toBe(expected.living_conditions.score);
     }
+  });
+
+  it('multiplies a small building\'s combined log-health by the fitted level, and no larger one\'s', () => {
+    expect(FITTED_MODEL.small_buildings.level).toBeGreaterThan(0);
+    expect(FITTED_MODEL.small_buildings.level).toBeLessThan(1);
+    const scores = { living_conditions: 40, building_safety: 10, complaint_burden: 30, management_quality: 20, financial_distress: 5, deferred_maintenance: 0, legal_enforcement: 15 };
+    const per = (units: number) => combinedLogHealth(scores, units) / sizeFactor(units);
+    expect(per(5) / per(6)).toBeCloseTo(FITTED_MODEL.small_buildings.level, 9);
+    expect(per(3)).toBeCloseTo(per(5), 9);
+    expect(per(60)).toBeCloseTo(per(6), 9);
   });
 });
