@@ -1,5 +1,5 @@
 import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
-import { calibrate, CalibrationSample, candidateTotal, KNEES } from './calibration';
+import { calibrate, CalibrationSample, candidateTotal, KNEES, smallBuildingFactor, smallBuildingLevel } from './calibration';
 import { latentOn } from './validation';
 
 const components = (living: number, complaints: number): Record<ComponentKey, number> =>
@@ -66,5 +66,51 @@ describe('the ceiling of the backtest', () => {
     expect(latentOn(truth, '2024-07-02')).toBeCloseTo(0.4, 2);
     expect(latentOn(truth, '2025-06-01')).toBeCloseTo(0.6, 6);
     expect(latentOn({ ...truth, latentByYear: undefined }, '2024-07-02')).toBeNaN();
+  });
+
+  it('gives the small buildings the half-life factor at which the pooled ranking predicts their outcomes best', () => {
+    // large buildings are seen best at factor 0.5, small ones at factor 1 (their condition blurred at 0.5)
+    const at = (factor: number) => {
+      const samples: CalibrationSample[] = [];
+      for (let i = 0; i < 4000; i++) {
+        const truth = (i * 37) % 100;
+        const units = i % 2 === 0 ? 3 + (i % 3) : 20 + ((i * 101) % 200);
+        const sharp = units <= 5 ? factor === 1 : factor === 0.5;
+        const noise = (((i * 2246822519) % 4294967296) / 4294967296) * 80 - 40;
+        const seen = sharp ? truth : Math.min(99, Math.max(0, truth + noise));
+        const logit = -3 + 1.2 * Math.log(-Math.log1p(-truth / 100) + 0.05) + 0.3 * Math.log(units / 3);
+        const u = ((i * 2654435761) % 4294967296) / 4294967296;
+        samples.push({ bbl: String(i), cut: '2023-11-02', units, components: components(0, seen), label: u < 1 / (1 + Math.exp(-logit)) });
+      }
+      return samples;
+    };
+    const byFactor = new Map([[0.5, at(0.5)], [1, at(1)]]);
+    const result = calibrate(byFactor);
+    expect(result.fitted.half_life_factor).toBe(0.5);
+    expect(result.fitted.small_buildings).toMatchObject({ to_units: 5, half_life_factor: 1 });
+    expect(result.small_building_candidates.map((c) => c.half_life_factor)).toEqual([0.5, 1]);
+    // only the small buildings decide: without them the pooled factor stays
+    const large = new Map([...byFactor].map(([f, list]) => [f, list.filter((s) => s.units > 5)]));
+    expect(smallBuildingFactor(large, '2023-11-02', result.fitted).factor).toBe(0.5);
+  });
+
+  it('sets the small buildings level so that records they keep longer do not lift them above larger buildings', () => {
+    const model = { component_weights: { ...Object.fromEntries(COMPONENT_KEYS.map((k) => [k, 0])), complaint_burden: 1 } as Record<ComponentKey, number>, size: { exponent: 0, from_units: 3 }, knee: 0.1 };
+    const samples = (inflate: number): CalibrationSample[] => {
+      const out: CalibrationSample[] = [];
+      for (let i = 0; i < 4000; i++) {
+        const truth = (i * 37) % 90;
+        const units = i % 2 === 0 ? 4 : 40;
+        const logit = -3 + 1.2 * Math.log(-Math.log1p(-truth / 100) + 0.1);
+        const u = ((i * 2654435761) % 4294967296) / 4294967296;
+        // the small buildings' component is higher than their condition: their longer memory kept more records
+        const seen = units <= 5 ? 100 * (1 - Math.pow(1 - truth / 100, inflate)) : truth;
+        out.push({ bbl: String(i), cut: '2023-11-02', units, components: components(0, seen), label: u < 1 / (1 + Math.exp(-logit)) });
+      }
+      return out;
+    };
+    expect(smallBuildingLevel(samples(3), model)).toBeLessThan(0.7);
+    expect(Math.abs(smallBuildingLevel(samples(1), model) - 1)).toBeLessThan(0.25);
+    expect(smallBuildingLevel(samples(3).filter((s) => s.units > 5), model)).toBe(1);
   });
 });

@@ -41,6 +41,8 @@ export interface CalibrationResult {
   fitted: Fitted;
   /** Log-likelihood of every candidate, by half-life factor and knee. */
   candidates: { half_life_factor: number; knee: number; log_likelihood: number }[];
+  /** Log-likelihood of the small buildings' ranking at every half-life factor (smallBuildingFactor). */
+  small_building_candidates: { half_life_factor: number; log_likelihood: number }[];
   /** Per scale of the grid, the share of the training buildings a public anchor's floor lifts. */
   floor_shares: { scale: number; share: number }[];
 }
@@ -117,7 +119,7 @@ export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSamp
   const any = [...byFactor.values()][0] ?? [];
   const cuts = [...new Set(any.map((s) => s.cut))].sort();
   const fittedOn = cuts[0];
-  let best: (Omit<Fitted, 'scale' | 'confidence'> & { log_likelihood: number }) | null = null;
+  let best: (Omit<Fitted, 'scale' | 'confidence' | 'small_buildings'> & { log_likelihood: number }) | null = null;
   const candidates: CalibrationResult['candidates'] = [];
   for (const [factor, samples] of [...byFactor].sort((a, b) => a[0] - b[0])) {
     const training = samples.filter((s) => s.cut === fittedOn);
@@ -130,8 +132,11 @@ export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSamp
   if (best === null) throw new Error('calibration: no samples');
   const training = any.filter((s) => s.cut === fittedOn);
   const { log_likelihood: _ll, ...weighed } = best;
-  const chosen = weighed;
-  const scale = scaleOf((byFactor.get(chosen.half_life_factor) ?? []).filter((s) => s.cut === fittedOn), chosen);
+  const small = smallBuildingFactor(byFactor, fittedOn, weighed);
+  const atFactors = { ...weighed, small_buildings: { to_units: CALIBRATION_GRID.small_building_units, half_life_factor: small.factor, level: 1 } };
+  const level = smallBuildingLevel(trainingAt(byFactor, fittedOn, atFactors), weighed);
+  const chosen = { ...weighed, small_buildings: { ...atFactors.small_buildings, level } };
+  const scale = scaleOf(trainingAt(byFactor, fittedOn, chosen), chosen);
   // the confidence's constants are fitted on scored pairs of cut dates (confidence-calibration.ts)
   const fitted: Fitted = { ...chosen, scale: scale.scale, confidence: FITTED_MODEL.confidence };
   return {
@@ -143,13 +148,72 @@ export function calibrate(byFactor: ReadonlyMap<number, readonly CalibrationSamp
       size: { ...FITTED_MODEL.size },
       knee: FITTED_MODEL.knee,
       half_life_factor: FITTED_MODEL.half_life_factor,
+      small_buildings: { ...FITTED_MODEL.small_buildings },
       scale: FITTED_MODEL.scale,
       confidence: FITTED_MODEL.confidence,
     },
     fitted,
     candidates,
+    small_building_candidates: small.candidates,
     floor_shares: scale.shares,
   };
+}
+
+/** The training buildings as the model scores them: the small ones at their own factor, the others at the main one. */
+function trainingAt(byFactor: ReadonlyMap<number, readonly CalibrationSample[]>, cut: string, model: Pick<FittedModel, 'half_life_factor' | 'small_buildings'>): CalibrationSample[] {
+  return (byFactor.get(model.half_life_factor) ?? [])
+    .filter((s) => s.cut === cut && s.units > model.small_buildings.to_units)
+    .concat((byFactor.get(model.small_buildings.half_life_factor) ?? []).filter((s) => s.cut === cut && s.units <= model.small_buildings.to_units));
+}
+
+/**
+ * The half-life factor of the small buildings (up to CALIBRATION_GRID.small_building_units units): with
+ * the weights, knee and size exponent of the pooled fit, the factor of HALF_LIFE_FACTORS whose ranking
+ * of the small training buildings (sum_i w_i ln(h_i + knee) + exponent x ln(units / 3)) has the highest
+ * log-likelihood in a logistic regression of their outcomes on it. The pooled fit's factor serves the
+ * many records of large buildings; a small building's few records rank better over a longer memory.
+ */
+export function smallBuildingFactor(
+  byFactor: ReadonlyMap<number, readonly CalibrationSample[]>,
+  cut: string,
+  model: Pick<FittedModel, 'component_weights' | 'size' | 'knee' | 'half_life_factor'>,
+): { factor: number; candidates: { half_life_factor: number; log_likelihood: number }[] } {
+  const candidates: { half_life_factor: number; log_likelihood: number }[] = [];
+  let best = { factor: model.half_life_factor, ll: -Infinity };
+  for (const [factor, samples] of [...byFactor].sort((a, b) => a[0] - b[0])) {
+    const small = samples.filter((s) => s.cut === cut && s.units <= CALIBRATION_GRID.small_building_units);
+    const y = small.map((s) => (s.label ? 1 : 0));
+    if (small.length === 0 || !y.some((v) => v === 1)) continue;
+    const x = small.map((s) => [rankingOf(s, model)]);
+    const z = standardize(x);
+    const fit = unstandardize(fitLogistic(z.z, y, { nonNegative: [true] }), z.mean, z.sd);
+    const ll = logLikelihood(x, y, fit);
+    candidates.push({ half_life_factor: factor, log_likelihood: Math.round(ll * 1000) / 1000 });
+    if (ll > best.ll + 1e-9) best = { factor, ll };
+  }
+  return { factor: best.factor, candidates };
+}
+
+/**
+ * The small buildings' level: a logistic regression of the training buildings' outcomes (the small ones
+ * scored at their own factor) on the ranking and on being small, exp(coefficient of small / coefficient
+ * of the ranking), so a small building's longer memory does not move it against larger ones more than
+ * its outcomes do. 1 without small or without larger buildings.
+ */
+export function smallBuildingLevel(samples: readonly CalibrationSample[], model: Pick<FittedModel, 'component_weights' | 'size' | 'knee'>): number {
+  const small = (s: CalibrationSample) => (s.units <= CALIBRATION_GRID.small_building_units ? 1 : 0);
+  const y = samples.map((s) => (s.label ? 1 : 0));
+  if (samples.every((s) => small(s) === 1) || samples.every((s) => small(s) === 0) || !y.some((v) => v === 1)) return 1;
+  const x = samples.map((s) => [rankingOf(s, model), small(s)]);
+  const z = standardize(x);
+  const fit = unstandardize(fitLogistic(z.z, y, { nonNegative: [true, false] }), z.mean, z.sd);
+  const [slope, offset] = fit.coefficients;
+  return slope > 0 ? round3(Math.exp(offset / slope)) : 1;
+}
+
+/** What the total ranks by (total-score.ts): sum_i w_i ln(h_i + knee) + exponent x ln(units / 3). */
+function rankingOf(sample: Pick<CalibrationSample, 'components' | 'units'>, model: Pick<FittedModel, 'component_weights' | 'size' | 'knee'>): number {
+  return COMPONENT_KEYS.reduce((s, k) => s + model.component_weights[k] * Math.log(logHealthOf(sample.components[k]) + model.knee), 0) + model.size.exponent * logSize(sample.units);
 }
 
 /** The total a model gives a sample before the public anchors (what the fit ranks by). */

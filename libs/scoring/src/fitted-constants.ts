@@ -16,18 +16,23 @@ export const FITTED_CONSTANTS = {
   },
   "knee": 0.1,
   "half_life_factor": 0.35,
+  "small_buildings": {
+    "to_units": 5,
+    "half_life_factor": 0.7,
+    "level": 0.768
+  },
   "scale": 2,
   "confidence": {
     "move": {
-      "base": 5.43,
-      "spread": 0.412,
-      "uncorroborated": -0.752
+      "base": 4.117,
+      "spread": 0.348,
+      "uncorroborated": -0.748
     },
     "interval_multipliers": {
-      "high": 0.5,
-      "medium": 1.6,
-      "low": 1.1,
-      "insufficient": 0.55
+      "high": 0.65,
+      "medium": 1.45,
+      "low": 1,
+      "insufficient": 0.7
     }
   }
 };

@@ -24,6 +24,13 @@ export interface FittedModel {
   /** Every signal's half-life (Components) is multiplied by this factor. */
   half_life_factor: number;
   /**
+   * Buildings of up to `to_units` units take their own factor on every half-life: a few records a year
+   * rank their hidden condition better over a longer memory than a large building's many records do.
+   * The longer memory keeps more records, so their combined log-health is multiplied by `level`, fitted
+   * so that they stand against larger buildings as their outcomes do.
+   */
+  small_buildings: { to_units: number; half_life_factor: number; level: number };
+  /**
    * The combined log-health is multiplied by this scale: the smallest of CALIBRATION_GRID.scales at which
    * the public anchors' floors lift at most CALIBRATION_GRID.max_floor_share of the training buildings.
    */
@@ -49,6 +56,7 @@ function checked(model: FittedModel): FittedModel {
   }
   if (!(model.size.exponent >= 0) || !(model.size.from_units >= 1)) throw new Error('fitted-constants.ts: bad size term');
   if (!(model.knee > 0) || !(model.half_life_factor > 0) || !(model.scale > 0)) throw new Error('fitted-constants.ts: the knee and the half-life factor must be positive');
+  if (!(model.small_buildings?.half_life_factor > 0) || !(model.small_buildings.to_units >= 0) || !(model.small_buildings.level > 0)) throw new Error('fitted-constants.ts: bad small-building half-life factor');
   const { move, interval_multipliers: multipliers } = model.confidence;
   if (![move.base, move.spread, move.uncorroborated].every(Number.isFinite) || !Object.values(multipliers).every((m) => m >= 0)) {
     throw new Error('fitted-constants.ts: bad confidence constants');
@@ -59,11 +67,21 @@ function checked(model: FittedModel): FittedModel {
 export const FITTED_MODEL: Readonly<FittedModel> = checked(FITTED_CONSTANTS as FittedModel);
 
 /** What the total's combination reads of the fitted model. */
-export type TotalModel = Pick<FittedModel, 'component_weights' | 'size' | 'knee' | 'scale'>;
+export type TotalModel = Pick<FittedModel, 'component_weights' | 'size' | 'knee' | 'scale'> & { small_buildings?: FittedModel['small_buildings'] };
 
 /** The multiplier of the components' log-health for a building of `units` units. */
 export function sizeFactor(units: number, size: FittedModel['size'] = FITTED_MODEL.size): number {
   return Math.pow(Math.max(units, size.from_units) / size.from_units, size.exponent);
+}
+
+/** The small buildings' level (small_buildings), 1 for larger ones and for a model without it. */
+export function smallBuildingLevel(units: number, small: FittedModel['small_buildings'] | undefined): number {
+  return small !== undefined && units <= small.to_units ? small.level : 1;
+}
+
+/** The factor on every signal's half-life for a building of `units` units (small_buildings below the size). */
+export function halfLifeFactorOf(units: number, model: Pick<FittedModel, 'half_life_factor' | 'small_buildings'> = FITTED_MODEL): number {
+  return units <= model.small_buildings.to_units ? model.small_buildings.half_life_factor : model.half_life_factor;
 }
 
 /** The source of fitted-constants.ts for a fitted model. */
@@ -74,4 +92,4 @@ export const FITTED_CONSTANTS = ${JSON.stringify(model, null, 2)};
 }
 
 /** The candidates `bhis validate --calibrate` compares (libs/score-runner/src/calibration.ts). */
-export const CALIBRATION_GRID = { half_life_factors: [0.35, 0.5, 0.7, 1], knees: [0.02, 0.05, 0.1, 0.2], scales: [1, 1.5, 2, 3, 4], max_floor_share: 0.05 } as const;
+export const CALIBRATION_GRID = { half_life_factors: [0.35, 0.5, 0.7, 1], knees: [0.02, 0.05, 0.1, 0.2], scales: [1, 1.5, 2, 3, 4], max_floor_share: 0.05, small_building_units: 5 } as const;

@@ -12,37 +12,37 @@ export const GRADE_OUTCOME_RATES: {
         {
           "band": "3-5",
           "grade": "A",
-          "buildings": 1121,
-          "realized_rate": 0.019,
-          "expected_rate": 0.021
+          "buildings": 1008,
+          "realized_rate": 0.018,
+          "expected_rate": 0.02
         },
         {
           "band": "3-5",
           "grade": "B",
-          "buildings": 625,
-          "realized_rate": 0.03,
-          "expected_rate": 0.034
+          "buildings": 658,
+          "realized_rate": 0.032,
+          "expected_rate": 0.03
         },
         {
           "band": "3-5",
           "grade": "C",
-          "buildings": 329,
-          "realized_rate": 0.043,
-          "expected_rate": 0.051
+          "buildings": 381,
+          "realized_rate": 0.037,
+          "expected_rate": 0.05
         },
         {
           "band": "3-5",
           "grade": "D",
-          "buildings": 235,
-          "realized_rate": 0.068,
-          "expected_rate": 0.09
+          "buildings": 244,
+          "realized_rate": 0.057,
+          "expected_rate": 0.086
         },
         {
           "band": "3-5",
           "grade": "F",
-          "buildings": 213,
-          "realized_rate": 0.347,
-          "expected_rate": 0.303
+          "buildings": 232,
+          "realized_rate": 0.332,
+          "expected_rate": 0.29
         },
         {
           "band": "6-19",
@@ -158,37 +158,37 @@ export const GRADE_OUTCOME_RATES: {
         {
           "band": "3-5",
           "grade": "A",
-          "buildings": 1175,
-          "realized_rate": 0.024,
-          "expected_rate": 0.02
+          "buildings": 1073,
+          "realized_rate": 0.022,
+          "expected_rate": 0.019
         },
         {
           "band": "3-5",
           "grade": "B",
-          "buildings": 649,
-          "realized_rate": 0.029,
-          "expected_rate": 0.03
+          "buildings": 704,
+          "realized_rate": 0.028,
+          "expected_rate": 0.028
         },
         {
           "band": "3-5",
           "grade": "C",
-          "buildings": 322,
+          "buildings": 355,
           "realized_rate": 0.031,
           "expected_rate": 0.04
         },
         {
           "band": "3-5",
           "grade": "D",
-          "buildings": 206,
-          "realized_rate": 0.121,
-          "expected_rate": 0.09
+          "buildings": 226,
+          "realized_rate": 0.106,
+          "expected_rate": 0.087
         },
         {
           "band": "3-5",
           "grade": "F",
-          "buildings": 183,
-          "realized_rate": 0.268,
-          "expected_rate": 0.263
+          "buildings": 177,
+          "realized_rate": 0.294,
+          "expected_rate": 0.274
         },
         {
           "band": "6-19",

@@ -290,7 +290,13 @@ The weights, the knee, the size exponent and the factor on every signal's half-l
 Components include it) are fitted, not chosen: \`bhis validate --calibrate\` scores the first city at its earliest cut date with
 each half-life factor of ${HALF_LIFE_FACTORS_TEXT}, fits for each knee of ${KNEES_TEXT} a logistic regression of the serious outcomes of the
 following 12 months on ln(h + knee) of each component and ln(units / 3) (coefficients kept non-negative), keeps the pair with the
-highest likelihood, takes as the scale the smallest of ${CALIBRATION_GRID.scales.join(', ')} at which the public anchors' floors (below) lift at most
+highest likelihood, then gives the buildings of up to ${FITTED_MODEL.small_buildings.to_units} units their own factor on every half-life
+(${FITTED_MODEL.small_buildings.half_life_factor}, of the same grid: the one at which that fit's ranking of the small training buildings has the highest likelihood; a
+building of a few units leaves a few records a year, and a longer memory ranks its hidden condition better than the short one
+that suits the many records of a large building) and multiplies their combined log-health by a fitted level
+(${FITTED_MODEL.small_buildings.level}: exp of the coefficient of being small over that of the ranking, in a logistic regression of every training
+building's outcome on both, so the records a longer memory keeps do not lift a small building above larger ones more than its
+outcomes do), takes as the scale the smallest of ${CALIBRATION_GRID.scales.join(', ')} at which the public anchors' floors (below) lift at most
 ${CALIBRATION_GRID.max_floor_share * 100}% of the training buildings (the anchors guard what the records miss; a total that needs them for more buildings sits below
 the levels of the published rules; the scale does not change the ranking otherwise), and writes libs/scoring/src/fitted-constants.ts, which the scorer reads (libs/score-runner/src/calibration.ts; fitted by: ${FITTED_MODEL.fitted_by === null ? 'not fitted yet' : `\`${FITTED_MODEL.fitted_by}\``}).
 A component the fit gives no weight still scores and is published (the contract has seven), but does not move the total.
@@ -511,6 +517,8 @@ the same run), or a **convention** (a choice of scale with no better anchor, sta
 | Knee of the total | ${FITTED_MODEL.knee} (of ${KNEES_TEXT}) | fitted | the same run (Total score) |
 | Scale of the total | ${FITTED_MODEL.scale} (of ${CALIBRATION_GRID.scales.join(', ')}) | fitted (the share ${CALIBRATION_GRID.max_floor_share} is a convention: anchors as guards, not as the grading) | the same run (Total score) |
 | Half-life factor | ${FITTED_MODEL.half_life_factor} (of ${HALF_LIFE_FACTORS_TEXT}), on every signal's half-life | fitted | the same run (Total score); shorter memories rank the next year's outcomes better |
+| Half-life factor of small buildings | ${FITTED_MODEL.small_buildings.half_life_factor} (of ${HALF_LIFE_FACTORS_TEXT}), up to ${FITTED_MODEL.small_buildings.to_units} units | fitted (factor), convention (up to ${FITTED_MODEL.small_buildings.to_units} units: the smallest unit band of the backtest, docs/methodology-validation.md) | the same run (Total score); a few records a year rank better over a longer memory |
+| Level of small buildings | ${FITTED_MODEL.small_buildings.level}, on the combined log-health up to ${FITTED_MODEL.small_buildings.to_units} units | fitted | the same run (Total score); places them against larger buildings as their outcomes do |
 | Signal half-lives (before the factor), weights, caps and component scales | per signal (Components) | convention | relative to each other: an open violation outlasts a closed one, a confirmed record outweighs a report; their overall memory is the fitted factor |
 | Rate floor | ${MIN_RATE_UNITS} units | convention | the legal threshold of a multiple dwelling (3 units) |
 | Area propensity bounds and shrinkage | ${AREA_PROPENSITY_BOUNDS.min}-${AREA_PROPENSITY_BOUNDS.max}, 200 condition records | convention | direction from Kontokosta et al. 2017 (Known biases) |

@@ -4,6 +4,7 @@ import { Confidence, ConfidenceEvidence, ConfidenceParts, activeFamiliesOf, asse
 import { DataQuality, dataQualityOf } from './data-quality';
 import { Explanation, SignalExplanation } from './explanation';
 import { BuildingFeatures, COMPLAINT_TYPES, deriveFeatures } from './features';
+import { halfLifeFactorOf } from './fitted-model';
 import { flagsOf } from './flags';
 import { GRADE_LABELS, GradeLabel, gradeOf, maxScoreOf, minScoreOf, UNCERTAIN_LABEL } from './grades';
 import { BuildingInput } from './input';
@@ -44,7 +45,8 @@ export const KNOWN_LIMIT_GRADES = { from: 'B', to: 'D' } as const;
 
 /** The combined log-health before anchors with the counts of confirmed records spread (accumulateSignals). */
 function rawLogHealth(input: BuildingInput, features: BuildingFeatures, spread: -1 | 0 | 1): number {
-  const results = scoreComponents(input, features, accumulateSignals(input.histogram, spread), false);
+  const factor = halfLifeFactorOf(features.units);
+  const results = scoreComponents(input, features, accumulateSignals(input.histogram, spread, factor), false, factor);
   const scores = {} as Record<ComponentKey, number>;
   for (const key of COMPONENT_KEYS) scores[key] = results[key].score;
   return combinedLogHealth(scores, features.units);
@@ -94,8 +96,9 @@ export function confidencePartsOfBuilding(input: BuildingInput): ConfidenceParts
 /** Scores one building. Pure and deterministic: the same input always gives the same output. */
 export function scoreBuilding(input: BuildingInput): BuildingScore {
   const features = deriveFeatures(input);
-  const totals = accumulateSignals(input.histogram);
-  const results = scoreComponents(input, features, totals);
+  const factor = halfLifeFactorOf(features.units);
+  const totals = accumulateSignals(input.histogram, 0, factor);
+  const results = scoreComponents(input, features, totals, true, factor);
 
   const components = {} as Record<ComponentKey, ComponentScore>;
   const explained = {} as Record<ComponentKey, SignalExplanation[]>;

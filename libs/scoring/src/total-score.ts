@@ -1,6 +1,6 @@
 import { COMPONENT_KEYS, ComponentKey } from '@bhis/domain';
 import { ScoreAdjustment } from './explanation';
-import { FITTED_MODEL, sizeFactor, TotalModel } from './fitted-model';
+import { FITTED_MODEL, sizeFactor, smallBuildingLevel, TotalModel } from './fitted-model';
 import { BuildingFeatures } from './features';
 import { ANCHOR_RULES, anchorTarget } from './public-anchors';
 
@@ -12,6 +12,7 @@ export const MAX_COMPONENT_IN_TOTAL = 99.9;
  *
  *     G = prod_i ((h_i + knee) / knee) ^ w_i,   H = scale x knee x (G - 1) x (units / 3) ^ size exponent
  *
+ * (times the small buildings' fitted level up to their size, FittedModel.small_buildings)
  * where h_i = -ln(1 - s_i / 100) is component i's log-health (its index over its scale) and the
  * weights sum to 1. The ranking is by sum_i w_i ln(h_i + knee) + exponent x ln(units / 3): a log
  * scale, so a component doubling moves the total by the same step at any level, and size counts as
@@ -29,7 +30,7 @@ export function combinedLogHealth(scores: Readonly<Record<ComponentKey, number>>
     const health = -Math.log1p(-Math.min(scores[key], MAX_COMPONENT_IN_TOTAL) / 100);
     logG += model.component_weights[key] * Math.log1p(health / model.knee);
   }
-  return model.scale * model.knee * Math.expm1(logG) * sizeFactor(units, model.size);
+  return model.scale * model.knee * Math.expm1(logG) * sizeFactor(units, model.size) * smallBuildingLevel(units, model.small_buildings);
 }
 
 export function totalOfLogHealth(logHealth: number): number {

@@ -170,7 +170,9 @@ The scorer reads them from \`libs/scoring/src/fitted-constants.ts\`, written by 
 Procedure: libs/score-runner/src/calibration.ts: the first city scored at its earliest cut date with every half-life factor of
 ${CALIBRATION_GRID.half_life_factors.join(', ')}; for each, and each knee of ${CALIBRATION_GRID.knees.join(', ')}, a logistic regression of the realized outcomes of the
 following 12 months on ln(log-health + knee) of each component and ln(units / 3), coefficients non-negative, Newton's method,
-no random start; the pair with the highest likelihood is kept; the scale is the smallest of ${CALIBRATION_GRID.scales.join(', ')} at which the public
+no random start; the pair with the highest likelihood is kept; the buildings of up to ${CALIBRATION_GRID.small_building_units} units then take the half-life factor of
+the same grid at which that fit's ranking of them has the highest likelihood (smallBuildingFactor), and a level on their combined log-health
+from a logistic regression of every training building's outcome on the ranking and on being small (smallBuildingLevel); the scale is the smallest of ${CALIBRATION_GRID.scales.join(', ')} at which the public
 anchors' floors lift at most ${CALIBRATION_GRID.max_floor_share * 100}% of the training buildings. Then (libs/score-runner/src/confidence-calibration.ts)
 every building of the first city scored at that cut date and a year later: the expected move by least squares of the absolute
 change of the total on the confirmed records' spread and 1 - corroboration, and per confidence tier the interval's multiplier
@@ -181,6 +183,8 @@ change of the total on the confirmed records' spread and 1 - corroboration, and 
 ${COMPONENT_KEYS.map((k) => `| Weight of \`${k}\` | ${FITTED_MODEL.component_weights[k]} |`).join('\n')}
 | Knee (ln(log-health + knee)) | ${FITTED_MODEL.knee} |
 | Half-life factor (on every signal's half-life) | ${FITTED_MODEL.half_life_factor} |
+| Half-life factor of the buildings of up to ${FITTED_MODEL.small_buildings.to_units} units | ${FITTED_MODEL.small_buildings.half_life_factor} |
+| Level of the buildings of up to ${FITTED_MODEL.small_buildings.to_units} units (on the combined log-health) | ${FITTED_MODEL.small_buildings.level} |
 | Scale (on the combined log-health) | ${FITTED_MODEL.scale} |
 | Size exponent (+ exponent x ln(units / ${FITTED_MODEL.size.from_units}) in the ranking) | ${FITTED_MODEL.size.exponent} |
 | Expected move of the total in 12 months (points): base, per point of the confirmed records' spread, per unit of 1 - corroboration | ${FITTED_MODEL.confidence.move.base}, ${FITTED_MODEL.confidence.move.spread}, ${FITTED_MODEL.confidence.move.uncorroborated} |
