@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { PINO_LOGGER } from '@bhis/api-platform';
+import { LOG_DESTINATION } from '@bhis/api-platform';
 import { REQUEST_ID_PATTERN } from '@bhis/envelope';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
@@ -17,9 +17,8 @@ describe("a client's request id and trace context (real Postgres and Redis)", ()
     db = await createTestDatabase();
     api = await startTestApi({ DATABASE_URL: db.url, REDIS_PREFIX: testRedisPrefix(), LOG_LEVEL: 'info' });
     ({ key } = await createTestKey(db.url));
-    // the access log writes its lines straight to the logger's destination: read them there
-    const logger = api.app.get<pino.Logger>(PINO_LOGGER);
-    const destination = (logger as unknown as Record<symbol, { write(line: string): boolean }>)[pino.symbols.streamSym];
+    // the access log writes its lines to the logger's destination: read them there
+    const destination = api.app.get<pino.DestinationStream>(LOG_DESTINATION);
     jest.spyOn(destination, 'write').mockImplementation((line: string) => {
       const parsed = JSON.parse(line) as Record<string, unknown>;
       if (parsed.msg === 'request completed') lines.push(parsed);

@@ -14,11 +14,10 @@ const LEVELS = { info: 30, error: 50 } as const;
  * The line is the one pino would write (level, time, pid, hostname, the logger's bindings, the fields,
  * msg), composed here and written to `destination`: pino's generic serialisation was the larger part
  * of a cached lookup's logging cost (docs/benchmarks.md). Every value that is not a number, a method or
- * a name the service made itself goes through JSON.stringify. Give it the destination the logger
- * writes to, so that both keep one order and one buffer; without one it makes a buffered destination
- * of its own on standard output, flushed when the process exits.
+ * a name the service made itself goes through JSON.stringify. It is given the destination the logger
+ * writes to (`LOG_DESTINATION`), so that both keep one order and one buffer.
  */
-export function accessLog(logger: pino.Logger, destination: pino.DestinationStream = stdoutDestination()): ResponseFinished {
+export function accessLog(logger: pino.Logger, destination: pino.DestinationStream): ResponseFinished {
   // `,"pid":…,"hostname":…` and any child bindings, as pino writes them with its default base
   const bindings = `,${JSON.stringify({ pid: process.pid, hostname: hostname(), ...logger.bindings() }).slice(1, -1)}`;
   return (req: Request, res: Response): void => {
@@ -36,17 +35,4 @@ export function accessLog(logger: pino.Logger, destination: pino.DestinationStre
         `"res":{"statusCode":${res.statusCode}},"responseTime":${ms}${key},"msg":"request completed"}\n`,
     );
   };
-}
-
-/** Standard output, buffered as the API's logger writes it (logger.ts), and flushed when the process exits. */
-function stdoutDestination(): pino.DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
-  process.once('exit', () => {
-    try {
-      destination.flushSync();
-    } catch {
-      // a write still under way at exit: what it holds leaves with it
-    }
-  });
-  return destination;
 }

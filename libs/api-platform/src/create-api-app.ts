@@ -21,7 +21,7 @@ import { PaginationLinksInterceptor } from './pagination-links.interceptor';
 import { RequestCharges } from './request-charges';
 import { RouteShortcuts } from './route-shortcuts';
 import { ScopeGuard } from './scope.guard';
-import { PINO_LOGGER } from './tokens';
+import { LOG_DESTINATION, PINO_LOGGER } from './tokens';
 import { apiValidationPipe } from './validation';
 
 /**
@@ -62,7 +62,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
     charges: app.get(RequestCharges),
     keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),
     shortcuts: app.get(RouteShortcuts),
-    onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
+    onFinish: [accessLog(logger, app.get<pino.DestinationStream>(LOG_DESTINATION)), app.get(ApiMetrics).recordRequest],
     onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     cors: config.CORS_ORIGINS.length > 0 ? new CorsPolicy(config.CORS_ORIGINS) : undefined,

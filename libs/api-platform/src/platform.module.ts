@@ -16,8 +16,8 @@ import { ApiMetrics } from './metrics';
 import { RateLimiter } from './rate-limiter';
 import { RequestCharges } from './request-charges';
 import { RouteShortcuts } from './route-shortcuts';
-import { createLogger } from './logger';
-import { CONFIG, DATA_SOURCE, PINO_LOGGER, REDIS } from './tokens';
+import { createLogDestination, createLogger } from './logger';
+import { CONFIG, DATA_SOURCE, LOG_DESTINATION, PINO_LOGGER, REDIS } from './tokens';
 
 /** Connections and platform services shared by every feature module of the API. */
 @Global()
@@ -35,7 +35,8 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   static forRoot(config: AppConfig): DynamicModule {
-    const logger = createLogger(config);
+    const logDestination = createLogDestination();
+    const logger = createLogger(config, logDestination);
     return {
       module: ApiPlatformModule,
       // pino-http is installed by the request pipeline; Nest's own logs go through the same logger
@@ -45,6 +46,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: PINO_LOGGER, useValue: logger },
+        { provide: LOG_DESTINATION, useValue: logDestination },
         {
           provide: DATA_SOURCE,
           // not initialized here: the API starts even while Postgres is down, and answers 503 until it is back
@@ -88,7 +90,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           inject: [DATA_SOURCE, PINO_LOGGER],
         },
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, RouteShortcuts, ChangeListener, ReadReplicas, IdempotencyInterceptor],
+      exports: [CONFIG, PINO_LOGGER, LOG_DESTINATION, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, RouteShortcuts, ChangeListener, ReadReplicas, IdempotencyInterceptor],
     };
   }
 
