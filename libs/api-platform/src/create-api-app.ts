@@ -1,32 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { DynamicModule, Type } from '@nestjs/common';
-import { HttpAdapterHost, ModulesContainer, NestFactory, Reflector } from '@nestjs/core';
+import { HttpAdapterHost, NestFactory, Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import createExpress from 'express';
 import { Logger } from 'nestjs-pino';
 import type pino from 'pino';
 import type { AppConfig } from '@bhis/config';
-import { accessLog } from './access-log';
-import { CorsPolicy } from './cors';
-import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
-import { ApiMetrics } from './metrics';
 import { hardenHttpServer } from './http-server-limits';
 import { SOCKET_POLICY } from './socket-policy';
-import { installPipeline } from './pipeline';
 import { PlatformExpressAdapter } from './platform-http-server';
 import { IdempotencyInterceptor } from './idempotency';
-import { KeyedRoutes } from './keyed-routes';
+import { JsonBodyInterceptor } from './json-body.interceptor';
 import { PaginationLinksInterceptor } from './pagination-links.interceptor';
-import { RequestCharges } from './request-charges';
-import { RouteShortcuts } from './route-shortcuts';
+import { RequestContextMiddleware } from './request-context.middleware';
 import { ScopeGuard } from './scope.guard';
 import { PINO_LOGGER } from './tokens';
 import { apiValidationPipe } from './validation';
 
 /**
- * Builds the API application: Express pipeline (request id, logging, metrics, body parsing, key check,
- * rate limits) ahead of the Nest router, the global scope guard, validation and exception filter.
+ * Builds the API application: the platform's middleware (request context, CORS, compression, key check,
+ * minimum charge: ApiPlatformModule) ahead of the router, the global scope guard, the body read after it
+ * (Nest's body parser is off), idempotency, validation, pagination links and the one exception filter.
  * `rootModule` imports ApiPlatformModule.forRoot(config) and the feature modules.
  */
 export async function createApiApp(rootModule: Type<unknown> | DynamicModule, config: AppConfig): Promise<NestExpressApplication> {
@@ -57,26 +52,16 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   express.set('trust proxy', config.TRUST_PROXY ?? false);
   express.set('query parser', 'simple');
 
-  installPipeline(app.getHttpServer(), express, {
-    keys: app.get(ApiKeyStore),
-    charges: app.get(RequestCharges),
-    keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),
-    shortcuts: app.get(RouteShortcuts),
-    onFinish: [accessLog(logger), app.get(ApiMetrics).recordRequest],
-    onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    cors: config.CORS_ORIGINS.length > 0 ? new CorsPolicy(config.CORS_ORIGINS) : undefined,
-  });
-
   // a trusted proxy carries many clients' connections: the per-address cap is not applied to it
   // (with a hop count as TRUST_PROXY every address is trusted, and the proxy must cap connections)
   const trusted = express.get('trust proxy fn') as (address: string, hop: number) => boolean;
   hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
-  app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
+  // the body first: the key, the route, its scope and its minimum cost are decided by then
+  app.useGlobalInterceptors(app.get(JsonBodyInterceptor), app.get(IdempotencyInterceptor));
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalInterceptors(new PaginationLinksInterceptor(config.PUBLIC_BASE_URL));
-  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger, app.get(RequestContextMiddleware)));
   app.enableShutdownHooks();
   return app;
 }

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Global, Inject, MiddlewareConsumer, Module, NestModule, OnApplicationShutdown, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { Redis } from 'ioredis';
@@ -7,22 +7,27 @@ import type { AppConfig } from '@bhis/config';
 import { ChangeListener, createDataSource, poolGetter, ReadReplicas } from '@bhis/db';
 import { producerConnection } from '@bhis/queue';
 import type pino from 'pino';
+import { ApiKeyMiddleware } from './api-key.middleware';
 import { ApiKeyStore } from './api-key-store';
+import { CompressionMiddleware } from './compression.middleware';
+import { CorsMiddleware } from './cors';
 import { IdempotencyInterceptor } from './idempotency';
+import { JsonBodyInterceptor } from './json-body.interceptor';
 import { BackingServiceIndicators, HealthController } from './health.controller';
 import { IndexController } from './index.controller';
 import { MetricsController } from './metrics.controller';
 import { ApiMetrics } from './metrics';
 import { RateLimiter } from './rate-limiter';
+import { RateLimitMiddleware } from './rate-limit.middleware';
+import { RequestContextMiddleware } from './request-context.middleware';
 import { RequestCharges } from './request-charges';
-import { RouteShortcuts } from './route-shortcuts';
 import { createLogger } from './logger';
 import { CONFIG, DATA_SOURCE, PINO_LOGGER, REDIS } from './tokens';
 
 /** Connections and platform services shared by every feature module of the API. */
 @Global()
 @Module({})
-export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
+export class ApiPlatformModule implements NestModule, OnModuleInit, OnApplicationShutdown {
   private reconnectTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -38,7 +43,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     const logger = createLogger(config);
     return {
       module: ApiPlatformModule,
-      // pino-http is installed by the request pipeline; Nest's own logs go through the same logger
+      // Nest's own logs go through the service's logger; the access log is access-log.ts
       // forRoutes: []: no per-request middleware; it would only bind a request logger no code asks for
       imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] })],
       controllers: [HealthController, IndexController, MetricsController],
@@ -80,7 +85,8 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           inject: [RateLimiter],
         },
         ApiMetrics,
-        RouteShortcuts,
+        JsonBodyInterceptor,
+        RequestContextMiddleware,
         BackingServiceIndicators,
         {
           provide: IdempotencyInterceptor,
@@ -88,8 +94,20 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           inject: [DATA_SOURCE, PINO_LOGGER],
         },
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, RouteShortcuts, ChangeListener, ReadReplicas, IdempotencyInterceptor],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas, IdempotencyInterceptor, JsonBodyInterceptor, RequestContextMiddleware],
     };
+  }
+
+  /**
+   * The request pipeline ahead of the router, for every path (docs/adr/0010-request-pipeline-order.md):
+   * request context, CORS, compression, the key check, the minimum charge. The router, the scope guard
+   * (scope.guard.ts), then the body (json-body.interceptor.ts) follow; every error goes through the
+   * one exception filter.
+   */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(RequestContextMiddleware, CorsMiddleware, CompressionMiddleware, ApiKeyMiddleware, RateLimitMiddleware)
+      .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 
   async onModuleInit(): Promise<void> {

@@ -69,7 +69,7 @@ export class ExportController {
       // a filtered export costs what its rows would cost as a BBL list (the pipeline charged the minimum)
       const rows = await countExportRows(this.replicas.readPool, query);
       const route = routeCostOf('POST', apiPath('/export/csv'));
-      await this.charges.charge(req, res, costOfBbls(route, rows) - costOfBbls(route, 0));
+      await this.charges.charge(req, costOfBbls(route, rows) - costOfBbls(route, 0));
     }
     const release = this.slots.acquire();
     try {

@@ -1,0 +1,24 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { RequestCharges } from './request-charges';
+import { routeCostOf } from './route-costs';
+
+/**
+ * Charges every request (any path, before the router and before a byte of its body is read) its
+ * route's minimum cost (route-costs.ts: one strict table by method and path; anything else 1), to its
+ * key or, without a valid key, to its client address; out of units: 429. A charge its key's lease
+ * covers is decided without waiting (ADR 0012). What the body adds is charged once it is read
+ * (json-body.interceptor.ts).
+ */
+@Injectable()
+export class RateLimitMiddleware implements NestMiddleware<Request, Response> {
+  constructor(private readonly charges: RequestCharges) {}
+
+  use(req: Request, _res: Response, next: NextFunction): Promise<void> | void {
+    const units = routeCostOf(req.method, req.path)?.minimum ?? 1;
+    const charged = this.charges.chargeFromMemory(req, units);
+    if (charged === 'charged') return next();
+    if (charged !== 'undecided') throw charged;
+    return this.charges.charge(req, units).then(next);
+  }
+}
