@@ -94,7 +94,7 @@ export class AdminController {
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last ? encodeRunCursor(last, filters) : null;
     const runs = page.map((run) => ({ ...run, _links: { self: this.runUrl(req, run.id) } }));
-    // `_links.next` and the Link header come from PaginationLinksInterceptor, as on every paginated list
+    // `_links.next` and the Link header come from the one response path (pagination-links.ts), as on every paginated list
     return successEnvelope(platformState(req), { runs }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor } });
   }
 
@@ -166,7 +166,7 @@ export class AdminController {
     const rows = await rejectedRows(this.pool(), id, { limit: limit + 1, afterId: query.cursor, reason: query.reason });
     const page = rows.slice(0, limit);
     const nextCursor = rows.length > limit ? page[page.length - 1].id : null;
-    // `_links.next` and the Link header come from PaginationLinksInterceptor, as on every paginated list
+    // `_links.next` and the Link header come from the one response path (pagination-links.ts), as on every paginated list
     return successEnvelope(platformState(req), { rows: page }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links: { run: this.runUrl(req, id) } });
   }
 

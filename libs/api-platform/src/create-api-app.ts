@@ -11,8 +11,7 @@ import { hardenHttpServer } from './http-server-limits';
 import { SOCKET_POLICY } from './socket-policy';
 import { PlatformExpressAdapter } from './platform-http-server';
 import { IdempotencyInterceptor } from './idempotency';
-import { JsonBodyInterceptor } from './json-body.interceptor';
-import { PaginationLinksInterceptor } from './pagination-links.interceptor';
+import { JsonBodyGuard } from './json-body.guard';
 import { RequestContextMiddleware } from './request-context.middleware';
 import { ScopeGuard } from './scope.guard';
 import { PINO_LOGGER } from './tokens';
@@ -21,7 +20,8 @@ import { apiValidationPipe } from './validation';
 /**
  * Builds the API application: the platform's middleware (request context, CORS, compression, key check,
  * minimum charge: ApiPlatformModule) ahead of the router, the global scope guard, the body read after it
- * (Nest's body parser is off), idempotency, validation, pagination links and the one exception filter.
+ * (Nest's body parser is off), idempotency, validation, the one response path (the adapter's `reply`:
+ * pagination links, answers that write themselves) and the one exception filter.
  * `rootModule` imports ApiPlatformModule.forRoot(config) and the feature modules.
  */
 export async function createApiApp(rootModule: Type<unknown> | DynamicModule, config: AppConfig): Promise<NestExpressApplication> {
@@ -34,7 +34,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   const instance = createExpress();
   instance.set('case sensitive routing', true);
   instance.set('strict routing', true);
-  const app = await NestFactory.create<NestExpressApplication>(rootModule, new PlatformExpressAdapter(instance), {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, new PlatformExpressAdapter(instance, config.PUBLIC_BASE_URL), {
     bodyParser: false,
     // an error while the modules are built reaches the caller (startOrExit), not Nest's log-and-exit
     bufferLogs: true,
@@ -56,11 +56,10 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   // (with a hop count as TRUST_PROXY every address is trusted, and the proxy must cap connections)
   const trusted = express.get('trust proxy fn') as (address: string, hop: number) => boolean;
   hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
-  app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
-  // the body first: the key, the route, its scope and its minimum cost are decided by then
-  app.useGlobalInterceptors(app.get(JsonBodyInterceptor), app.get(IdempotencyInterceptor));
+  // the body after the scope: the key, the route, its scope and its minimum cost are decided by then
+  app.useGlobalGuards(new ScopeGuard(app.get(Reflector)), app.get(JsonBodyGuard));
+  app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
   app.useGlobalPipes(apiValidationPipe());
-  app.useGlobalInterceptors(new PaginationLinksInterceptor(config.PUBLIC_BASE_URL));
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger, app.get(RequestContextMiddleware)));
   app.enableShutdownHooks();
   return app;

@@ -2,9 +2,11 @@ import { createServer as createHttpServer, IncomingMessage, OutgoingHttpHeader, 
 import { createServer as createHttpsServer } from 'node:https';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
 import { CONNECTIONS_CHECK_MS, TLS_HANDSHAKE_TIMEOUT_MS } from './http-server-limits';
 import type { PlatformRequestState } from './request-context';
 import { WrittenAnswer } from './written-answer';
+import { withNextPageLink } from './pagination-links';
 import { platformHeaders } from './response-head';
 
 /**
@@ -58,6 +60,14 @@ const WRITE_HEAD = ServerResponse.prototype.writeHead as (this: ServerResponse, 
  * bounds TLS handshakes, and closes within SHUTDOWN_GRACE_MS at shutdown.
  */
 export class PlatformExpressAdapter extends ExpressAdapter {
+  /** PUBLIC_BASE_URL: the base of the next-page links of the answers. */
+  constructor(
+    instance: unknown,
+    private readonly publicBaseUrl: string | undefined = undefined,
+  ) {
+    super(instance);
+  }
+
   override initHttpServer(options: NestApplicationOptions): void {
     if (options.forceCloseConnections) throw new Error('forceCloseConnections is not supported: the API closes connections itself (http-server-limits.ts)');
     (this.getInstance() as { response: { writeHead: unknown } }).response.writeHead = writePlatformHead;
@@ -70,13 +80,16 @@ export class PlatformExpressAdapter extends ExpressAdapter {
       : createHttpServer(serverOptions, this.getInstance());
   }
 
-  /** A `WrittenAnswer` a controller returned writes itself; any other value as Nest writes it. */
-  override reply(response: ServerResponse, body: unknown, statusCode?: number): unknown {
+  /**
+   * The one response path of what controllers return: a `WrittenAnswer` writes itself; any other
+   * value gets its next-page link (pagination-links.ts) and is written as Nest writes it.
+   */
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body instanceof WrittenAnswer) {
-      body.write(response.req as never, response as never);
+      body.write(response.req, response);
       return undefined;
     }
-    return super.reply(response, body, statusCode);
+    return super.reply(response, withNextPageLink(response.req, response, body, this.publicBaseUrl), statusCode);
   }
 
   override close(): Promise<unknown> | undefined {

@@ -12,7 +12,7 @@ import { ApiKeyStore } from './api-key-store';
 import { CompressionMiddleware } from './compression.middleware';
 import { CorsMiddleware } from './cors';
 import { IdempotencyInterceptor } from './idempotency';
-import { JsonBodyInterceptor } from './json-body.interceptor';
+import { JsonBodyGuard } from './json-body.guard';
 import { BackingServiceIndicators, HealthController } from './health.controller';
 import { IndexController } from './index.controller';
 import { MetricsController } from './metrics.controller';
@@ -85,7 +85,7 @@ export class ApiPlatformModule implements NestModule, OnModuleInit, OnApplicatio
           inject: [RateLimiter],
         },
         ApiMetrics,
-        JsonBodyInterceptor,
+        JsonBodyGuard,
         RequestContextMiddleware,
         BackingServiceIndicators,
         {
@@ -94,14 +94,14 @@ export class ApiPlatformModule implements NestModule, OnModuleInit, OnApplicatio
           inject: [DATA_SOURCE, PINO_LOGGER],
         },
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas, IdempotencyInterceptor, JsonBodyInterceptor, RequestContextMiddleware],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas, IdempotencyInterceptor, JsonBodyGuard, RequestContextMiddleware],
     };
   }
 
   /**
    * The request pipeline ahead of the router, for every path (docs/adr/0010-request-pipeline-order.md):
    * request context, CORS, compression, the key check, the minimum charge. The router, the scope guard
-   * (scope.guard.ts), then the body (json-body.interceptor.ts) follow; every error goes through the
+   * (scope.guard.ts), then the body (json-body.guard.ts) follow; every error goes through the
    * one exception filter.
    */
   configure(consumer: MiddlewareConsumer): void {

@@ -8,7 +8,7 @@ import { routeCostOf } from './route-costs';
  * route's minimum cost (route-costs.ts: one strict table by method and path; anything else 1), to its
  * key or, without a valid key, to its client address; out of units: 429. A charge its key's lease
  * covers is decided without waiting (ADR 0012). What the body adds is charged once it is read
- * (json-body.interceptor.ts).
+ * (json-body.guard.ts).
  */
 @Injectable()
 export class RateLimitMiddleware implements NestMiddleware<Request, Response> {

@@ -18,7 +18,7 @@ export interface PlatformRequestState extends RequestContext {
   cost: number;
   /** The route of a request answered before the router matched one (a CORS preflight), for the metrics. */
   route?: string;
-  /** Whether the body has been read or thrown away (json-body.interceptor.ts); else the exception filter throws it away before answering. */
+  /** Whether the body has been read or thrown away (json-body.guard.ts); else the exception filter throws it away before answering. */
   bodySettled: boolean;
   /** What runs once the response is sent (access log, metrics). */
   onFinish: readonly ResponseFinished[];

@@ -29,7 +29,7 @@ export function scopeError(scope: Scope, key: AuthenticatedKey): ApiError {
 
 /**
  * Enforces the API key and its scope on every route (global guard), from the route's `@Public` and
- * `@RequireScope`: it runs before every interceptor, so before the body is read (json-body.interceptor.ts).
+ * `@RequireScope`: it runs before every interceptor, so before the body is read (json-body.guard.ts).
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {

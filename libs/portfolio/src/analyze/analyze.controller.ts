@@ -38,7 +38,7 @@ export class AnalyzeController {
     let list = body.bbls;
     if (body.portfolio_id !== undefined) {
       list = await portfolioBbls(this.replicas.readPool, body.portfolio_id);
-      // the body was charged as read (json-body.interceptor.ts) and names no BBL: the portfolio's buildings are charged here
+      // the body was charged as read (json-body.guard.ts) and names no BBL: the portfolio's buildings are charged here
       await this.charges.charge(req, costOfBbls(routeCostOf('POST', apiPath('/portfolio/analyze')), list.length) - platformState(req).cost);
     }
     const analysis = await analyzePortfolio(this.replicas.readPool, partitionBbls(list ?? []));

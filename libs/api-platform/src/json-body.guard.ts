@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { Request } from 'express';
-import { from, mergeMap, Observable } from 'rxjs';
 import { ApiError } from '@bhis/envelope';
 import { drainRequest, hasBody, readJsonBody } from './body-reader';
 import { REQUEST_TIMEOUT_MS } from './http-server-limits';
@@ -23,17 +22,18 @@ function readsBody(context: ExecutionContext): boolean {
 }
 
 /**
- * Reads the JSON body of a request once the guards have let it through: by then the key, the route,
- * its scope and its minimum cost are decided (api-key.middleware.ts, rate-limit.middleware.ts,
+ * Reads the JSON body of a request, as the global guard after the scope guard: by then the key, the
+ * route, its scope and its minimum cost are decided (api-key.middleware.ts, rate-limit.middleware.ts,
  * scope.guard.ts), and Nest's own body parser is off (`bodyParser: false`, create-api-app.ts). The
  * body is read within the route's limits (body-reader.ts), its inflated bytes charged as they
  * arrive, then what it adds to the cost is charged. A body sent to a handler that takes none
  * (no `@Body()`) is read and thrown away without being inflated; one without
- * `Content-Type: application/json` (UTF-8) is refused. The first global interceptor, so the others
- * (idempotency) see the body.
+ * `Content-Type: application/json` (UTF-8) is refused. A guard rather than an interceptor: it runs
+ * before every interceptor (idempotency sees the body), and Nest binds each interceptor of a request
+ * to its async context (`AsyncResource.bind`), a cost every GET would pay for nothing.
  */
 @Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
+export class JsonBodyGuard implements CanActivate {
   /** By handler: whether it takes a body (known from its parameters, read once). */
   private readonly takesBody = new WeakMap<object, boolean>();
 
@@ -42,10 +42,9 @@ export class JsonBodyInterceptor implements NestInterceptor {
     private readonly metrics: ApiMetrics,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): Promise<boolean> | boolean {
     const req = context.switchToHttp().getRequest<Request>();
-    if (!hasBody(req)) return next.handle();
-    return from(this.read(context, req)).pipe(mergeMap(() => next.handle()));
+    return hasBody(req) ? this.read(context, req).then(() => true) : true;
   }
 
   private async read(context: ExecutionContext, req: Request): Promise<void> {
