@@ -1,5 +1,5 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiError } from '@bhis/envelope';
 import { ApiKeyStore, KeyCheck } from './api-key-store';
 import { AuthState, PlatformRequest } from './request-context';
@@ -45,39 +45,38 @@ function authState(check: KeyCheck): AuthState {
  * (valid or unknown) and malformed ones cost no lookup, and are decided without waiting.
  */
 @Injectable()
-export class ApiKeyMiddleware implements NestMiddleware<Request, Response> {
+export class ApiKeyStep {
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly charges: RequestCharges,
   ) {}
 
-  use(req: Request, _res: Response, next: NextFunction): Promise<void> | void {
+  /** Undefined when decided at once; else the promise of the decision. */
+  run(req: Request): Promise<void> | undefined {
     const state = (req as PlatformRequest).platform;
     const presented = presentedKey(req);
-    if (presented === null) return next();
+    if (presented === null) return undefined;
     if (typeof presented === 'object') {
       state.auth = { state: 'invalid', reason: presented.malformed };
-      return this.afterFailure(req, next);
+      return this.afterFailure(req);
     }
     const known = this.keys.checkFromMemory(presented);
     if (known) {
       state.auth = authState(known);
-      return known.ok ? next() : this.afterFailure(req, next);
+      return known.ok ? undefined : this.afterFailure(req);
     }
-    return this.lookUp(req, presented, next);
+    return this.lookUp(req, presented);
   }
 
-  private async lookUp(req: Request, presented: string, next: NextFunction): Promise<void> {
+  private async lookUp(req: Request, presented: string): Promise<void> {
     const state = (req as PlatformRequest).platform;
     state.auth = authState(await this.keys.check(presented, (sharesStoredPrefix) => this.refuseAfterAuthFailures(req, sharesStoredPrefix)));
-    if (state.auth.state === 'invalid') return this.afterFailure(req, next);
-    next();
+    if (state.auth.state === 'invalid') await this.afterFailure(req);
   }
 
   /** An invalid key counts against its client address's allowance (a Redis failure does not stop the request). */
-  private async afterFailure(req: Request, next: NextFunction): Promise<void> {
+  private async afterFailure(req: Request): Promise<void> {
     await this.charges.recordAuthFailure(req).catch(() => undefined);
-    next();
   }
 
   private async refuseAfterAuthFailures(req: Request, sharesStoredPrefix: () => Promise<boolean>): Promise<void> {

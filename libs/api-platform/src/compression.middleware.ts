@@ -1,6 +1,11 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import compression from 'compression';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
+
+/** compression's middleware wraps the response and calls its `next` before returning: nothing is left to do then. */
+function wrapped(): void {
+  return undefined;
+}
 
 /**
  * Compresses responses of clients that accept a content encoding. Without an `Accept-Encoding`
@@ -8,11 +13,10 @@ import type { NextFunction, Request, Response } from 'express';
  * was 8-9% of a cached lookup, docs/adr/0010-request-pipeline-order.md).
  */
 @Injectable()
-export class CompressionMiddleware implements NestMiddleware<Request, Response> {
+export class CompressionStep {
   private readonly compress = compression({ threshold: 1024 });
 
-  use(req: Request, res: Response, next: NextFunction): void {
-    if (req.headers['accept-encoding']) this.compress(req, res, next);
-    else next();
+  run(req: Request, res: Response): void {
+    if (req.headers['accept-encoding']) this.compress(req, res, wrapped);
   }
 }

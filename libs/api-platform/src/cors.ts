@@ -1,5 +1,5 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
 import { endResponse } from './json-text';
 import { platformState } from './request-context';
@@ -33,7 +33,7 @@ const PREFLIGHT_MAX_AGE = '600';
  * Which browser origins may call the API (`CORS_ORIGINS`: a list of origins, or `*` for any). A
  * request from an allowed origin gets the CORS headers with its answer, whatever the answer (a 401
  * and a 429 included, so the script can read them); a preflight from one is answered 204 by
- * `CorsMiddleware`, before the key check and the charge. Requests from other origins are served as if CORS did
+ * `CorsStep`, before the key check and the charge. Requests from other origins are served as if CORS did
  * not exist: no CORS header, and their preflights go on like any request (and are charged).
  */
 export class CorsPolicy {
@@ -86,24 +86,27 @@ export class CorsPolicy {
  * charge like every request. Without `CORS_ORIGINS` nothing is done.
  */
 @Injectable()
-export class CorsMiddleware implements NestMiddleware<Request, Response> {
+export class CorsStep {
   private readonly policy: CorsPolicy | null;
 
   constructor(@Inject(CONFIG) config: AppConfig) {
     this.policy = config.CORS_ORIGINS.length > 0 ? new CorsPolicy(config.CORS_ORIGINS) : null;
   }
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  /** False when the request is answered here (an allowed preflight). */
+  run(req: Request, res: Response): boolean {
     const origin = req.headers.origin;
     const policy = this.policy;
-    const headers = origin === undefined || policy === null ? null : policy.headersFor(origin);
-    if (policy === null || headers === null) return next();
+    if (origin === undefined || policy === null) return true;
+    const headers = policy.headersFor(origin);
+    if (headers === null) return true;
     const state = platformState(req);
     if (req.method === 'OPTIONS' && typeof req.headers['access-control-request-method'] === 'string') {
       state.route = 'preflight';
-      return endResponse(req, res, 204, policy.preflightHeaders(headers), null);
+      endResponse(req, res, 204, policy.preflightHeaders(headers), null);
+      return false;
     }
     state.cors = headers;
-    next();
+    return true;
   }
 }

@@ -10,9 +10,8 @@ import { ApiExceptionFilter } from './exception.filter';
 import { hardenHttpServer } from './http-server-limits';
 import { SOCKET_POLICY } from './socket-policy';
 import { PlatformExpressAdapter } from './platform-http-server';
-import { IdempotencyInterceptor } from './idempotency';
 import { JsonBodyGuard } from './json-body.guard';
-import { RequestContextMiddleware } from './request-context.middleware';
+import { RequestContextStep } from './request-context.middleware';
 import { ScopeGuard } from './scope.guard';
 import { PINO_LOGGER } from './tokens';
 import { apiValidationPipe } from './validation';
@@ -20,7 +19,7 @@ import { apiValidationPipe } from './validation';
 /**
  * Builds the API application: the platform's middleware (request context, CORS, compression, key check,
  * minimum charge: ApiPlatformModule) ahead of the router, the global scope guard, the body read after it
- * (Nest's body parser is off), idempotency, validation, the one response path (the adapter's `reply`:
+ * (Nest's body parser is off), validation, the one response path (the adapter's `reply`:
  * pagination links, answers that write themselves) and the one exception filter.
  * `rootModule` imports ApiPlatformModule.forRoot(config) and the feature modules.
  */
@@ -58,9 +57,8 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
   // the body after the scope: the key, the route, its scope and its minimum cost are decided by then
   app.useGlobalGuards(new ScopeGuard(app.get(Reflector)), app.get(JsonBodyGuard));
-  app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
   app.useGlobalPipes(apiValidationPipe());
-  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger, app.get(RequestContextMiddleware)));
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger, app.get(RequestContextStep)));
   app.enableShutdownHooks();
   return app;
 }

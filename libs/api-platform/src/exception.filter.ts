@@ -6,7 +6,7 @@ import { ApiError } from '@bhis/envelope';
 import { drainRequest, hasBody } from './body-reader';
 import { sendError, toApiError } from './errors';
 import type { PlatformRequest } from './request-context';
-import type { RequestContextMiddleware } from './request-context.middleware';
+import type { RequestContextStep } from './request-context.middleware';
 
 interface RouteLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -43,7 +43,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly logger: pino.Logger,
-    private readonly context: RequestContextMiddleware,
+    private readonly context: RequestContextStep,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {

@@ -6,20 +6,20 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { ChangeListener, createDataSource, poolGetter, ReadReplicas } from '@bhis/db';
 import { producerConnection } from '@bhis/queue';
-import type pino from 'pino';
-import { ApiKeyMiddleware } from './api-key.middleware';
+import { ApiKeyStep } from './api-key.middleware';
 import { ApiKeyStore } from './api-key-store';
-import { CompressionMiddleware } from './compression.middleware';
-import { CorsMiddleware } from './cors';
-import { IdempotencyInterceptor } from './idempotency';
+import { CompressionStep } from './compression.middleware';
+import { CorsStep } from './cors';
+import { IdempotencyPurge } from './idempotency';
 import { JsonBodyGuard } from './json-body.guard';
 import { BackingServiceIndicators, HealthController } from './health.controller';
 import { IndexController } from './index.controller';
 import { MetricsController } from './metrics.controller';
 import { ApiMetrics } from './metrics';
 import { RateLimiter } from './rate-limiter';
-import { RateLimitMiddleware } from './rate-limit.middleware';
-import { RequestContextMiddleware } from './request-context.middleware';
+import { PlatformMiddleware } from './platform.middleware';
+import { RateLimitStep } from './rate-limit.middleware';
+import { RequestContextStep } from './request-context.middleware';
 import { RequestCharges } from './request-charges';
 import { createLogger } from './logger';
 import { CONFIG, DATA_SOURCE, PINO_LOGGER, REDIS } from './tokens';
@@ -86,27 +86,28 @@ export class ApiPlatformModule implements NestModule, OnModuleInit, OnApplicatio
         },
         ApiMetrics,
         JsonBodyGuard,
-        RequestContextMiddleware,
+        RequestContextStep,
+        CorsStep,
+        CompressionStep,
+        ApiKeyStep,
+        RateLimitStep,
         BackingServiceIndicators,
-        {
-          provide: IdempotencyInterceptor,
-          useFactory: (ds: DataSource, logger: pino.Logger) => new IdempotencyInterceptor(poolGetter(ds), logger),
-          inject: [DATA_SOURCE, PINO_LOGGER],
-        },
+        IdempotencyPurge,
       ],
-      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas, IdempotencyInterceptor, JsonBodyGuard, RequestContextMiddleware],
+      exports: [CONFIG, PINO_LOGGER, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas, JsonBodyGuard, RequestContextStep],
     };
   }
 
   /**
    * The request pipeline ahead of the router, for every path (docs/adr/0010-request-pipeline-order.md):
-   * request context, CORS, compression, the key check, the minimum charge. The router, the scope guard
+   * one middleware (platform.middleware.ts) running the request context, CORS, compression, the key
+   * check and the minimum charge in order. The router, the scope guard
    * (scope.guard.ts), then the body (json-body.guard.ts) follow; every error goes through the
    * one exception filter.
    */
   configure(consumer: MiddlewareConsumer): void {
     consumer
-      .apply(RequestContextMiddleware, CorsMiddleware, CompressionMiddleware, ApiKeyMiddleware, RateLimitMiddleware)
+      .apply(PlatformMiddleware)
       .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 

@@ -1,5 +1,5 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import { RequestCharges } from './request-charges';
 import { routeCostOf } from './route-costs';
 
@@ -11,14 +11,15 @@ import { routeCostOf } from './route-costs';
  * (json-body.guard.ts).
  */
 @Injectable()
-export class RateLimitMiddleware implements NestMiddleware<Request, Response> {
+export class RateLimitStep {
   constructor(private readonly charges: RequestCharges) {}
 
-  use(req: Request, _res: Response, next: NextFunction): Promise<void> | void {
+  /** Undefined when charged at once (a refusal is thrown); else the promise of the charge. */
+  run(req: Request): Promise<void> | undefined {
     const units = routeCostOf(req.method, req.path)?.minimum ?? 1;
     const charged = this.charges.chargeFromMemory(req, units);
-    if (charged === 'charged') return next();
+    if (charged === 'charged') return undefined;
     if (charged !== 'undecided') throw charged;
-    return this.charges.charge(req, units).then(next);
+    return this.charges.charge(req, units);
   }
 }

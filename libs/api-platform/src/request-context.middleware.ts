@@ -1,5 +1,5 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type pino from 'pino';
 import type { AppConfig } from '@bhis/config';
 import { newRequestId } from '@bhis/envelope';
@@ -24,7 +24,7 @@ function finished(this: Response): void {
  * before anything else is done with it.
  */
 @Injectable()
-export class RequestContextMiddleware implements NestMiddleware<Request, Response> {
+export class RequestContextStep {
   private readonly onFinish: readonly ResponseFinished[];
   private readonly publicBaseUrl: string | undefined;
 
@@ -33,16 +33,15 @@ export class RequestContextMiddleware implements NestMiddleware<Request, Respons
     this.publicBaseUrl = config.PUBLIC_BASE_URL;
   }
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  run(req: Request, res: Response): void {
     this.begin(req, res);
     const refused = refusedTransferCoding(req);
     if (refused) throw refused;
-    next();
   }
 
   /**
    * Gives the request its state, once. The exception filter calls it too, for a request the router
-   * refused before any middleware ran (a path that does not decode).
+   * refused before the platform middleware ran (a path that does not decode).
    */
   begin(req: Request, res: Response): void {
     if ((req as Partial<PlatformRequest>).platform) return;

@@ -27,21 +27,34 @@ export function scopeError(scope: Scope, key: AuthenticatedKey): ApiError {
   return new ApiError('insufficient_scope', `This endpoint requires the scope "${scope}"; the key has: ${key.scopes.join(', ') || 'none'}.`);
 }
 
+/** What a route asks of a request's key: none (`@Public`), any valid key (null), or a scope. */
+type RouteAccess = 'public' | Scope | null;
+
 /**
  * Enforces the API key and its scope on every route (global guard), from the route's `@Public` and
  * `@RequireScope`: it runs before every interceptor, so before the body is read (json-body.guard.ts).
+ * The metadata of a handler is read once, on its first request.
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {
+  private readonly access = new Map<object, RouteAccess>();
+
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const handler = context.getHandler();
+    let access = this.access.get(handler);
+    if (access === undefined) this.access.set(handler, (access = this.accessOf(handler, context.getClass())));
+    if (access === 'public') return true;
     const { auth } = platformState(context.switchToHttp().getRequest<Request>());
     if (auth.state !== 'valid') throw authError(auth);
-    const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
-    if (scope && !auth.key.scopes.includes(scope)) throw scopeError(scope, auth.key);
+    if (access !== null && !auth.key.scopes.includes(access)) throw scopeError(access, auth.key);
     return true;
+  }
+
+  private accessOf(handler: object, controller: object): RouteAccess {
+    const targets = [handler as () => unknown, controller as new () => unknown];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return 'public';
+    return this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets) ?? null;
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
+import { costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf, Idempotent } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
 import { apiPath, successEnvelope } from '@bhis/envelope';
 import { partitionBbls } from '../bbl-list';
@@ -21,6 +21,7 @@ export class AnalyzeController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(200)
   @RequireScope('portfolio:read')
   @ApiOperation({

@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { CONFIG, costOfBbls, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
+import { CONFIG, costOfBbls, RequestCharges, RequireScope, routeCostOf, Idempotent } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CSV_COLUMNS } from './csv-columns';
@@ -32,6 +32,7 @@ export class ExportController {
   }
 
   @Post()
+  @Idempotent()
   @RequireScope('portfolio:read')
   @ApiOperation({
     summary: 'CSV export of up to 10,000 buildings',

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { authenticatedKey, baseUrl, CONFIG, costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
+import { authenticatedKey, baseUrl, CONFIG, costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf, Idempotent } from '@bhis/api-platform';
 import { API_BASE_PATH, apiPath, successEnvelope } from '@bhis/envelope';
 import { decodeBblCursor, decodeListCursor, encodeBblCursor, paginate } from '../list-cursor';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
@@ -53,6 +53,7 @@ export class MonitorsController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Create a monitor',
     description:
@@ -113,6 +114,7 @@ export class MonitorsController {
   }
 
   @Patch(':id')
+  @Idempotent()
   @ApiOperation({
     summary: 'Change a monitor',
     description:
@@ -132,6 +134,7 @@ export class MonitorsController {
   }
 
   @Post(':id/rotate-secret')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Rotate the signing secret',
@@ -163,6 +166,7 @@ export class MonitorsController {
   }
 
   @Post(':id/test')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a test event',

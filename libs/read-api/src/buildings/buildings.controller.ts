@@ -3,7 +3,7 @@ import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, Ap
 import type { Request } from 'express';
 import type { WrittenAnswer } from '@bhis/api-platform';
 import type { AppConfig } from '@bhis/config';
-import { CONFIG, RequireScope } from '@bhis/api-platform';
+import { CONFIG, RequireScope, Idempotent } from '@bhis/api-platform';
 import { ApiError, apiPath } from '@bhis/envelope';
 import { BatchEnvelopeDto, BatchRequestDto } from '../dto/batch.dto';
 import { BuildingEnvelopeDto } from '../dto/building.dto';
@@ -27,6 +27,7 @@ export class BuildingsController {
   ) {}
 
   @Post('batch')
+  @Idempotent()
   @HttpCode(200)
   @RequireScope('buildings:read')
   @ApiOperation({
