@@ -68,7 +68,7 @@ describe('CORS (real Postgres and Redis)', () => {
   });
 
   it('gives answers to an allowed origin the CORS headers, refusals included, and checks the key of every real request', async () => {
-    // a 401 of the front door: readable by the page, with its request id
+    // a 401 of the scope guard: readable by the page, with its request id
     const refused = await send(api, 'POST', '/api/v1/buildings/batch', { Origin: ALLOWED });
     expect(refused.status).toBe(401);
     expect(refused.headers['access-control-allow-origin']).toBe(ALLOWED);

@@ -1,4 +1,8 @@
+import { RequestMethod } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
 import { Pool } from 'pg';
+import { IdempotencyInterceptor } from '@bhis/api-platform';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '@bhis/testing';
 import { createTestKey, startTestApi, TestApi } from './testing/test-api';
 
@@ -32,6 +36,29 @@ describe('Idempotency-Key on POST and PATCH (real Postgres and Redis)', () => {
     await api?.close();
     await pool?.end();
     await db?.drop();
+  });
+
+  it('binds the interceptor to every POST and PATCH handler of the API, and to no other', () => {
+    const unbound: string[] = [];
+    const boundElsewhere: string[] = [];
+    for (const module of api.app.get(ModulesContainer).values()) {
+      for (const { metatype } of module.controllers.values()) {
+        if (!metatype) continue;
+        const prototype = (metatype as { prototype: Record<string, unknown> }).prototype;
+        for (const name of Object.getOwnPropertyNames(prototype)) {
+          const handler = prototype[name];
+          if (name === 'constructor' || typeof handler !== 'function') continue;
+          const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+          if (method === undefined) continue;
+          const bound = ((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []) as unknown[]).includes(IdempotencyInterceptor);
+          const writes = method === RequestMethod.POST || method === RequestMethod.PATCH;
+          if (writes && !bound) unbound.push(`${metatype.name}.${name}`);
+          if (!writes && bound) boundElsewhere.push(`${metatype.name}.${name}`);
+        }
+      }
+    }
+    expect(unbound).toEqual([]);
+    expect(boundElsewhere).toEqual([]);
   });
 
   async function send(method: string, path: string, key: string, body: unknown, idempotencyKey?: string): Promise<Answer> {

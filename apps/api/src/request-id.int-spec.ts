@@ -48,7 +48,7 @@ describe("a client's request id and trace context (real Postgres and Redis)", ()
     const ids = ['client-7f3a.42', '01HZX3J8W6V9K2M4N5P6Q7R8S9', 'c3VwcG9ydA+/=_:x', 'req_5f0c6b1e9a3d4c2b1a0f9e8d', 'x'.repeat(128)];
     const paths: [string, Record<string, string>, number][] = [
       ['/api/v1', { Authorization: `Bearer ${key}` }, 200], // the router
-      ['/api/v1/buildings/1000010001', {}, 401], // refused at the front door
+      ['/api/v1/buildings/1000010001', {}, 401], // refused by the scope guard
       ['/api/v1/buildings/1000010001', { Authorization: `Bearer ${key}` }, 404],
       ['/api/v1/no-such-route', { Authorization: `Bearer ${key}` }, 404],
     ];
@@ -79,7 +79,7 @@ describe("a client's request id and trace context (real Postgres and Redis)", ()
     expect(await traced(`00-${TRACE_ID}-${PARENT_ID}-01`)).toEqual(expect.objectContaining({ trace_id: TRACE_ID, parent_id: PARENT_ID }));
     // a higher version is read by its first four fields (Trace Context, "Versioning of traceparent")
     expect(await traced(`cc-${TRACE_ID}-${PARENT_ID}-01-what-follows`)).toEqual(expect.objectContaining({ trace_id: TRACE_ID }));
-    // and the 401 of the front door is traced too
+    // and the 401 of the scope guard is traced too
     const refused = await fetch(`${api.url}/api/v1/buildings/1000010001`, { headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-00` } });
     expect(refused.status).toBe(401);
     expect((await lineOf(refused.headers.get('x-request-id') as string))?.trace_id).toBe(TRACE_ID);

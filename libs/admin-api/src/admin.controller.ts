@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
-import { ApiEnvelopeResponse, ApiErrorResponses, baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope } from '@bhis/api-platform';
+import { ApiEnvelopeResponse, ApiErrorResponses, baseUrl, CONFIG, DATA_SOURCE, platformState, RequireScope, Idempotent } from '@bhis/api-platform';
 import { poolGetter } from '@bhis/db';
 import { API_BASE_PATH, ApiError, apiPath, successEnvelope } from '@bhis/envelope';
 import type { IngestInput } from '@bhis/queue';
@@ -94,7 +94,7 @@ export class AdminController {
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last ? encodeRunCursor(last, filters) : null;
     const runs = page.map((run) => ({ ...run, _links: { self: this.runUrl(req, run.id) } }));
-    // `_links.next` and the Link header come from PaginationLinksInterceptor, as on every paginated list
+    // `_links.next` and the Link header come from the one response path (pagination-links.ts), as on every paginated list
     return successEnvelope(platformState(req), { runs }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor } });
   }
 
@@ -102,6 +102,7 @@ export class AdminController {
   @ApiEnvelopeResponse(QueuedRunDto, { status: 202, description: 'Queued (or, `created: false`, the run of the same input already queued or loaded today).' })
   @ApiErrorResponses('invalid_request')
   @Post('ingest')
+  @Idempotent()
   @HttpCode(202)
   async triggerIngest(@Req() req: Request, @Body() body: TriggerIngestDto) {
     try {
@@ -141,6 +142,7 @@ export class AdminController {
   @ApiEnvelopeResponse(CancelledRunDto, { status: 202, description: 'Asked to stop: the running run stops before its merge.' })
   @ApiErrorResponses('invalid_request', 'not_found', 'conflict')
   @Post('ingest/:id/cancel')
+  @Idempotent()
   async cancelIngestRun(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id', uuid) id: string) {
     const outcome = await requestCancel(this.pool(), id);
     if (outcome.kind === 'not_found') throw new ApiError('not_found', `No ingest run ${id}.`);
@@ -166,7 +168,7 @@ export class AdminController {
     const rows = await rejectedRows(this.pool(), id, { limit: limit + 1, afterId: query.cursor, reason: query.reason });
     const page = rows.slice(0, limit);
     const nextCursor = rows.length > limit ? page[page.length - 1].id : null;
-    // `_links.next` and the Link header come from PaginationLinksInterceptor, as on every paginated list
+    // `_links.next` and the Link header come from the one response path (pagination-links.ts), as on every paginated list
     return successEnvelope(platformState(req), { rows: page }, { pagination: { limit, has_more: nextCursor !== null, next_cursor: nextCursor }, links: { run: this.runUrl(req, id) } });
   }
 
@@ -174,6 +176,7 @@ export class AdminController {
   @ApiEnvelopeResponse(QueuedRunDto, { status: 202, description: 'Queued.' })
   @ApiErrorResponses('invalid_request')
   @Post('score')
+  @Idempotent()
   @HttpCode(202)
   async triggerScoring(@Req() req: Request, @Body() body: TriggerScoringDto) {
     const queue = this.queues.get('scoring');

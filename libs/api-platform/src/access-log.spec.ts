@@ -27,7 +27,7 @@ async function serve(level: pino.Level, status: number, path = '/x?q=1', loggerL
       auth: { state: 'valid', key: { id: 'k', name: 'n', kind: 'live', prefix: 'sk_live_AbCdEfGh', scopes: [], rateLimitPerMin: null } },
       rateLimit: null,
       cost: 1,
-      handedOn: true,
+      bodySettled: false,
       onFinish: [],
       publicBaseUrl: undefined,
       cors: null,

@@ -7,7 +7,7 @@ const LEVELS = { info: 30, error: 50 } as const;
 
 /**
  * One JSON line per finished request at `info` (5xx at `error`), with the request id, the key prefix
- * (never the key) and the time taken. Called by the pipeline once the response is sent; costs
+ * (never the key) and the time taken. Called once the response is sent (request-context.middleware.ts); costs
  * nothing when the level is above `info`: no per-request child logger is made (the reason this is
  * not pino-http).
  *

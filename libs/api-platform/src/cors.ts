@@ -1,7 +1,9 @@
-import type { RequestHandler } from 'express';
-import type { KeyedRoutes } from './keyed-routes';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '@bhis/config';
 import { endResponse } from './json-text';
-import { PlatformRequest } from './request-context';
+import { platformState } from './request-context';
+import { CONFIG } from './tokens';
 
 /** The methods the API's routes answer. */
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
@@ -30,8 +32,8 @@ const PREFLIGHT_MAX_AGE = '600';
 /**
  * Which browser origins may call the API (`CORS_ORIGINS`: a list of origins, or `*` for any). A
  * request from an allowed origin gets the CORS headers with its answer, whatever the answer (a 401
- * and a 429 included, so the script can read them); a preflight from one is answered 204 at the front
- * door, before the key check and the charge. Requests from other origins are served as if CORS did
+ * and a 429 included, so the script can read them); a preflight from one is answered 204 by
+ * `CorsStep`, before the key check and the charge. Requests from other origins are served as if CORS did
  * not exist: no CORS header, and their preflights go on like any request (and are charged).
  */
 export class CorsPolicy {
@@ -77,23 +79,34 @@ export class CorsPolicy {
 }
 
 /**
- * The front door's CORS step, after the request context and before the key check: a preflight (an
- * OPTIONS with `Origin` and `Access-Control-Request-Method`) from an allowed origin is answered 204
- * here, neither charged nor needing a key; any other request from an allowed origin takes the CORS
- * headers along to its answer and goes on, through the key check and the charge like every request.
+ * CORS, after the request context and before the key check: a preflight (an OPTIONS with `Origin` and
+ * `Access-Control-Request-Method`) from an allowed origin is answered 204 here, neither charged nor
+ * needing a key; any other request from an allowed origin takes the CORS headers along to its answer
+ * (written with the platform's headers, response-head.ts) and goes on, through the key check and the
+ * charge like every request. Without `CORS_ORIGINS` nothing is done.
  */
-export function corsStep(policy: CorsPolicy, keyedRoutes: KeyedRoutes | undefined): RequestHandler {
-  return (req, res, next) => {
+@Injectable()
+export class CorsStep {
+  private readonly policy: CorsPolicy | null;
+
+  constructor(@Inject(CONFIG) config: AppConfig) {
+    this.policy = config.CORS_ORIGINS.length > 0 ? new CorsPolicy(config.CORS_ORIGINS) : null;
+  }
+
+  /** False when the request is answered here (an allowed preflight). */
+  run(req: Request, res: Response): boolean {
     const origin = req.headers.origin;
-    const headers = origin === undefined ? null : policy.headersFor(origin);
-    if (headers === null) return next();
-    const state = (req as PlatformRequest).platform;
-    const requestedMethod = req.headers['access-control-request-method'];
-    if (req.method === 'OPTIONS' && typeof requestedMethod === 'string') {
-      state.route = keyedRoutes?.keyedRoute(requestedMethod.toUpperCase(), req.path)?.path ?? 'preflight';
-      return endResponse(req, res, 204, policy.preflightHeaders(headers), null);
+    const policy = this.policy;
+    if (origin === undefined || policy === null) return true;
+    const headers = policy.headersFor(origin);
+    if (headers === null) return true;
+    const state = platformState(req);
+    if (req.method === 'OPTIONS' && typeof req.headers['access-control-request-method'] === 'string') {
+      state.route = 'preflight';
+      endResponse(req, res, 204, policy.preflightHeaders(headers), null);
+      return false;
     }
     state.cors = headers;
-    next();
-  };
+    return true;
+  }
 }

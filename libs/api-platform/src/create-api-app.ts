@@ -1,32 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { DynamicModule, Type } from '@nestjs/common';
-import { HttpAdapterHost, ModulesContainer, NestFactory, Reflector } from '@nestjs/core';
+import { HttpAdapterHost, NestFactory, Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import createExpress from 'express';
 import { Logger } from 'nestjs-pino';
 import type pino from 'pino';
 import type { AppConfig } from '@bhis/config';
-import { accessLog } from './access-log';
-import { CorsPolicy } from './cors';
-import { ApiKeyStore } from './api-key-store';
 import { ApiExceptionFilter } from './exception.filter';
-import { ApiMetrics } from './metrics';
 import { hardenHttpServer } from './http-server-limits';
 import { SOCKET_POLICY } from './socket-policy';
-import { installPipeline } from './pipeline';
 import { PlatformExpressAdapter } from './platform-http-server';
-import { IdempotencyInterceptor } from './idempotency';
-import { KeyedRoutes } from './keyed-routes';
-import { PaginationLinksInterceptor } from './pagination-links.interceptor';
-import { RequestCharges } from './request-charges';
-import { RouteShortcuts } from './route-shortcuts';
+import { JsonBodyGuard } from './json-body.guard';
+import { RequestContextStep } from './request-context.middleware';
 import { ScopeGuard } from './scope.guard';
-import { LOG_DESTINATION, PINO_LOGGER } from './tokens';
+import { PINO_LOGGER } from './tokens';
 import { apiValidationPipe } from './validation';
 
 /**
- * Builds the API application: Express pipeline (request id, logging, metrics, body parsing, key check,
- * rate limits) ahead of the Nest router, the global scope guard, validation and exception filter.
+ * Builds the API application: the platform's middleware (request context, CORS, compression, key check,
+ * minimum charge: ApiPlatformModule) ahead of the router, the global scope guard, the body read after it
+ * (Nest's body parser is off), validation, the one response path (the adapter's `reply`:
+ * pagination links, answers that write themselves) and the one exception filter.
  * `rootModule` imports ApiPlatformModule.forRoot(config) and the feature modules.
  */
 export async function createApiApp(rootModule: Type<unknown> | DynamicModule, config: AppConfig): Promise<NestExpressApplication> {
@@ -39,7 +33,7 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   const instance = createExpress();
   instance.set('case sensitive routing', true);
   instance.set('strict routing', true);
-  const app = await NestFactory.create<NestExpressApplication>(rootModule, new PlatformExpressAdapter(instance), {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, new PlatformExpressAdapter(instance, config.PUBLIC_BASE_URL), {
     bodyParser: false,
     // an error while the modules are built reaches the caller (startOrExit), not Nest's log-and-exit
     bufferLogs: true,
@@ -57,26 +51,14 @@ export async function createApiApp(rootModule: Type<unknown> | DynamicModule, co
   express.set('trust proxy', config.TRUST_PROXY ?? false);
   express.set('query parser', 'simple');
 
-  installPipeline(app.getHttpServer(), express, {
-    keys: app.get(ApiKeyStore),
-    charges: app.get(RequestCharges),
-    keyedRoutes: KeyedRoutes.of(app.get(ModulesContainer)),
-    shortcuts: app.get(RouteShortcuts),
-    onFinish: [accessLog(logger, app.get<pino.DestinationStream>(LOG_DESTINATION)), app.get(ApiMetrics).recordRequest],
-    onBodyBytes: app.get(ApiMetrics).recordBodyBytes,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    cors: config.CORS_ORIGINS.length > 0 ? new CorsPolicy(config.CORS_ORIGINS) : undefined,
-  });
-
   // a trusted proxy carries many clients' connections: the per-address cap is not applied to it
   // (with a hop count as TRUST_PROXY every address is trusted, and the proxy must cap connections)
   const trusted = express.get('trust proxy fn') as (address: string, hop: number) => boolean;
   hardenHttpServer(app.getHttpServer(), SOCKET_POLICY, (address) => trusted(address, 0));
-  app.useGlobalGuards(new ScopeGuard(app.get(Reflector)));
-  app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
+  // the body after the scope: the key, the route, its scope and its minimum cost are decided by then
+  app.useGlobalGuards(new ScopeGuard(app.get(Reflector)), app.get(JsonBodyGuard));
   app.useGlobalPipes(apiValidationPipe());
-  app.useGlobalInterceptors(new PaginationLinksInterceptor(config.PUBLIC_BASE_URL));
-  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger, app.get(RequestContextStep)));
   app.enableShutdownHooks();
   return app;
 }

@@ -4,7 +4,6 @@ import { ApiError, ERROR_CODES, ErrorBody, ErrorCode, isErrorCode, metaText } fr
 import { platformState } from './request-context';
 import { endJsonText } from './json-text';
 import { baseUrl } from './links';
-import { writeRateLimitHeaders } from './response-head';
 
 /** Connection-level failures of Postgres or Redis: the service is unavailable, not broken. */
 const UNAVAILABLE_CODES = new Set([
@@ -79,14 +78,13 @@ export function docUrlFor(code: ErrorCode, base = ''): string {
   return `${base}${DOC_URLS[code]}`;
 }
 
-/** The one writer of error responses: used by the pipeline middleware and the Nest exception filter. */
+/** The one writer of error responses (the exception filter's). */
 export function sendError(req: Request, res: Response, error: ApiError): void {
   const state = platformState(req);
   if (res.headersSent) {
     res.end();
     return;
   }
-  if (state.handedOn) writeRateLimitHeaders(res, state.rateLimit);
   const headers: string[] = [];
   const own = error.options.headers;
   if (own) for (const name in own) headers.push(name, own[name] as string);

@@ -3,27 +3,54 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type pino from 'pino';
 import { ApiError } from '@bhis/envelope';
+import { drainRequest, hasBody } from './body-reader';
 import { sendError, toApiError } from './errors';
 import type { PlatformRequest } from './request-context';
+import type { RequestContextStep } from './request-context.middleware';
 
 interface RouteLayer {
   route?: { path: string; methods: Record<string, boolean> };
   match(path: string): boolean;
 }
 
-/** The one global exception filter: every thrown error becomes the error envelope. */
+/**
+ * Sends the error envelope; an error that cannot be written (a header value Node refuses) is answered
+ * 500, or the connection closed when a head is out already: nothing may escape as an unhandled rejection.
+ */
+function answer(req: Request, res: Response, error: ApiError): void {
+  try {
+    sendError(req, res, error);
+  } catch {
+    try {
+      if (res.headersSent) res.destroy();
+      else sendError(req, res, toApiError(null));
+    } catch {
+      res.destroy();
+    }
+  }
+}
+
+/**
+ * The one global exception filter: every thrown error becomes the error envelope, from the request
+ * pipeline's middleware, guards, interceptors and pipes as from the controllers. A refused request
+ * whose body was not read (a 401, 403, 404 or 429 decided before it) is answered once its body has been
+ * read and thrown away (bounded, body-reader.ts), so the client reads the answer instead of a reset
+ * connection.
+ */
 @Catch()
 @Injectable()
 export class ApiExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly logger: pino.Logger,
+    private readonly context: RequestContextStep,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
+    this.context.begin(req, res);
     let error = toApiError(exception);
     if (exception instanceof NotFoundException && !(exception instanceof ApiError)) {
       error = this.notFoundOrWrongMethod(req);
@@ -34,7 +61,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
         error.code === 'internal_error' ? 'unhandled error' : 'backing service unavailable',
       );
     }
-    sendError(req, res, error);
+    const state = (req as Partial<PlatformRequest>).platform;
+    if (state !== undefined && !state.bodySettled && hasBody(req) && !res.headersSent) {
+      state.bodySettled = true;
+      void drainRequest(req).then(() => answer(req, res, error));
+    } else answer(req, res, error);
   }
 
   /** An unknown path is 404; a known path with another method is 405 with an Allow header. */

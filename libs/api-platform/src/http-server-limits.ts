@@ -70,7 +70,7 @@ function answerAndClose(socket: Duplex, answer: string | null): void {
   socket.resume();
 }
 
-/** The latest response of a connection, kept on its socket (set by the pipeline's front door for every request). */
+/** The latest response of a connection, kept on its socket (set by the request context middleware for every request). */
 const LATEST_RESPONSE = Symbol('latest response');
 type NotedSocket = Duplex & { [LATEST_RESPONSE]?: ServerResponse };
 

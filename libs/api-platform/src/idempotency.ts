@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, OnModuleDestroy } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, OnModuleDestroy, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Pool } from 'pg';
 import type pino from 'pino';
@@ -9,7 +9,10 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Observable, of } from 'rxjs';
 import type { ApiKeyKind } from '@bhis/domain';
 import { ApiError } from '@bhis/envelope';
+import { poolGetter } from '@bhis/db';
+import type { DataSource } from 'typeorm';
 import { platformState } from './request-context';
+import { DATA_SOURCE, PINO_LOGGER } from './tokens';
 
 /** How long an answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -109,32 +112,15 @@ interface Claim {
  * nothing and may be retried with it. Runs after the scope guard, so a refused key claims nothing;
  * a request without the header is not touched. The answer is captured at `res.end`, so handlers that
  * write their own response (`@Res()`) are covered as well as those that return a value.
+ * Bound to each POST and PATCH handler (`@Idempotent()`), so a GET passes no interceptor (Nest binds
+ * every interceptor of a request to its async context and runs it through rxjs).
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy {
-  private readonly purge: NodeJS.Timeout;
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly pool: () => Pool;
 
-  constructor(
-    private readonly pool: () => Pool,
-    private readonly logger: pino.Logger,
-  ) {
-    this.purge = setInterval(() => void this.purgeExpired(), PURGE_INTERVAL_MS);
-    this.purge.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.purge);
-  }
-
-  async purgeExpired(): Promise<number> {
-    try {
-      const { rowCount } = await this.pool().query(`DELETE FROM idempotency_keys WHERE expires_at < now()`);
-      await this.pool().query(`DELETE FROM idempotency_usage WHERE hour < now() - interval '25 hours'`);
-      return rowCount ?? 0;
-    } catch (error) {
-      this.logger.warn({ err: error }, 'expired idempotency keys not purged');
-      return 0;
-    }
+  constructor(@Inject(DATA_SOURCE) dataSource: DataSource, @Inject(PINO_LOGGER) private readonly logger: pino.Logger) {
+    this.pool = poolGetter(dataSource);
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> | Promise<Observable<unknown>> {
@@ -279,5 +265,36 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
         claim.key,
       ])
       .catch((error: unknown) => this.logger.warn({ err: error }, 'an idempotency key was not given up'));
+  }
+}
+
+/** The idempotency of a POST or PATCH handler (`IdempotencyInterceptor`). */
+export const Idempotent = (): MethodDecorator & ClassDecorator => UseInterceptors(IdempotencyInterceptor);
+
+/** Deletes the expired idempotency keys and the usage hours no quota reads any more, every PURGE_INTERVAL_MS. */
+@Injectable()
+export class IdempotencyPurge implements OnModuleDestroy {
+  private readonly pool: () => Pool;
+  private readonly purge: NodeJS.Timeout;
+
+  constructor(@Inject(DATA_SOURCE) dataSource: DataSource, @Inject(PINO_LOGGER) private readonly logger: pino.Logger) {
+    this.pool = poolGetter(dataSource);
+    this.purge = setInterval(() => void this.purgeExpired(), PURGE_INTERVAL_MS);
+    this.purge.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purge);
+  }
+
+  async purgeExpired(): Promise<number> {
+    try {
+      const { rowCount } = await this.pool().query(`DELETE FROM idempotency_keys WHERE expires_at < now()`);
+      await this.pool().query(`DELETE FROM idempotency_usage WHERE hour < now() - interval '25 hours'`);
+      return rowCount ?? 0;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'expired idempotency keys not purged');
+      return 0;
+    }
   }
 }

@@ -4,7 +4,7 @@ import { ApiMetrics } from './metrics';
 import type { PlatformRequest } from './request-context';
 
 /**
- * A finished request that took exactly `seconds`, answered by the pipeline before the router. The clock
+ * A finished request that took exactly `seconds`, answered before the router matched a route. The clock
  * stands still while it is recorded: on a busy machine the time between two readings of it moved a
  * request of 0.4 ms past the 1 ms bucket.
  */

@@ -85,7 +85,7 @@ export class ApiMetrics {
   /** Counts the bytes of a body chunk read for parsing (called by the body reader as it inflates). */
   recordBodyBytes = (bytes: number): void => this.bodyBytes.inc(bytes);
 
-  /** Counts a finished request (called by the pipeline once the response is sent). */
+  /** Counts a finished request (called once the response is sent, request-context.middleware.ts). */
   recordRequest: ResponseFinished = (req, res) => {
     const seconds = Number(process.hrtime.bigint() - platformState(req).startedAt) / 1e9;
     this.seriesOf(req.method, routeLabel(req), res.statusCode).observe(seconds);

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Global, Inject, MiddlewareConsumer, Module, NestModule, OnApplicationShutdown, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { Redis } from 'ioredis';
@@ -6,23 +6,28 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '@bhis/config';
 import { ChangeListener, createDataSource, poolGetter, ReadReplicas } from '@bhis/db';
 import { producerConnection } from '@bhis/queue';
-import type pino from 'pino';
+import { ApiKeyStep } from './api-key.middleware';
 import { ApiKeyStore } from './api-key-store';
-import { IdempotencyInterceptor } from './idempotency';
+import { CompressionStep } from './compression.middleware';
+import { CorsStep } from './cors';
+import { IdempotencyPurge } from './idempotency';
+import { JsonBodyGuard } from './json-body.guard';
 import { BackingServiceIndicators, HealthController } from './health.controller';
 import { IndexController } from './index.controller';
 import { MetricsController } from './metrics.controller';
 import { ApiMetrics } from './metrics';
 import { RateLimiter } from './rate-limiter';
+import { PlatformMiddleware } from './platform.middleware';
+import { RateLimitStep } from './rate-limit.middleware';
+import { RequestContextStep } from './request-context.middleware';
 import { RequestCharges } from './request-charges';
-import { RouteShortcuts } from './route-shortcuts';
 import { createLogDestination, createLogger } from './logger';
 import { CONFIG, DATA_SOURCE, LOG_DESTINATION, PINO_LOGGER, REDIS } from './tokens';
 
 /** Connections and platform services shared by every feature module of the API. */
 @Global()
 @Module({})
-export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
+export class ApiPlatformModule implements NestModule, OnModuleInit, OnApplicationShutdown {
   private reconnectTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -39,7 +44,7 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
     const logger = createLogger(config, logDestination);
     return {
       module: ApiPlatformModule,
-      // pino-http is installed by the request pipeline; Nest's own logs go through the same logger
+      // Nest's own logs go through the service's logger; the access log is access-log.ts
       // forRoutes: []: no per-request middleware; it would only bind a request logger no code asks for
       imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] })],
       controllers: [HealthController, IndexController, MetricsController],
@@ -82,16 +87,30 @@ export class ApiPlatformModule implements OnModuleInit, OnApplicationShutdown {
           inject: [RateLimiter],
         },
         ApiMetrics,
-        RouteShortcuts,
+        JsonBodyGuard,
+        RequestContextStep,
+        CorsStep,
+        CompressionStep,
+        ApiKeyStep,
+        RateLimitStep,
         BackingServiceIndicators,
-        {
-          provide: IdempotencyInterceptor,
-          useFactory: (ds: DataSource, logger: pino.Logger) => new IdempotencyInterceptor(poolGetter(ds), logger),
-          inject: [DATA_SOURCE, PINO_LOGGER],
-        },
+        IdempotencyPurge,
       ],
-      exports: [CONFIG, PINO_LOGGER, LOG_DESTINATION, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, RouteShortcuts, ChangeListener, ReadReplicas, IdempotencyInterceptor],
+      exports: [CONFIG, PINO_LOGGER, LOG_DESTINATION, DATA_SOURCE, REDIS, ApiKeyStore, RateLimiter, RequestCharges, ApiMetrics, ChangeListener, ReadReplicas, JsonBodyGuard, RequestContextStep],
     };
+  }
+
+  /**
+   * The request pipeline ahead of the router, for every path (docs/adr/0010-request-pipeline-order.md):
+   * one middleware (platform.middleware.ts) running the request context, CORS, compression, the key
+   * check and the minimum charge in order. The router, the scope guard
+   * (scope.guard.ts), then the body (json-body.guard.ts) follow; every error goes through the
+   * one exception filter.
+   */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(PlatformMiddleware)
+      .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,8 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { ApiError } from '@bhis/envelope';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter';
-import { writeRateLimitHeaders } from './response-head';
 import { platformState } from './request-context';
 import { costOfBodyBytes } from './route-costs';
 
@@ -41,23 +40,23 @@ export class RequestCharges {
   }
 
   /** Adds `units` to the request's cost; throws rate_limit_exceeded when they are not available. */
-  async charge(req: Request, res: Response, units: number): Promise<void> {
+  async charge(req: Request, units: number): Promise<void> {
     if (units <= 0) return;
     const { identity, limit } = this.target(req);
-    const refusal = this.settle(req, res, units, limit, await this.limiter.consume(identity, limit, units));
+    const refusal = this.settle(req, units, limit, await this.limiter.consume(identity, limit, units));
     if (refusal) throw refusal;
   }
 
   /**
    * `charge` when the rate limiter can decide from memory (the key's lease). The refusal is returned,
-   * not thrown: a 429 at the front door costs no throw (V8 records where every throw happened).
+   * not thrown, so that the caller decides without waiting.
    */
-  chargeFromMemory(req: Request, res: Response, units: number): MemoryCharge {
+  chargeFromMemory(req: Request, units: number): MemoryCharge {
     if (units <= 0) return 'charged';
     const { identity, limit } = this.target(req);
     const decision = this.limiter.consumeFromMemory(identity, limit, units);
     if (!decision) return 'undecided';
-    return this.settle(req, res, units, limit, decision) ?? 'charged';
+    return this.settle(req, units, limit, decision) ?? 'charged';
   }
 
   /**
@@ -65,26 +64,22 @@ export class RequestCharges {
    * BODY_BYTES_PER_UNIT that the units charged so far do not cover is charged before reading goes
    * on; a refusal (429) ends the read.
    */
-  chargeAsInflated(req: Request, res: Response): (totalBytes: number) => Promise<void> | void {
+  chargeAsInflated(req: Request): (totalBytes: number) => Promise<void> | void {
     return (totalBytes) => {
       const due = costOfBodyBytes(totalBytes) - platformState(req).cost;
       if (due <= 0) return;
-      const charged = this.chargeFromMemory(req, res, due);
+      const charged = this.chargeFromMemory(req, due);
       if (charged === 'charged') return;
-      return charged === 'undecided' ? this.charge(req, res, due) : Promise.reject(charged);
+      return charged === 'undecided' ? this.charge(req, due) : Promise.reject(charged);
     };
   }
 
   /** Records the charge on the request; the refusal when the units are not available. */
-  private settle(req: Request, res: Response, units: number, limit: number, decision: RateLimitDecision): ApiError | null {
+  private settle(req: Request, units: number, limit: number, decision: RateLimitDecision): ApiError | null {
     const state = platformState(req);
     state.rateLimit = decision.status;
     state.cost += units;
-    // before the router the headers are written with the answer (response-head.ts)
-    if (state.handedOn && !res.headersSent) {
-      res.setHeader('X-RateLimit-Cost', String(state.cost));
-      writeRateLimitHeaders(res, decision.status);
-    }
+    // the cost and status are written with the answer's head (platform-http-server.ts)
     if (decision.allowed) return null;
     state.cost -= units;
     return this.refusal(limit, state.cost + units, decision.retryAfterSeconds);

@@ -9,20 +9,17 @@ export type AuthState =
   | { state: 'invalid'; reason: string }
   | { state: 'valid'; key: AuthenticatedKey };
 
-/** What the pipeline learns about a request before it reaches a controller. */
+/** What the request pipeline (request-context.middleware.ts and the steps after it) learns about a request. */
 export interface PlatformRequestState extends RequestContext {
   startedAt: bigint;
   auth: AuthState;
   rateLimit: RateLimitStatus | null;
   /** Rate-limit units charged so far. */
   cost: number;
-  /** The route of a request answered by the pipeline before the router (for the metrics). */
+  /** The route of a request answered before the router matched one (a CORS preflight), for the metrics. */
   route?: string;
-  /**
-   * Whether the request went on to the Express router. Before that, the platform's headers are only
-   * kept here and written with the answer (response-head.ts); from then on they are set on the response.
-   */
-  handedOn: boolean;
+  /** Whether the body has been read or thrown away (json-body.guard.ts); else the exception filter throws it away before answering. */
+  bodySettled: boolean;
   /** What runs once the response is sent (access log, metrics). */
   onFinish: readonly ResponseFinished[];
   /** PUBLIC_BASE_URL when configured: the base of the absolute links of an answer (links.ts `baseUrl`). */
@@ -37,7 +34,7 @@ export type PlatformRequest = Request & { platform: PlatformRequestState };
 
 export function platformState(req: Request): PlatformRequestState {
   const state = (req as Partial<PlatformRequest>).platform;
-  if (!state) throw new Error('request did not pass through the platform pipeline');
+  if (!state) throw new Error('request did not pass through the request context middleware');
   return state;
 }
 
@@ -48,5 +45,5 @@ export function authenticatedKey(req: Request): AuthenticatedKey {
   return auth.key;
 }
 
-/** Work done once a response has been sent (access log, metrics): the pipeline calls each from one listener. */
+/** Work done once a response has been sent (access log, metrics), called from one `finish` listener. */
 export type ResponseFinished = (req: Request, res: Response) => void;

@@ -4,7 +4,7 @@ import { apiPath } from '@bhis/envelope';
  * batch 1 unit per 50 BBLs (at least 1), portfolio analysis and CSV export 1 per 100 BBLs (at least 5),
  * creating, changing or deleting a monitor 1 per 100 of its (new) BBLs (at least 1; the delete in monitors.controller.ts).
  * Every other request costs 1 unit; any body also costs 1 unit per BODY_BYTES_PER_UNIT inflated
- * (charged while it streams in, pipeline.ts), so the largest body of a 1-unit route costs 4.
+ * (charged while it streams in, json-body.guard.ts), so the largest body of a 1-unit route costs 4.
  *
  * The router is case-sensitive and strict about trailing slashes (create-api-app.ts), so a request
  * reaches one of these handlers only with exactly this method and path; any variant is a 404 that

@@ -4,7 +4,6 @@ import { CONFIG, registerIndexLinks } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
 import { BuildingRepository } from './buildings/building.repository';
 import { BuildingsController } from './buildings/buildings.controller';
-import { CachedBuildingShortcut } from './buildings/building-response';
 import { EventsController } from './events/events.controller';
 import { EventsPageCache } from './events/events-page-cache';
 import { EventsRepository } from './events/events.repository';
@@ -44,7 +43,6 @@ import { apiPath } from '@bhis/envelope';
       inject: [CONFIG],
     },
     BuildingRepository,
-    CachedBuildingShortcut,
     SearchRepository,
     EventsRepository,
     EventsPageCache,

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
+import type { Request } from 'express';
+import { costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf, Idempotent } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
 import { apiPath, successEnvelope } from '@bhis/envelope';
 import { partitionBbls } from '../bbl-list';
@@ -21,6 +21,7 @@ export class AnalyzeController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(200)
   @RequireScope('portfolio:read')
   @ApiOperation({
@@ -33,13 +34,13 @@ export class AnalyzeController {
   @ApiBody({ type: BblListRequestDto })
   @ApiEnvelopeResponse(PortfolioAnalysisDto, { description: 'The analysis.' })
   @ApiErrorResponses('invalid_request', 'too_many_bbls', 'portfolio_not_found', 'payload_too_large', 'rate_limit_exceeded')
-  async analyze(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: BblListRequestDto) {
+  async analyze(@Req() req: Request, @Body() body: BblListRequestDto) {
     requireOneTarget(body);
     let list = body.bbls;
     if (body.portfolio_id !== undefined) {
       list = await portfolioBbls(this.replicas.readPool, body.portfolio_id);
-      // the pipeline charged the body, which names no BBL: the portfolio's buildings are charged here
-      await this.charges.charge(req, res, costOfBbls(routeCostOf('POST', apiPath('/portfolio/analyze')), list.length) - platformState(req).cost);
+      // the body was charged as read (json-body.guard.ts) and names no BBL: the portfolio's buildings are charged here
+      await this.charges.charge(req, costOfBbls(routeCostOf('POST', apiPath('/portfolio/analyze')), list.length) - platformState(req).cost);
     }
     const analysis = await analyzePortfolio(this.replicas.readPool, partitionBbls(list ?? []));
     return successEnvelope(platformState(req), analysis);

@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { CONFIG, costOfBbls, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
+import { CONFIG, costOfBbls, RequestCharges, RequireScope, routeCostOf, Idempotent } from '@bhis/api-platform';
 import { ReadReplicas } from '@bhis/db';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CSV_COLUMNS } from './csv-columns';
@@ -32,6 +32,7 @@ export class ExportController {
   }
 
   @Post()
+  @Idempotent()
   @RequireScope('portfolio:read')
   @ApiOperation({
     summary: 'CSV export of up to 10,000 buildings',
@@ -69,7 +70,7 @@ export class ExportController {
       // a filtered export costs what its rows would cost as a BBL list (the pipeline charged the minimum)
       const rows = await countExportRows(this.replicas.readPool, query);
       const route = routeCostOf('POST', apiPath('/export/csv'));
-      await this.charges.charge(req, res, costOfBbls(route, rows) - costOfBbls(route, 0));
+      await this.charges.charge(req, costOfBbls(route, rows) - costOfBbls(route, 0));
     }
     const release = this.slots.acquire();
     try {

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@bhis/config';
-import { authenticatedKey, baseUrl, CONFIG, costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf } from '@bhis/api-platform';
+import { authenticatedKey, baseUrl, CONFIG, costOfBbls, platformState, RequestCharges, RequireScope, routeCostOf, Idempotent } from '@bhis/api-platform';
 import { API_BASE_PATH, apiPath, successEnvelope } from '@bhis/envelope';
 import { decodeBblCursor, decodeListCursor, encodeBblCursor, paginate } from '../list-cursor';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
@@ -48,11 +48,12 @@ export class MonitorsController {
   }
 
   /** Charges the request up to `total` units (the pipeline charged its minimum); 429 when they are not available. */
-  private chargeTotal(req: Request, res: Response): (total: number) => Promise<void> {
-    return (total) => this.charges.charge(req, res, total - platformState(req).cost);
+  private chargeTotal(req: Request): (total: number) => Promise<void> {
+    return (total) => this.charges.charge(req, total - platformState(req).cost);
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Create a monitor',
     description:
@@ -64,7 +65,7 @@ export class MonitorsController {
   @ApiEnvelopeResponse(CreatedMonitorDto, { status: 201, description: 'The monitor and its signing secret (shown once).' })
   @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'portfolio_not_found', 'payload_too_large', 'rate_limit_exceeded')
   async create(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: CreateMonitorDto) {
-    const charge = this.chargeTotal(req, res);
+    const charge = this.chargeTotal(req);
     const { monitor, bbls, secret } = await this.monitors.create(authenticatedKey(req).id, body, (n) => charge(costOfBbls(MONITOR_ROUTE, n)));
     const view = monitorView(monitor, this.base(req));
     res.setHeader('Location', view._links.self);
@@ -113,6 +114,7 @@ export class MonitorsController {
   }
 
   @Patch(':id')
+  @Idempotent()
   @ApiOperation({
     summary: 'Change a monitor',
     description:
@@ -125,13 +127,14 @@ export class MonitorsController {
   @ApiEnvelopeResponse(UpdatedMonitorDto, { description: 'The monitor as changed (its BBLs: `GET` it).' })
   @ApiErrorResponses('invalid_request', 'invalid_bbl', 'too_many_bbls', 'not_found', 'portfolio_not_found', 'payload_too_large', 'rate_limit_exceeded')
   async update(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string, @Body() body: UpdateMonitorDto) {
-    const charge = this.chargeTotal(req, res);
+    const charge = this.chargeTotal(req);
     const view = monitorView(await this.monitors.update(authenticatedKey(req).id, id, body, (n) => charge(costOfBbls(MONITOR_ROUTE, n))), this.base(req));
     res.setHeader('Cache-Control', 'no-store');
     return successEnvelope(platformState(req), { monitor: view }, { links: view._links });
   }
 
   @Post(':id/rotate-secret')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Rotate the signing secret',
@@ -156,13 +159,14 @@ export class MonitorsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelopeResponse(DeletedMonitorDto, { description: 'Deleted.' })
   @ApiErrorResponses('invalid_request', 'not_found', 'rate_limit_exceeded')
-  async remove(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
-    const charge = this.chargeTotal(req, res);
+  async remove(@Req() req: Request, @Param('id') id: string) {
+    const charge = this.chargeTotal(req);
     await this.monitors.remove(authenticatedKey(req).id, id, (bblCount) => charge(costOfBbls(MONITOR_ROUTE, bblCount)));
     return successEnvelope(platformState(req), { id: id.toLowerCase(), deleted: true });
   }
 
   @Post(':id/test')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a test event',
@@ -173,8 +177,8 @@ export class MonitorsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelopeResponse(TestDeliveryEnvelopeDataDto, { status: 202, description: 'The test delivery was queued.' })
   @ApiErrorResponses('invalid_request', 'not_found', 'rate_limit_exceeded')
-  async test(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
-    const delivery = await this.monitors.sendTest(authenticatedKey(req).id, id, this.chargeTotal(req, res));
+  async test(@Req() req: Request, @Param('id') id: string) {
+    const delivery = await this.monitors.sendTest(authenticatedKey(req).id, id, this.chargeTotal(req));
     const links = monitorLinks(this.base(req), id.toLowerCase());
     return successEnvelope(
       platformState(req),

@@ -114,12 +114,6 @@ export class BuildingRepository {
     return document ? withDigest(bbl, document) : null;
   }
 
-  /** The document of a building if it is kept in memory; never reads Postgres. */
-  cached(bbl: string): BuildingDocumentRow | undefined {
-    const document = this.cache.get(bbl);
-    return document && withDigest(bbl, document);
-  }
-
   /** Documents of the BBLs that exist, by BBL: from memory where kept, the rest in one statement. */
   async findMany(bbls: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();

@@ -1,18 +1,19 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { WrittenAnswer } from '@bhis/api-platform';
 import type { AppConfig } from '@bhis/config';
-import { CONFIG, RequireScope } from '@bhis/api-platform';
+import { CONFIG, RequireScope, Idempotent } from '@bhis/api-platform';
 import { ApiError, apiPath } from '@bhis/envelope';
 import { BatchEnvelopeDto, BatchRequestDto } from '../dto/batch.dto';
 import { BuildingEnvelopeDto } from '../dto/building.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { parsePathBbl } from '../shared/path-bbl';
-import { sendUncached } from '../shared/json-response';
+import { uncached } from '../shared/json-response';
 import { rejectUnknownParams, singleParam } from '../shared/query-params';
 import { parseBatchRequest } from './batch-request';
 import { BuildingRepository } from './building.repository';
-import { sendBuilding } from './building-response';
+import { buildingAnswer } from './building-response';
 
 const INCLUDES = ['explanation'] as const;
 
@@ -26,6 +27,7 @@ export class BuildingsController {
   ) {}
 
   @Post('batch')
+  @Idempotent()
   @HttpCode(200)
   @RequireScope('buildings:read')
   @ApiOperation({
@@ -39,7 +41,7 @@ export class BuildingsController {
   @ApiBody({ type: BatchRequestDto })
   @ApiOkResponse({ type: BatchEnvelopeDto })
   @ApiErrorResponses('invalid_request', 'too_many_bbls', 'payload_too_large')
-  async batch(@Body() body: unknown, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async batch(@Body() body: unknown, @Query() query: Record<string, unknown>): Promise<WrittenAnswer> {
     rejectUnknownParams(query, []);
     const request = parseBatchRequest(body);
     const documents = await this.buildings.findMany(request.valid);
@@ -55,7 +57,7 @@ export class BuildingsController {
     });
     // v1's counts first, then what was collapsed and missed
     const summary = { ...counts, received: request.received, duplicates: request.duplicates, not_found_bbls: notFound };
-    sendUncached(req, res, { data: `{"results":[${results.join(',')}],"summary":${JSON.stringify(summary)}}`, pagination: null, links: {} });
+    return uncached({ data: `{"results":[${results.join(',')}],"summary":${JSON.stringify(summary)}}`, pagination: null, links: {} });
   }
 
   @Get(':bbl')
@@ -73,7 +75,7 @@ export class BuildingsController {
   @ApiOkResponse({ type: BuildingEnvelopeDto })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
-  async lookup(@Param('bbl') rawBbl: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async lookup(@Param('bbl') rawBbl: string, @Req() req: Request): Promise<WrittenAnswer> {
     if (rawBbl === 'batch') {
       throw new ApiError('method_not_allowed', 'GET is not allowed on /api/v1/buildings/batch; allowed: POST.', { headers: { Allow: 'POST' } });
     }
@@ -83,7 +85,7 @@ export class BuildingsController {
     const withExplanation = parseInclude(singleParam(query, 'include'));
     const row = await this.buildings.findOne(bbl, withExplanation);
     if (!row) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
-    sendBuilding(req, res, row, this.config, withExplanation);
+    return buildingAnswer(req, row, this.config, withExplanation);
   }
 }
 

@@ -1,6 +1,7 @@
-import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { WrittenAnswer } from '@bhis/api-platform';
 import type { AppConfig } from '@bhis/config';
 import { attributesText, jsonbText, readRecord } from '@bhis/db';
 import { baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
@@ -10,7 +11,7 @@ import { EventEnvelopeDto, EventsEnvelopeDto } from '../dto/event.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec, CursorPosition } from '../shared/cursor';
 import { cursorHolder } from '../shared/cursor-holder';
-import { digestOf, sendCacheable, withMember } from '../shared/json-response';
+import { cacheable, digestOf, withMember } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
 import { selfLink } from '../shared/self-link';
 import { rejectUnknownParams } from '../shared/query-params';
@@ -77,7 +78,7 @@ export class EventsController {
   @ApiOkResponse({ type: EventsEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
-  async list(@Param('bbl') rawBbl: string, @Query() query: EventsQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async list(@Param('bbl') rawBbl: string, @Query() query: EventsQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
     const bbl = parsePathBbl(rawBbl);
     const params = parseEventsParams(query);
     const filtersKey = JSON.stringify([bbl, params.filters]);
@@ -86,7 +87,7 @@ export class EventsController {
       this.render(bbl, params.filters, position, params.limit),
     );
     if (!page) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
-    sendCacheable(req, res, {
+    return cacheable({
       data: page.data,
       dataDigest: page.dataDigest,
       pagination: { limit: params.limit, has_more: page.hasMore, next_cursor: page.nextPosition ? this.cursors.encode(ENDPOINT, cursorHolder(req), filtersKey, page.nextPosition) : null },
@@ -108,7 +109,7 @@ export class EventsController {
   @ApiOkResponse({ type: EventEnvelopeDto })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found', 'event_not_found')
-  async one(@Param('bbl') rawBbl: string, @Param('id') rawId: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async one(@Param('bbl') rawBbl: string, @Param('id') rawId: string, @Query() query: Record<string, unknown>, @Req() req: Request): Promise<WrittenAnswer> {
     const bbl = parsePathBbl(rawBbl);
     rejectUnknownParams(query, []);
     if (!EVENT_ID.test(rawId)) {
@@ -119,7 +120,7 @@ export class EventsController {
     if (!event.found) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
     if (!event.row) throw new ApiError('event_not_found', `Building ${bbl} has no event ${id}.`);
     const building = `${baseUrl(req, this.config.PUBLIC_BASE_URL)}${API_BASE_PATH}/buildings/${bbl}`;
-    sendCacheable(req, res, {
+    return cacheable({
       data: eventJson(bbl, event.row),
       pagination: null,
       links: { self: `${building}/events/${id}`, events: `${building}/events`, building },

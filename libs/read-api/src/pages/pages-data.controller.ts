@@ -1,7 +1,8 @@
-import { Controller, Get, OnModuleInit, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, OnModuleInit, Param, Query, Req } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { WrittenAnswer } from '@bhis/api-platform';
 import { AuthenticatedKey, platformState, Public } from '@bhis/api-platform';
 import { DEMO_SCOPES } from '@bhis/domain';
 import { BuildingsController } from '../buildings/buildings.controller';
@@ -48,23 +49,23 @@ export class PagesDataController implements OnModuleInit {
 
   // before `:bbl`, as in the read API
   @Get('search')
-  find(@Query() query: SearchQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.search.find(query, asPages(req), res);
+  find(@Query() query: SearchQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
+    return this.search.find(query, asPages(req));
   }
 
   @Get(':bbl')
-  lookup(@Param('bbl') bbl: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.buildings.lookup(bbl, asPages(req), res);
+  lookup(@Param('bbl') bbl: string, @Req() req: Request): Promise<WrittenAnswer> {
+    return this.buildings.lookup(bbl, asPages(req));
   }
 
   @Get(':bbl/events')
-  list(@Param('bbl') bbl: string, @Query() query: EventsQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.events.list(bbl, query, asPages(req), res);
+  list(@Param('bbl') bbl: string, @Query() query: EventsQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
+    return this.events.list(bbl, query, asPages(req));
   }
 
   @Get(':bbl/trajectory')
-  points(@Param('bbl') bbl: string, @Query() query: TrajectoryQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.trajectory.points(bbl, query, asPages(req), res);
+  points(@Param('bbl') bbl: string, @Query() query: TrajectoryQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
+    return this.trajectory.points(bbl, query, asPages(req));
   }
 }
 

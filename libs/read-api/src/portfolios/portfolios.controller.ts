@@ -1,6 +1,7 @@
-import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { WrittenAnswer } from '@bhis/api-platform';
 import type { AppConfig } from '@bhis/config';
 import { ApiErrorResponses, ApiKeyAuth, baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { GRADES } from '@bhis/domain';
@@ -8,7 +9,7 @@ import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
 import { PortfolioEnvelopeDto } from '../dto/portfolio.dto';
 import { CursorCodec } from '../shared/cursor';
 import { cursorHolder } from '../shared/cursor-holder';
-import { sendCacheable } from '../shared/json-response';
+import { cacheable } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
 import { parseLimit } from '../shared/query-params';
 import { selfLink } from '../shared/self-link';
@@ -44,12 +45,12 @@ export class PortfoliosController {
   @ApiOkResponse({ type: PortfolioEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found', 'not_found')
-  async ofBuilding(@Param('bbl') rawBbl: string, @Query() query: PortfolioQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async ofBuilding(@Param('bbl') rawBbl: string, @Query() query: PortfolioQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
     const bbl = parsePathBbl(rawBbl);
     const found = await this.portfolios.byBbl(bbl);
     if (!found.building) throw new ApiError('building_not_found', `No building with BBL ${bbl} in the data set.`);
     if (!found.portfolio) throw new ApiError('not_found', `Building ${bbl} has no current HPD registration, so no owner portfolio.`);
-    await this.send(found.portfolio, query, req, res);
+    return this.send(found.portfolio, query, req);
   }
 
   @Get(apiPath('/portfolios/:id'))
@@ -59,14 +60,14 @@ export class PortfoliosController {
   @ApiOkResponse({ type: PortfolioEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_request', 'not_found')
-  async byId(@Param('id') id: string, @Query() query: PortfolioQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async byId(@Param('id') id: string, @Query() query: PortfolioQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
     if (!PORTFOLIO_ID.test(id)) throw new ApiError('invalid_request', 'A portfolio id is "pf_" followed by digits, e.g. pf_331931.');
     const portfolio = await this.portfolios.byId(id);
     if (!portfolio) throw new ApiError('not_found', `No portfolio ${id}: portfolio ids follow the current registrations (look one up by building).`);
-    await this.send(portfolio, query, req, res);
+    return this.send(portfolio, query, req);
   }
 
-  private async send(head: PortfolioHead, query: PortfolioQueryDto, req: Request, res: Response): Promise<void> {
+  private async send(head: PortfolioHead, query: PortfolioQueryDto, req: Request): Promise<WrittenAnswer> {
     const limit = parseLimit(query.limit);
     const after = query.cursor === undefined ? null : (this.cursors.decode(ENDPOINT, cursorHolder(req), head.id, query.cursor, ['bbl'])[0] as string);
     const [summary, page] = await Promise.all([this.portfolios.summary(head.id), this.portfolios.page(head.id, after, limit)]);
@@ -90,7 +91,7 @@ export class PortfoliosController {
     };
     const last = page.rows[page.rows.length - 1];
     const base = baseUrl(req, this.config.PUBLIC_BASE_URL);
-    sendCacheable(req, res, {
+    return cacheable({
       data: JSON.stringify(data),
       pagination: { limit, has_more: page.hasMore, next_cursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, cursorHolder(req), head.id, [last.bbl]) : null },
       links: { self: selfLink(base, req), portfolio: `${base}${API_BASE_PATH}/portfolios/${head.id}` },

@@ -1,13 +1,14 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { WrittenAnswer } from '@bhis/api-platform';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { SearchEnvelopeDto } from '../dto/search.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
 import { cursorHolder } from '../shared/cursor-holder';
-import { sendCacheable } from '../shared/json-response';
+import { cacheable } from '../shared/json-response';
 import { selfLink } from '../shared/self-link';
 import { parseSearchParams } from './search-params';
 import { SearchQueryDto } from './search-query.dto';
@@ -40,7 +41,7 @@ export class SearchController {
   @ApiOkResponse({ type: SearchEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_request')
-  async find(@Query() query: SearchQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async find(@Query() query: SearchQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
     const params = parseSearchParams(query);
     const filtersKey = JSON.stringify(params.filters);
     const position = params.cursor === null ? null : this.cursors.decode(ENDPOINT, cursorHolder(req), filtersKey, params.cursor, [params.filters.sort === 'address' ? 'string' : 'int', 'bbl']);
@@ -66,7 +67,7 @@ export class SearchController {
     }));
     const last = rows[rows.length - 1];
     const nextCursor = hasMore && last ? this.cursors.encode(ENDPOINT, cursorHolder(req), filtersKey, [last.sort_key, last.bbl]) : null;
-    sendCacheable(req, res, {
+    return cacheable({
       data: JSON.stringify({ buildings }),
       pagination: { limit: params.limit, has_more: hasMore, next_cursor: nextCursor },
       links: { self: selfLink(base, req) },

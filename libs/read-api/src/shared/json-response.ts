@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { endJsonText, endResponse, nextPageLinkHeader, nextPageUrl, platformState } from '@bhis/api-platform';
+import { endJsonText, endResponse, nextPageLinkHeader, nextPageUrl, platformState, WrittenAnswer } from '@bhis/api-platform';
 import { Links, metaText, Pagination } from '@bhis/envelope';
 
 /**
@@ -59,7 +59,7 @@ function nextPageOf(body: RawEnvelope): string | null {
 }
 
 /** Sends a cacheable GET response with an ETag, or 304 when the client already has this version. */
-export function sendCacheable(req: Request, res: Response, page: RawEnvelope): void {
+function sendCacheable(req: Request, res: Response, page: RawEnvelope): void {
   const next = nextPageOf(page);
   const body = next === null ? page : { ...page, links: { ...page.links, next } };
   const paginationText = JSON.stringify(body.pagination);
@@ -73,8 +73,33 @@ export function sendCacheable(req: Request, res: Response, page: RawEnvelope): v
 }
 
 /** Sends a response that is not cached (answers to POST requests). */
-export function sendUncached(req: Request, res: Response, body: RawEnvelope): void {
+function sendUncached(req: Request, res: Response, body: RawEnvelope): void {
   endJsonText(req, res, 200, envelopeText(req, body, JSON.stringify(body.pagination), JSON.stringify(body.links)), ['Cache-Control', 'no-store']);
+}
+
+/** A read endpoint's answer: cacheable (ETag, 304, `Cache-Control`) or not (answers to POST requests). */
+class EnvelopeAnswer extends WrittenAnswer {
+  constructor(
+    private readonly envelope: RawEnvelope,
+    private readonly cacheable: boolean,
+  ) {
+    super();
+  }
+
+  write(req: Request, res: Response): void {
+    if (this.cacheable) sendCacheable(req, res, this.envelope);
+    else sendUncached(req, res, this.envelope);
+  }
+}
+
+/** The answer of a GET: the envelope with its ETag and cache headers, or 304 for a client that has this version. */
+export function cacheable(envelope: RawEnvelope): WrittenAnswer {
+  return new EnvelopeAnswer(envelope, true);
+}
+
+/** The answer of a POST: the envelope, `Cache-Control: no-store`. */
+export function uncached(envelope: RawEnvelope): WrittenAnswer {
+  return new EnvelopeAnswer(envelope, false);
 }
 
 /** Adds `"name": valueText` to a JSON object's text (an object without members included). */

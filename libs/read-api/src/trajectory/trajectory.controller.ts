@@ -1,6 +1,7 @@
-import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { WrittenAnswer } from '@bhis/api-platform';
 import type { AppConfig } from '@bhis/config';
 import { baseUrl, CONFIG, RequireScope, NEXT_PAGE_HEADERS } from '@bhis/api-platform';
 import { API_BASE_PATH, ApiError, apiPath } from '@bhis/envelope';
@@ -8,7 +9,7 @@ import { TrajectoryEnvelopeDto } from '../dto/trajectory.dto';
 import { ApiErrorResponses, ApiKeyAuth } from '@bhis/api-platform';
 import { CursorCodec } from '../shared/cursor';
 import { cursorHolder } from '../shared/cursor-holder';
-import { sendCacheable, withMember } from '../shared/json-response';
+import { cacheable, withMember } from '../shared/json-response';
 import { parsePathBbl } from '../shared/path-bbl';
 import { parseLimit } from '../shared/query-params';
 import { selfLink } from '../shared/self-link';
@@ -37,7 +38,7 @@ export class TrajectoryController {
   @ApiOkResponse({ type: TrajectoryEnvelopeDto, headers: NEXT_PAGE_HEADERS })
   @ApiResponse({ status: 304, description: 'Not modified (the If-None-Match ETag is current).' })
   @ApiErrorResponses('invalid_bbl', 'invalid_request', 'building_not_found')
-  async points(@Param('bbl') rawBbl: string, @Query() query: TrajectoryQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async points(@Param('bbl') rawBbl: string, @Query() query: TrajectoryQueryDto, @Req() req: Request): Promise<WrittenAnswer> {
     const bbl = parsePathBbl(rawBbl);
     const limit = parseLimit(query.limit);
     const position = query.cursor === undefined ? null : this.cursors.decode(ENDPOINT, cursorHolder(req), bbl, query.cursor, ['date', 'string']);
@@ -52,7 +53,7 @@ export class TrajectoryController {
     );
     const last = page.rows[page.rows.length - 1];
     const base = baseUrl(req, this.config.PUBLIC_BASE_URL);
-    sendCacheable(req, res, {
+    return cacheable({
       data: `{"bbl":"${bbl}","points":[${points.join(',')}]}`,
       pagination: { limit, has_more: page.hasMore, next_cursor: page.hasMore && last ? this.cursors.encode(ENDPOINT, cursorHolder(req), bbl, [last.as_of, last.scorer_id]) : null },
       links: { self: selfLink(base, req), building: `${base}${API_BASE_PATH}/buildings/${bbl}` },
