@@ -2487,7 +2487,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "run_id": "00000000-0000-4000-8000-000000000001",
-                     *         "job_id": "ingest.hpd_litigations.16649cb177a74e34.a7964dfe",
+                     *         "job_id": "ingest.hpd_litigations.35e1a91bdad3bf81.aab5d48b",
                      *         "created": true
                      *       },
                      *       "meta": {
@@ -2906,7 +2906,7 @@ export interface operations {
                      *         "id": "00000000-0000-4000-8000-000000000001",
                      *         "kind": "incremental",
                      *         "scorer_id": "distress_v10_2",
-                     *         "as_of": "2026-12-02",
+                     *         "as_of": "2026-12-03",
                      *         "status": "queued",
                      *         "trigger": "admin_api",
                      *         "counts": {},
@@ -4132,7 +4132,7 @@ export interface operations {
                      *                         },
                      *                         "_links": {
                      *                           "additionalProperties": {
-                     *                             "format": "uri",
+                     *                             "format": "uri-template",
                      *                             "maxLength": 2048,
                      *                             "type": "string"
                      *                           },
@@ -4148,7 +4148,7 @@ export interface operations {
                      *                     }
                      *                   }
                      *                 },
-                     *                 "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file.",
+                     *                 "description": "The index; `_links` maps a name to the absolute URL of each endpoint and reference file (an RFC 6570 template where it takes a `{bbl}` or `{id}`).",
                      *                 "headers": {
                      *                   "X-RateLimit-Cost": {
                      *                     "$ref": "#/components/headers/X-RateLimit-Cost"
