@@ -12,6 +12,11 @@ import type * as _StagingThreadScript from './staging-thread-worker';
 const SCRIPT = path.join(__dirname, `staging-thread-worker${path.extname(__filename)}`);
 const TS_LOADER = path.resolve(__dirname, '../../../tools/jest/register-ts.js');
 
+/** Listens to a stopped thread's last 'error' event, which says nothing the load does not know already. */
+function ignoreError(): void {
+  return undefined;
+}
+
 /** A staging thread left idle this long ends (its heap is given back). */
 const IDLE_MS = 60_000;
 
@@ -96,6 +101,9 @@ class StagingThreadPool {
       destroy: () => {
         if (done) return;
         end();
+        // the thread may still fail on its own (its heap cap reached while it is being stopped): an
+        // 'error' event without a listener would end the process
+        worker.on('error', ignoreError);
         void worker.terminate();
       },
     };
