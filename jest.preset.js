@@ -1,21 +1,11 @@
 // Shared Jest settings: SWC transform (with decorator metadata for Nest), @bhis/* aliases from tsconfig.
 const { pathsToModuleNameMapper } = require('./tools/jest/paths');
+const swcOptions = require('./tools/jest/swc-options');
 
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: 'es2022',
-        },
-        module: { type: 'commonjs' },
-        sourceMaps: 'inline',
-      },
-    ],
+    '^.+\\.ts$': ['@swc/jest', swcOptions],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: pathsToModuleNameMapper(),

@@ -4,6 +4,7 @@ const Module = require('node:module');
 const path = require('node:path');
 const fs = require('node:fs');
 const { transformSync } = require('@swc/core');
+const swcOptions = require('./swc-options');
 const root = path.resolve(__dirname, '../..');
 const { compilerOptions } = require(path.join(root, 'tsconfig.base.json'));
 
@@ -14,15 +15,6 @@ Module._resolveFilename = function (request, ...rest) {
 };
 
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  });
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { filename, ...swcOptions });
   module._compile(code, filename);
 };
